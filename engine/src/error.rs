@@ -1,0 +1,69 @@
+//! Errors the engine reports for bad input: data files and parameters.
+
+use std::path::PathBuf;
+
+/// An error building a game from its data file and parameters. Every variant names where the
+/// problem is (file, line, field or parameter key) and, where it can, what would fix it.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// A data file could not be read.
+    #[error("cannot read data file {file}: {source}")]
+    Io {
+        /// The file.
+        file: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A data file is not well formed or has a bad value.
+    #[error("{file}:{line}:{column}: field `{field}`: {message}")]
+    Data {
+        /// The file (or `<embedded ...>` for the default data).
+        file: String,
+        /// 1-based line, 0 when unknown.
+        line: usize,
+        /// 1-based column, 0 when unknown.
+        column: usize,
+        /// The field's path, for example `production_cards[3].upgrade_cost.coins`.
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A parameter is unknown or has a bad value.
+    #[error("parameter `{key}`: {message}")]
+    Param {
+        /// The parameter key, for example `start_coins`.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A parameter file could not be read or parsed.
+    #[error("parameter file {file}: {message}")]
+    ParamFile {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl EngineError {
+    /// A data error at a field with no position.
+    pub fn field(file: &str, field: impl Into<String>, message: impl Into<String>) -> Self {
+        EngineError::Data {
+            file: file.to_string(),
+            line: 0,
+            column: 0,
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A parameter error.
+    pub fn param(key: impl Into<String>, message: impl Into<String>) -> Self {
+        EngineError::Param {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! # shifu-engine
+//!
+//! Fast, allocation-light rules engines for the shifu games. Start with the [`game`] module: the
+//! [`Game`] trait is the contract every game implements (Game/State split, legal actions into a
+//! caller-owned buffer, explicit RNG, outcome with tie-breaks, determinization). Each game lives in
+//! its own folder; [`tofu_shifu`] is the model to copy when adding one.
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod game;
+pub mod perft;
+pub mod tofu_shifu;
+
+pub use error::EngineError;
+pub use game::{Game, IllegalAction, Outcome, Seat, MAX_SEATS};
+
+/// The RNG every shifu component uses: ChaCha8, seeded explicitly.
+pub type GameRng = rand_chacha::ChaCha8Rng;
+
+/// A fresh [`GameRng`] from a seed.
+pub fn rng_from_seed(seed: u64) -> GameRng {
+    use rand::SeedableRng;
+    GameRng::seed_from_u64(seed)
+}

@@ -1,0 +1,892 @@
+//! Tofu Shifu card data: the JSON schema of `tofu_shifu.reconstructed.json`, its loading with
+//! errors that name the file, line and field, and the compiled tables the rules read.
+//!
+//! The default data is embedded in the binary ([`CardData::embedded`]). It is a
+//! **reconstruction** (see its `_status` field and the README): the rulebook shows most cards only
+//! in pictures. A user who owns the game replaces it with a file of the same schema
+//! ([`CardData::from_path`]).
+
+use super::types::*;
+use crate::error::EngineError;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The embedded default card data (reconstructed, not the published cards).
+pub const EMBEDDED_JSON: &str = include_str!("../../data/tofu_shifu.reconstructed.json");
+/// The name the embedded data goes by in error messages.
+pub const EMBEDDED_NAME: &str = "<embedded tofu_shifu.reconstructed.json>";
+
+// ---------------------------------------------------------------------------------------------
+// The file's schema, as written.
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawData {
+    #[serde(rename = "_status")]
+    status: String,
+    dish_values: BTreeMap<Dish, u16>,
+    supply: RawSupply,
+    hat_payment: BTreeMap<Hat, Vec<Hat>>,
+    spaces: BTreeMap<Space, RawSpace>,
+    market: RawMarket,
+    setup: RawSetup,
+    town_objectives: Vec<RawTownObjective>,
+    player_objectives: Vec<RawPlayerObjective>,
+    production_cards: Vec<RawCard>,
+    customers: Vec<RawCustomer>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawSupply {
+    dish_tokens: BTreeMap<Dish, u16>,
+    hat_tokens: BTreeMap<Hat, u16>,
+    coins: u32,
+    production_cards: usize,
+    town_objectives: usize,
+    customer_tiles: usize,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpace {
+    lower: Option<Vec<Hat>>,
+    higher: Option<Vec<Hat>>,
+    single: Option<Vec<Hat>>,
+    cost: Option<Vec<Hat>>,
+    capacity: Option<u8>,
+    player_exclusive: Option<bool>,
+    base_draw: Option<u8>,
+    extra_draw_per_payment: Option<u8>,
+    max_extra_payments: Option<u8>,
+    extra_payment_options: Option<Vec<Vec<Hat>>>,
+    extra_payment_options_when_copied: Option<Vec<Vec<Hat>>>,
+    market_sales_per_action: Option<u8>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawMarket {
+    slots: usize,
+    price_mode: PriceMode,
+    slot_prices_left_to_right: Vec<u16>,
+    new_cards_enter: String,
+    #[serde(rename = "_alt", default)]
+    alt: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawSetup {
+    hand_size: u8,
+    hand_limit: u8,
+    start_coins_by_seat: Vec<u16>,
+    player_board_flags: Vec<RawBoardFlag>,
+    tables: RawTables,
+    town_objectives_face_up: String,
+    end_trigger_objectives: u8,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawBoardFlag {
+    #[serde(rename = "type")]
+    kind: FlagKind,
+    dish: Option<Dish>,
+    hat: Option<Hat>,
+    token: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawTables {
+    total: u8,
+    unlocked_at_start: u8,
+    unlock_per_lantern: u8,
+    customers_per_table: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum FlagKind {
+    Dish,
+    Hat,
+    Lantern,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum TownKind {
+    CoinStack,
+    Upgrades,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawTownObjective {
+    id: String,
+    kind: TownKind,
+    requirement: BTreeMap<String, u16>,
+    bonus: Option<RawBonus>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawBonus {
+    key: Bonus,
+    text: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayerObjective {
+    id: String,
+    requirement: BTreeMap<String, u16>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawCard {
+    id: String,
+    bonus: RawCardBonus,
+    upgrade_cost: RawUpgradeCost,
+    hat_type: Hat,
+    objective_requirement: Vec<Dish>,
+    alt_card_price: u16,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawCardBonus {
+    #[serde(rename = "type")]
+    kind: FlagKind,
+    dish: Option<Dish>,
+    hat: Option<Hat>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawUpgradeCost {
+    hats: Vec<Hat>,
+    dishes: Vec<Dish>,
+    coins: u16,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawCustomer {
+    id: String,
+    orders: Vec<Dish>,
+    coin_on_leave: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The compiled tables.
+// ---------------------------------------------------------------------------------------------
+
+/// How a market card's price is set (an open rule; the data file's default is `slot`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PriceMode {
+    /// The price printed under each market slot.
+    Slot,
+    /// Each card's own `alt_card_price`.
+    Card,
+}
+
+/// What an upgrade card's flag adds to a player board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Flag {
+    /// A cyan flag: produces one dish of this kind.
+    Dish(Dish),
+    /// A light brown flag: refills one hat token of this kind at Rest.
+    Hat(Hat),
+    /// A deep blue flag: unlocks one more table.
+    Lantern,
+}
+
+/// What an objective asks for: counts of upgrades by kind, and coins to pay on completion.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Requirement {
+    /// Lantern upgrades.
+    pub lantern: u8,
+    /// Dish upgrades of each kind.
+    pub dish: DishCounts,
+    /// Dish upgrades of any kind (on top of the specific ones).
+    pub dish_any: u8,
+    /// Hat upgrades of each token kind (Chef, Waiter, Cashier, Master).
+    pub hat: [u8; 4],
+    /// Hat upgrades of any kind (on top of the specific ones).
+    pub hat_any: u8,
+    /// Coins paid to the reserve when the objective is completed.
+    pub coins: u16,
+}
+
+/// A town objective card.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TownObjective {
+    /// The card's id in the data file.
+    pub id: String,
+    /// Part of the coin stack (lowest cost on top) rather than the face-up display.
+    pub coin_stack: bool,
+    /// What it asks for.
+    pub requirement: Requirement,
+    /// Its bonus power, if any.
+    pub bonus: Option<Bonus>,
+}
+
+/// A player objective card (each player has the same set).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerObjective {
+    /// The card's id in the data file.
+    pub id: String,
+    /// What it asks for.
+    pub requirement: Requirement,
+}
+
+/// A production card.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProductionCard {
+    /// The card's id in the data file.
+    pub id: String,
+    /// The flag it adds when played as an upgrade.
+    pub flag: Flag,
+    /// Hat symbols of its upgrade cost.
+    pub cost_hats: HatCounts,
+    /// Dish tokens of its upgrade cost.
+    pub cost_dishes: DishCounts,
+    /// Coins of its upgrade cost.
+    pub cost_coins: u16,
+    /// The hat type it pays when discarded.
+    pub hat_type: Hat,
+    /// Dishes one table must have been served to complete it as a restaurant objective.
+    pub objective: DishCounts,
+    /// Its own market price (used when `market_price_mode = "card"`).
+    pub card_price: u16,
+}
+
+/// A customer tile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Customer {
+    /// The tile's id in the data file.
+    pub id: String,
+    /// Bit `d` is set when the customer orders dish `d` (one of each).
+    pub orders: u8,
+    /// Pays 1 coin when it leaves the table at Checkout.
+    pub coin_on_leave: bool,
+}
+
+/// A board space's signposts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SpaceDef {
+    /// Cost when no other marker is there.
+    pub lower: HatCounts,
+    /// Cost when another marker is there.
+    pub higher: HatCounts,
+    /// Markers it holds.
+    pub capacity: u8,
+}
+
+/// Compiled card data for Tofu Shifu. Immutable; part of [`super::TofuShifu`].
+#[derive(Debug, Clone, Serialize)]
+pub struct CardData {
+    /// Where the data came from (a path, or the embedded name).
+    pub source: String,
+    /// The file's `_status` text (for the default: PROPOSAL, reconstructed).
+    pub status: String,
+    /// Coins per dish sold.
+    pub dish_values: [u16; 4],
+    /// Dish tokens in the game.
+    pub supply_dishes: [u16; 4],
+    /// Hat tokens in the game (Chef, Waiter, Cashier, Master).
+    pub supply_hats: [u16; 4],
+    /// Coins in the game.
+    pub supply_coins: u32,
+    /// `pays[resource][cost]`: a hat of type `resource` may pay a hat cost of type `cost`.
+    pub pays: [[bool; 5]; 5],
+    /// Signposts of each space, indexed by [`Space`] (Copy's single signpost is both).
+    pub spaces: [SpaceDef; 9],
+    /// Seat: tiles drawn for free.
+    pub seat_base_draw: u8,
+    /// Seat: tiles drawn per extra payment.
+    pub seat_extra_draw: u8,
+    /// Seat: most extra payments.
+    pub seat_max_extra: u8,
+    /// Seat: the ways to make one extra payment.
+    pub seat_extra_options: Vec<HatCounts>,
+    /// Seat: the ways when the Seat action is copied.
+    pub seat_extra_options_copied: Vec<HatCounts>,
+    /// Serve: market sales per Serve.
+    pub market_sales: u8,
+    /// Market slots.
+    pub market_slots: usize,
+    /// Market price by slot, left to right.
+    pub market_prices: Vec<u16>,
+    /// The data file's default price mode.
+    pub price_mode: PriceMode,
+    /// Cards dealt to each player.
+    pub hand_size: u8,
+    /// Hand limit after Rest.
+    pub hand_limit: u8,
+    /// Start coins by seat.
+    pub start_coins: Vec<u16>,
+    /// Dish flags printed on the player board.
+    pub board_dish_flags: DishCounts,
+    /// Hat flags printed on the player board (Chef, Waiter, Cashier, Master).
+    pub board_hat_flags: [u8; 4],
+    /// Dish tokens on the board at set-up.
+    pub board_dish_tokens: DishCounts,
+    /// Hat tokens on the board at set-up.
+    pub board_hat_tokens: [u8; 4],
+    /// Tables on a board.
+    pub tables_total: u8,
+    /// Tables open at the start.
+    pub tables_at_start: u8,
+    /// Tables each Lantern opens.
+    pub tables_per_lantern: u8,
+    /// Customers per table.
+    pub customers_per_table: u8,
+    /// Objectives that end the game.
+    pub end_objectives: u8,
+    /// Town objective cards.
+    pub town_objectives: Vec<TownObjective>,
+    /// Player objective cards.
+    pub player_objectives: Vec<PlayerObjective>,
+    /// Production cards, indexed by card id.
+    pub cards: Vec<ProductionCard>,
+    /// Customer tiles, indexed by tile id.
+    pub customers: Vec<Customer>,
+}
+
+impl CardData {
+    /// The embedded default data (reconstructed).
+    pub fn embedded() -> CardData {
+        Self::from_json_str(EMBEDDED_JSON, EMBEDDED_NAME).expect("the embedded data is valid")
+    }
+
+    /// Loads a user's data file (same schema as the embedded one).
+    pub fn from_path(path: &Path) -> Result<CardData, EngineError> {
+        let text = std::fs::read_to_string(path).map_err(|source| EngineError::Io {
+            file: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_json_str(&text, &path.display().to_string())
+    }
+
+    /// Parses and validates data from JSON text; `file` names it in errors.
+    pub fn from_json_str(text: &str, file: &str) -> Result<CardData, EngineError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let raw: RawData = serde_path_to_error::deserialize(de).map_err(|e| {
+            let field = e.path().to_string();
+            let inner = e.into_inner();
+            EngineError::Data {
+                file: file.to_string(),
+                line: inner.line(),
+                column: inner.column(),
+                field,
+                message: inner.to_string(),
+            }
+        })?;
+        compile(raw, file)
+    }
+}
+
+fn hat_counts(hats: &[Hat]) -> HatCounts {
+    let mut c = [0u8; 5];
+    for &h in hats {
+        c[h as usize] += 1;
+    }
+    c
+}
+
+fn dish_counts(dishes: &[Dish]) -> DishCounts {
+    let mut c = [0u8; 4];
+    for &d in dishes {
+        c[d as usize] += 1;
+    }
+    c
+}
+
+fn parse_requirement(
+    map: &BTreeMap<String, u16>,
+    file: &str,
+    field: &str,
+) -> Result<Requirement, EngineError> {
+    let mut r = Requirement::default();
+    for (key, &n) in map {
+        let small = || {
+            u8::try_from(n)
+                .map_err(|_| EngineError::field(file, format!("{field}.{key}"), "at most 255"))
+        };
+        match key.as_str() {
+            "coins" => r.coins = n,
+            "LANTERN" => r.lantern = small()?,
+            "DISH:ANY" => r.dish_any = small()?,
+            "HAT:ANY" => r.hat_any = small()?,
+            k if k.starts_with("DISH:") => {
+                let d: Dish = serde_json::from_value(serde_json::Value::String(k[5..].into()))
+                    .map_err(|_| {
+                        EngineError::field(
+                            file,
+                            format!("{field}.{key}"),
+                            "unknown dish (expected SOYMILK, SILKEN_TOFU, TOFU, DRIED_TOFU or ANY)",
+                        )
+                    })?;
+                r.dish[d as usize] = small()?;
+            }
+            k if k.starts_with("HAT:") => {
+                let h: Hat = serde_json::from_value(serde_json::Value::String(k[4..].into()))
+                    .map_err(|_| {
+                        EngineError::field(
+                            file,
+                            format!("{field}.{key}"),
+                            "unknown hat (expected CHEF, WAITER, CASHIER, MASTER or ANY)",
+                        )
+                    })?;
+                if h == Hat::Apprentice {
+                    return Err(EngineError::field(
+                        file,
+                        format!("{field}.{key}"),
+                        "there are no Apprentice hat upgrades",
+                    ));
+                }
+                r.hat[h as usize] = small()?;
+            }
+            _ => {
+                return Err(EngineError::field(
+                    file,
+                    format!("{field}.{key}"),
+                    "unknown requirement key (expected coins, LANTERN, DISH:<dish>, DISH:ANY, HAT:<hat> or HAT:ANY)",
+                ))
+            }
+        }
+    }
+    Ok(r)
+}
+
+fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
+    let err = |field: &str, msg: String| EngineError::field(file, field, msg);
+
+    let mut dish_values = [0u16; 4];
+    for d in Dish::ALL {
+        dish_values[d as usize] = *raw
+            .dish_values
+            .get(&d)
+            .ok_or_else(|| err("dish_values", format!("missing {d:?}")))?;
+    }
+    let mut supply_dishes = [0u16; 4];
+    for d in Dish::ALL {
+        supply_dishes[d as usize] = *raw
+            .supply
+            .dish_tokens
+            .get(&d)
+            .ok_or_else(|| err("supply.dish_tokens", format!("missing {d:?}")))?;
+    }
+    let mut supply_hats = [0u16; 4];
+    for h in Hat::TOKENS {
+        supply_hats[h as usize] = *raw
+            .supply
+            .hat_tokens
+            .get(&h)
+            .ok_or_else(|| err("supply.hat_tokens", format!("missing {h:?}")))?;
+    }
+    if raw.supply.hat_tokens.contains_key(&Hat::Apprentice) {
+        return Err(err(
+            "supply.hat_tokens.APPRENTICE",
+            "there are no Apprentice hat tokens".into(),
+        ));
+    }
+
+    let mut pays = [[false; 5]; 5];
+    for h in Hat::ALL {
+        let list = raw
+            .hat_payment
+            .get(&h)
+            .ok_or_else(|| err("hat_payment", format!("missing {h:?}")))?;
+        for &c in list {
+            pays[h as usize][c as usize] = true;
+        }
+    }
+
+    let mut spaces = [SpaceDef {
+        lower: [0; 5],
+        higher: [0; 5],
+        capacity: 2,
+    }; 9];
+    let mut seat = None;
+    let mut market_sales = 1;
+    for s in Space::ALL {
+        let name = serde_json::to_value(s).unwrap();
+        let name = name.as_str().unwrap_or("?");
+        let f = format!("spaces.{name}");
+        let r = raw
+            .spaces
+            .get(&s)
+            .ok_or_else(|| err("spaces", format!("missing {name}")))?;
+        let def = match s {
+            Space::Copy => {
+                let single = r
+                    .single
+                    .as_ref()
+                    .ok_or_else(|| err(&f, "Copy needs `single` (one signpost)".into()))?;
+                SpaceDef {
+                    lower: hat_counts(single),
+                    higher: hat_counts(single),
+                    capacity: r.capacity.unwrap_or(1),
+                }
+            }
+            Space::Rest => {
+                let cost = r.cost.clone().unwrap_or_default();
+                SpaceDef {
+                    lower: hat_counts(&cost),
+                    higher: hat_counts(&cost),
+                    capacity: u8::MAX,
+                }
+            }
+            _ => {
+                let lower = r
+                    .lower
+                    .as_ref()
+                    .ok_or_else(|| err(&f, "missing `lower` signpost".into()))?;
+                let higher = r
+                    .higher
+                    .as_ref()
+                    .ok_or_else(|| err(&f, "missing `higher` signpost".into()))?;
+                SpaceDef {
+                    lower: hat_counts(lower),
+                    higher: hat_counts(higher),
+                    capacity: r.capacity.unwrap_or(2),
+                }
+            }
+        };
+        if def.capacity == 0 {
+            return Err(err(&format!("{f}.capacity"), "must be at least 1".into()));
+        }
+        spaces[s as usize] = def;
+        if s == Space::Seat {
+            seat = Some(r.clone());
+        }
+        if s == Space::Serve {
+            market_sales = r.market_sales_per_action.unwrap_or(1);
+        }
+    }
+    let seat = seat.expect("checked above");
+    let seat_extra_options: Vec<HatCounts> = seat
+        .extra_payment_options
+        .unwrap_or_else(|| vec![vec![Hat::Waiter]])
+        .iter()
+        .map(|o| hat_counts(o))
+        .collect();
+    let seat_extra_options_copied: Vec<HatCounts> = seat
+        .extra_payment_options_when_copied
+        .map(|v| v.iter().map(|o| hat_counts(o)).collect())
+        .unwrap_or_else(|| seat_extra_options.clone());
+    if seat_extra_options.len() > 8 || seat_extra_options_copied.len() > 8 {
+        return Err(err(
+            "spaces.SEAT.extra_payment_options",
+            "at most 8 options".into(),
+        ));
+    }
+
+    if raw.market.slots == 0 || raw.market.slots > MAX_MARKET {
+        return Err(err(
+            "market.slots",
+            format!("must be 1 to {MAX_MARKET}, got {}", raw.market.slots),
+        ));
+    }
+    if raw.market.slot_prices_left_to_right.len() != raw.market.slots {
+        return Err(err(
+            "market.slot_prices_left_to_right",
+            format!(
+                "has {} prices for {} slots",
+                raw.market.slot_prices_left_to_right.len(),
+                raw.market.slots
+            ),
+        ));
+    }
+    if raw.market.new_cards_enter != "leftmost" {
+        return Err(err(
+            "market.new_cards_enter",
+            format!(
+                "only \"leftmost\" is supported, got {:?}",
+                raw.market.new_cards_enter
+            ),
+        ));
+    }
+
+    let setup = &raw.setup;
+    let mut board_dish_flags = [0u8; 4];
+    let mut board_hat_flags = [0u8; 4];
+    let mut board_dish_tokens = [0u8; 4];
+    let mut board_hat_tokens = [0u8; 4];
+    for (i, fl) in setup.player_board_flags.iter().enumerate() {
+        let f = format!("setup.player_board_flags[{i}]");
+        match (fl.kind, fl.dish, fl.hat) {
+            (FlagKind::Dish, Some(d), None) => {
+                board_dish_flags[d as usize] += 1;
+                board_dish_tokens[d as usize] += fl.token as u8;
+            }
+            (FlagKind::Hat, None, Some(h)) if h != Hat::Apprentice => {
+                board_hat_flags[h as usize] += 1;
+                board_hat_tokens[h as usize] += fl.token as u8;
+            }
+            _ => {
+                return Err(err(
+                    &f,
+                    "a board flag is DISH with `dish` or HAT with a token `hat`".into(),
+                ))
+            }
+        }
+    }
+    let t = &setup.tables;
+    if t.total as usize > MAX_TABLES || t.total == 0 {
+        return Err(err(
+            "setup.tables.total",
+            format!("must be 1 to {MAX_TABLES}"),
+        ));
+    }
+    if t.unlocked_at_start == 0 || t.unlocked_at_start > t.total {
+        return Err(err(
+            "setup.tables.unlocked_at_start",
+            "must be 1 to tables.total".into(),
+        ));
+    }
+    if t.customers_per_table as usize > SEATS_PER_TABLE || t.customers_per_table == 0 {
+        return Err(err(
+            "setup.tables.customers_per_table",
+            format!("must be 1 to {SEATS_PER_TABLE}"),
+        ));
+    }
+    if setup.town_objectives_face_up != "player_count" {
+        return Err(err(
+            "setup.town_objectives_face_up",
+            "only \"player_count\" is supported".into(),
+        ));
+    }
+
+    // Town objectives.
+    if raw.town_objectives.len() > MAX_TOWN_OBJECTIVES {
+        return Err(err(
+            "town_objectives",
+            format!("at most {MAX_TOWN_OBJECTIVES} cards"),
+        ));
+    }
+    let mut town_objectives = Vec::new();
+    for (i, o) in raw.town_objectives.iter().enumerate() {
+        let f = format!("town_objectives[{i}].requirement");
+        town_objectives.push(TownObjective {
+            id: o.id.clone(),
+            coin_stack: o.kind == TownKind::CoinStack,
+            requirement: parse_requirement(&o.requirement, file, &f)?,
+            bonus: o.bonus.as_ref().map(|b| b.key),
+        });
+    }
+    if raw.supply.town_objectives != town_objectives.len() {
+        return Err(err(
+            "supply.town_objectives",
+            format!(
+                "says {} but town_objectives lists {}",
+                raw.supply.town_objectives,
+                town_objectives.len()
+            ),
+        ));
+    }
+    if raw.player_objectives.len() > MAX_PLAYER_OBJECTIVES {
+        return Err(err(
+            "player_objectives",
+            format!("at most {MAX_PLAYER_OBJECTIVES} cards"),
+        ));
+    }
+    let mut player_objectives = Vec::new();
+    for (i, o) in raw.player_objectives.iter().enumerate() {
+        let f = format!("player_objectives[{i}].requirement");
+        player_objectives.push(PlayerObjective {
+            id: o.id.clone(),
+            requirement: parse_requirement(&o.requirement, file, &f)?,
+        });
+    }
+
+    // Production cards.
+    if raw.production_cards.len() > MAX_CARDS {
+        return Err(err(
+            "production_cards",
+            format!("at most {MAX_CARDS} cards"),
+        ));
+    }
+    if raw.supply.production_cards != raw.production_cards.len() {
+        return Err(err(
+            "supply.production_cards",
+            format!(
+                "says {} but production_cards lists {}",
+                raw.supply.production_cards,
+                raw.production_cards.len()
+            ),
+        ));
+    }
+    let mut cards = Vec::new();
+    for (i, c) in raw.production_cards.iter().enumerate() {
+        let f = format!("production_cards[{i}].bonus");
+        let flag = match (c.bonus.kind, c.bonus.dish, c.bonus.hat) {
+            (FlagKind::Dish, Some(d), None) => Flag::Dish(d),
+            (FlagKind::Hat, None, Some(h)) if h != Hat::Apprentice => Flag::Hat(h),
+            (FlagKind::Lantern, None, None) => Flag::Lantern,
+            _ => {
+                return Err(err(
+                    &f,
+                    "expected {type: DISH, dish}, {type: HAT, hat} (not APPRENTICE) or {type: LANTERN}"
+                        .into(),
+                ))
+            }
+        };
+        if c.objective_requirement.is_empty() {
+            return Err(err(
+                &format!("production_cards[{i}].objective_requirement"),
+                "must name at least one dish".into(),
+            ));
+        }
+        cards.push(ProductionCard {
+            id: c.id.clone(),
+            flag,
+            cost_hats: hat_counts(&c.upgrade_cost.hats),
+            cost_dishes: dish_counts(&c.upgrade_cost.dishes),
+            cost_coins: c.upgrade_cost.coins,
+            hat_type: c.hat_type,
+            objective: dish_counts(&c.objective_requirement),
+            card_price: c.alt_card_price,
+        });
+    }
+    let min_cards = raw.market.slots;
+    if cards.len() < min_cards {
+        return Err(err(
+            "production_cards",
+            format!("need at least {min_cards} cards to fill the market"),
+        ));
+    }
+
+    // Customers.
+    if raw.customers.len() > MAX_TILES {
+        return Err(err("customers", format!("at most {MAX_TILES} tiles")));
+    }
+    if raw.supply.customer_tiles != raw.customers.len() {
+        return Err(err(
+            "supply.customer_tiles",
+            format!(
+                "says {} but customers lists {}",
+                raw.supply.customer_tiles,
+                raw.customers.len()
+            ),
+        ));
+    }
+    let mut customers = Vec::new();
+    for (i, c) in raw.customers.iter().enumerate() {
+        let mut orders = 0u8;
+        for &d in &c.orders {
+            if orders & (1 << d as u8) != 0 {
+                return Err(err(
+                    &format!("customers[{i}].orders"),
+                    format!("orders {d:?} twice; a customer accepts one of each dish"),
+                ));
+            }
+            orders |= 1 << d as u8;
+        }
+        if orders == 0 {
+            return Err(err(
+                &format!("customers[{i}].orders"),
+                "must order at least one dish".into(),
+            ));
+        }
+        customers.push(Customer {
+            id: c.id.clone(),
+            orders,
+            coin_on_leave: c.coin_on_leave,
+        });
+    }
+
+    if setup.start_coins_by_seat.len() < MAX_PLAYERS {
+        return Err(err(
+            "setup.start_coins_by_seat",
+            format!("needs {MAX_PLAYERS} entries, one per seat"),
+        ));
+    }
+
+    Ok(CardData {
+        source: file.to_string(),
+        status: raw.status,
+        dish_values,
+        supply_dishes,
+        supply_hats,
+        supply_coins: raw.supply.coins,
+        pays,
+        spaces,
+        seat_base_draw: seat.base_draw.unwrap_or(2),
+        seat_extra_draw: seat.extra_draw_per_payment.unwrap_or(2),
+        seat_max_extra: seat.max_extra_payments.unwrap_or(3),
+        seat_extra_options,
+        seat_extra_options_copied,
+        market_sales,
+        market_slots: raw.market.slots,
+        market_prices: raw.market.slot_prices_left_to_right.clone(),
+        price_mode: raw.market.price_mode,
+        hand_size: setup.hand_size,
+        hand_limit: setup.hand_limit,
+        start_coins: setup.start_coins_by_seat.clone(),
+        board_dish_flags,
+        board_hat_flags,
+        board_dish_tokens,
+        board_hat_tokens,
+        tables_total: t.total,
+        tables_at_start: t.unlocked_at_start,
+        tables_per_lantern: t.unlock_per_lantern,
+        customers_per_table: t.customers_per_table,
+        end_objectives: setup.end_trigger_objectives,
+        town_objectives,
+        player_objectives,
+        cards,
+        customers,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_data_loads_and_is_marked_reconstructed() {
+        let d = CardData::embedded();
+        assert!(d.status.contains("PROPOSAL"));
+        assert_eq!(d.cards.len(), 80);
+        assert_eq!(d.customers.len(), 40);
+        assert_eq!(d.town_objectives.len(), 14);
+        assert_eq!(d.dish_values, [1, 2, 3, 4]);
+        assert_eq!(d.supply_dishes, [16, 16, 12, 12]);
+    }
+
+    #[test]
+    fn malformed_file_names_field_and_line() {
+        let bad = EMBEDDED_JSON.replacen("\"coins\": 80", "\"coins\": \"lots\"", 1);
+        let e = CardData::from_json_str(&bad, "mine.json").unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with("mine.json:"), "{msg}");
+        assert!(msg.contains("supply.coins"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_field_is_an_error() {
+        let bad = EMBEDDED_JSON.replacen("\"dish_values\"", "\"dish_valuez\"", 1);
+        let msg = CardData::from_json_str(&bad, "mine.json")
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("dish_valuez"), "{msg}");
+    }
+
+    #[test]
+    fn bad_requirement_key_names_the_field() {
+        let bad = EMBEDDED_JSON.replacen("\"LANTERN\": 2", "\"LANTERNS\": 2", 1);
+        let msg = CardData::from_json_str(&bad, "mine.json")
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("requirement.LANTERNS"), "{msg}");
+    }
+}

@@ -1,0 +1,288 @@
+//! Tofu Shifu (2 to 4 players): worker placement on shared hat-cost signposts, engine building,
+//! hidden hands, a market deck and a customer bag.
+//!
+//! Files, each named for what it holds:
+//! - [`types`]: dishes, hats, spaces, bonus powers, bitset helpers;
+//! - [`data`]: the card data file (schema, loading, compiled tables);
+//! - [`params`]: parameters and the named rule options;
+//! - [`state`]: the position, its phases and player boards;
+//! - [`action`]: the actions (one small decision each);
+//! - `setup.rs`: building a game and dealing a new position;
+//! - `payment.rs`: hat-cost payment (who may pay what) and what a space needs to be entered;
+//! - `objectives.rs`: Town, Player and restaurant objectives;
+//! - `moves.rs`: the legal actions of each phase;
+//! - `apply.rs`: applying an action;
+//! - `hidden.rs`: observations and determinization;
+//! - `invariants.rs`: conservation and capacity checks used by the tests.
+//!
+//! Rules the two rulebook texts leave open are options in [`Params`], each with its default
+//! documented there. Modelling choices that are not rule questions are listed in the README.
+
+pub mod action;
+mod apply;
+pub mod data;
+mod hidden;
+mod invariants;
+mod moves;
+mod objectives;
+pub mod params;
+mod payment;
+mod setup;
+pub mod state;
+pub mod types;
+
+pub use action::Action;
+pub use data::{CardData, Flag, PriceMode, Requirement};
+pub use hidden::Observation;
+pub use params::{ObjectiveLimit, Params};
+pub use state::{Phase, PlayerState, State, TurnCtx};
+pub use types::*;
+
+use crate::game::{Game, Outcome, Seat, MAX_SEATS};
+use rand::Rng;
+
+/// Tofu Shifu: rules, card data and parameters. Immutable and shared by all threads.
+#[derive(Debug, Clone)]
+pub struct TofuShifu {
+    /// The card data.
+    pub data: CardData,
+    /// The parameters as given.
+    pub params: Params,
+    players: u8,
+    start_coins: [u16; MAX_PLAYERS],
+    hand_size: u8,
+    hand_limit: u8,
+    end_objectives: u8,
+    market_slots: usize,
+    market_prices: [u16; MAX_MARKET],
+    price_mode: PriceMode,
+    /// Town objective requirements after cost scaling and overrides.
+    town_req: Vec<Requirement>,
+    /// Player objective requirements after cost scaling and overrides.
+    player_req: Vec<Requirement>,
+    /// Coin-stack town objectives, lowest cost first (the top of the stack).
+    coin_stack: Vec<u8>,
+    /// Town objectives drawn for the face-up display.
+    display_pool: u16,
+    /// Cards by the hat type they pay when discarded.
+    cards_by_hat: [CardSet; 5],
+    all_cards: CardSet,
+    all_tiles: TileSet,
+    /// For each set `S` of hat-cost kinds (bit per [`Hat`]): the kinds of hat that pay some cost in `S`.
+    payers_of: [u8; 32],
+}
+
+impl Game for TofuShifu {
+    type State = State;
+    type Action = Action;
+    type Observation = Observation;
+
+    fn name(&self) -> &'static str {
+        "tofu-shifu"
+    }
+
+    fn num_seats(&self) -> usize {
+        self.players as usize
+    }
+
+    fn new_state<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+        self.deal(rng)
+    }
+
+    fn to_move(&self, s: &State) -> Option<Seat> {
+        if s.is_over() {
+            None
+        } else {
+            Some(s.current)
+        }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
+        self.legal(s, out)
+    }
+
+    fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+        #[cfg(debug_assertions)]
+        {
+            let mut legal = Vec::new();
+            self.legal(s, &mut legal);
+            debug_assert!(legal.contains(&a), "illegal {a:?} in {:?}", s.turn);
+        }
+        self.step(s, a, rng)
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if !s.is_over() {
+            return None;
+        }
+        let n = s.num_players as usize;
+        let mut score = [0.0; MAX_SEATS];
+        let mut keys = [(0u32, 0u16, 0u32); MAX_PLAYERS];
+        for i in 0..n {
+            let p = &s.players[i];
+            score[i] = p.objectives() as f64;
+            // Most objectives; ties: more coins, then more Dish + Hat tokens, then shared.
+            keys[i] = (p.objectives(), p.coins, p.tokens());
+        }
+        Some(Outcome::from_keys(n, score, &keys[..n], s.capped))
+    }
+
+    fn determinize<R: Rng + ?Sized>(&self, s: &State, observer: Seat, rng: &mut R) -> State {
+        self.determinized(s, observer, rng)
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Observation {
+        self.observe(s, seat)
+    }
+
+    fn turns_completed(&self, s: &State) -> u32 {
+        s.turns
+    }
+
+    fn round(&self, s: &State) -> u32 {
+        s.round as u32
+    }
+
+    fn action_name(&self, s: &State, a: Action) -> String {
+        self.describe(s, a)
+    }
+}
+
+impl TofuShifu {
+    /// The game with the embedded (reconstructed) card data.
+    pub fn with_params(params: Params) -> Result<TofuShifu, crate::EngineError> {
+        TofuShifu::new(CardData::embedded(), params)
+    }
+
+    /// The number of players.
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The hand limit for a player (with the hand-limit bonus power).
+    pub fn hand_limit(&self, p: &PlayerState) -> u8 {
+        self.hand_limit + p.has(Bonus::HandLimit7) as u8
+    }
+
+    /// Objectives that end the game.
+    pub fn end_objectives(&self) -> u8 {
+        self.end_objectives
+    }
+
+    /// The requirement of a town objective, after parameters.
+    pub fn town_requirement(&self, i: usize) -> &Requirement {
+        &self.town_req[i]
+    }
+
+    /// The requirement of a player objective, after parameters.
+    pub fn player_requirement(&self, i: usize) -> &Requirement {
+        &self.player_req[i]
+    }
+
+    /// The coin-stack objective on top, if any are left.
+    pub fn coin_stack_top(&self, s: &State) -> Option<u8> {
+        self.coin_stack.get(s.coin_stack_taken as usize).copied()
+    }
+
+    /// The market slots in play.
+    pub fn market_slots(&self) -> usize {
+        self.market_slots
+    }
+
+    /// Tables a player has unlocked.
+    pub fn tables_open(&self, p: &PlayerState) -> usize {
+        (self.data.tables_at_start as usize + p.lanterns as usize * self.data.tables_per_lantern as usize)
+            .min(self.data.tables_total as usize)
+    }
+
+    /// The human-readable name of an action.
+    pub fn describe(&self, s: &State, a: Action) -> String {
+        let card = |c: u8| {
+            self.data
+                .cards
+                .get(c as usize)
+                .map(|x| x.id.clone())
+                .unwrap_or_else(|| format!("#{c}"))
+        };
+        let tile = |t: u8| {
+            self.data
+                .customers
+                .get(t as usize)
+                .map(|x| x.id.clone())
+                .unwrap_or_else(|| format!("#{t}"))
+        };
+        match a {
+            Action::ClaimTown(i) => format!(
+                "complete Town objective {}",
+                self.data.town_objectives.get(i as usize).map_or("?", |o| &o.id)
+            ),
+            Action::ClaimPlayer(i) => format!(
+                "complete Player objective {}",
+                self.data.player_objectives.get(i as usize).map_or("?", |o| &o.id)
+            ),
+            Action::Move(sp) => format!("move to {sp}"),
+            Action::Pass => "pass (no space can be entered)".into(),
+            Action::CopyTarget(sp) => format!("copy {sp}"),
+            Action::ChooseCard(c) => match s.turn.action {
+                Space::SetObjective => format!("set {} as a restaurant objective", card(c)),
+                _ => format!("upgrade with {}", card(c)),
+            },
+            Action::PayToken(h) => format!("pay a {} hat token", h.name()),
+            Action::PayCard(c) => format!(
+                "pay by discarding {} ({} hat)",
+                card(c),
+                self.data.cards.get(c as usize).map_or("?", |x| x.hat_type.name())
+            ),
+            Action::SeatExtra(i) => {
+                let opts = if s.turn.copied {
+                    &self.data.seat_extra_options_copied
+                } else {
+                    &self.data.seat_extra_options
+                };
+                let names: Vec<&str> = opts
+                    .get(i as usize)
+                    .map(|o| {
+                        Hat::ALL
+                            .iter()
+                            .flat_map(|h| std::iter::repeat_n(h.name(), o[*h as usize] as usize))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                format!("pay {} for 2 more customer tiles", names.join(" + "))
+            }
+            Action::SeatDraw => "draw customer tiles".into(),
+            Action::PlaceTile { tile: t, table } => format!("seat {} at table {}", tile(t), table + 1),
+            Action::ReturnTile(t) => format!("return {} to the bag", tile(t)),
+            Action::ServeCustomer { table, seat, dish } => format!(
+                "serve {} to {} at table {}",
+                dish.name(),
+                tile(s.me().tables[table as usize % MAX_TABLES][seat as usize % SEATS_PER_TABLE]),
+                table + 1
+            ),
+            Action::SellToMarket(d) => format!("sell {} to the market", d.name()),
+            Action::EndServe => "end serving".into(),
+            Action::CleanTable { table, objective } if objective == NONE => {
+                format!("clean up table {}", table + 1)
+            }
+            Action::CleanTable { table, objective } => format!(
+                "clean up table {} completing restaurant objective {}",
+                table + 1,
+                card(objective)
+            ),
+            Action::EndCheckout => "end checkout".into(),
+            Action::Hire(i) => format!(
+                "hire {} from market slot {}",
+                card(s.market[i as usize % MAX_MARKET]),
+                i + 1
+            ),
+            Action::Buy(i) => format!(
+                "buy {} from market slot {}",
+                card(s.market[i as usize % MAX_MARKET]),
+                i + 1
+            ),
+            Action::EndBuying => "stop buying and refill hand".into(),
+            Action::ReturnCard(c) => format!("put {} back in the Rest zone", card(c)),
+            Action::EndTurn => "end turn".into(),
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! The legal actions of each phase. Writes into the caller's buffer; never allocates once the
+//! buffer has grown.
+
+use super::*;
+
+impl TofuShifu {
+    /// Clears `out` and writes the legal actions of the player to move.
+    pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
+        out.clear();
+        let seat = s.current as usize;
+        let p = s.me();
+        let t = &s.turn;
+        match t.phase {
+            Phase::GameOver => {}
+            Phase::TurnStart => {
+                self.legal_claims(s, out);
+                let before = out.len();
+                for space in Space::ALL {
+                    if self.can_enter(s, seat, space) {
+                        out.push(Action::Move(space));
+                    }
+                }
+                if out.len() == before {
+                    // A player who cannot enter any space passes (documented in the README).
+                    out.push(Action::Pass);
+                }
+            }
+            Phase::CopyTarget => {
+                for space in Space::ALL {
+                    if self.copy_target_ok(s, seat, space) {
+                        out.push(Action::CopyTarget(space));
+                    }
+                }
+            }
+            Phase::ChooseCard => {
+                for c in cards(p.hand) {
+                    let ok = match t.action {
+                        Space::Upgrade => self.upgrade_feasible(p, c as usize, &t.pending),
+                        _ => self.can_pay(&t.pending, &self.payers(p, c)),
+                    };
+                    if ok {
+                        out.push(Action::ChooseCard(c));
+                    }
+                }
+            }
+            Phase::PayHats => {
+                let Some(sym) = Self::next_symbol(&t.pending) else {
+                    return;
+                };
+                let mut rest = t.pending;
+                rest[sym as usize] -= 1;
+                let pool = self.payers(p, t.card);
+                for h in Hat::TOKENS {
+                    let hi = h as usize;
+                    if p.hats[hi] > 0 && self.data.pays[hi][sym as usize] {
+                        let mut left = pool;
+                        left[hi] -= 1;
+                        if self.can_pay(&rest, &left) {
+                            out.push(Action::PayToken(h));
+                        }
+                    }
+                }
+                let hand = if t.card == NONE {
+                    p.hand
+                } else {
+                    p.hand & !(1u128 << t.card)
+                };
+                for c in cards(hand) {
+                    let hi = self.data.cards[c as usize].hat_type as usize;
+                    if self.data.pays[hi][sym as usize] {
+                        let mut left = pool;
+                        left[hi] -= 1;
+                        if self.can_pay(&rest, &left) {
+                            out.push(Action::PayCard(c));
+                        }
+                    }
+                }
+            }
+            Phase::SeatExtra => {
+                if t.extra < self.data.seat_max_extra {
+                    let pool = self.payers(p, NONE);
+                    for (i, opt) in self.seat_options(t.copied).iter().enumerate() {
+                        if self.can_pay(opt, &pool) {
+                            out.push(Action::SeatExtra(i as u8));
+                        }
+                    }
+                }
+                out.push(Action::SeatDraw);
+            }
+            Phase::PlaceTiles => {
+                let tile = s.drawn.trailing_zeros() as u8;
+                let per = self.data.customers_per_table as usize;
+                let mut offered_empty = false;
+                for table in 0..self.tables_open(p) {
+                    let seats = &p.tables[table][..per];
+                    if !seats.contains(&NONE) {
+                        continue;
+                    }
+                    // Empty tables are interchangeable: offer only the first one.
+                    if seats.iter().all(|&x| x == NONE) {
+                        if offered_empty {
+                            continue;
+                        }
+                        offered_empty = true;
+                    }
+                    out.push(Action::PlaceTile {
+                        tile,
+                        table: table as u8,
+                    });
+                }
+                out.push(Action::ReturnTile(tile));
+            }
+            Phase::Serve => {
+                for table in 0..MAX_TABLES {
+                    for seat_i in 0..SEATS_PER_TABLE {
+                        let tile = p.tables[table][seat_i];
+                        if tile == NONE {
+                            continue;
+                        }
+                        let open = self.data.customers[tile as usize].orders & !p.served[table][seat_i];
+                        for d in 0..4 {
+                            let key = ((table * SEATS_PER_TABLE + seat_i) * 4 + d) as u8;
+                            if open & (1 << d) != 0 && p.dishes[d] > 0 && key >= t.cursor {
+                                out.push(Action::ServeCustomer {
+                                    table: table as u8,
+                                    seat: seat_i as u8,
+                                    dish: Dish::from_index(d),
+                                });
+                            }
+                        }
+                    }
+                }
+                if t.market_left > 0 {
+                    for d in 0..4 {
+                        if p.dishes[d] > 0 && Self::MARKET_KEY + d as u8 >= t.cursor {
+                            out.push(Action::SellToMarket(Dish::from_index(d)));
+                        }
+                    }
+                }
+                out.push(Action::EndServe);
+            }
+            Phase::Checkout => {
+                for table in (t.cursor as usize)..MAX_TABLES {
+                    if p.table_customers(table) == 0 {
+                        continue;
+                    }
+                    out.push(Action::CleanTable {
+                        table: table as u8,
+                        objective: NONE,
+                    });
+                    for c in cards(p.objective_zone) {
+                        if self.restaurant_objective_met(p, table, c as usize) {
+                            out.push(Action::CleanTable {
+                                table: table as u8,
+                                objective: c,
+                            });
+                        }
+                    }
+                }
+                out.push(Action::EndCheckout);
+            }
+            Phase::Hire => {
+                for slot in 0..self.market_slots {
+                    if s.market[slot] != NONE {
+                        out.push(Action::Hire(slot as u8));
+                    }
+                }
+            }
+            Phase::RestBuy => {
+                for slot in (t.cursor as usize)..self.market_slots {
+                    let c = s.market[slot];
+                    if c != NONE && p.coins >= self.buy_price(p, slot, c) {
+                        out.push(Action::Buy(slot as u8));
+                    }
+                }
+                out.push(Action::EndBuying);
+            }
+            Phase::RestDiscard => {
+                let excess = p.hand.count_ones() - self.hand_limit(p) as u32;
+                let from = if t.cursor as usize >= MAX_CARDS {
+                    0
+                } else {
+                    p.hand & !((1u128 << t.cursor) - 1)
+                };
+                for c in cards(from) {
+                    // Keep enough higher cards to reach the limit: cards go back in id order.
+                    let above = if c as usize + 1 >= MAX_CARDS {
+                        0
+                    } else {
+                        (from & !((1u128 << (c + 1)) - 1)).count_ones()
+                    };
+                    if above + 1 >= excess {
+                        out.push(Action::ReturnCard(c));
+                    }
+                }
+            }
+            Phase::TurnEnd => {
+                self.legal_claims(s, out);
+                out.push(Action::EndTurn);
+            }
+        }
+    }
+
+    /// Serve's cursor value for market sales (after every customer key).
+    pub(crate) const MARKET_KEY: u8 = (MAX_TABLES * SEATS_PER_TABLE * 4) as u8;
+
+    /// The Seat extra-payment options (fewer when Seat is copied: "When the Seat action is
+    /// copied, you cannot use 2 Apprentice Hats in place of a Waiter Hat").
+    pub(crate) fn seat_options(&self, copied: bool) -> &[HatCounts] {
+        if copied {
+            &self.data.seat_extra_options_copied
+        } else {
+            &self.data.seat_extra_options
+        }
+    }
+
+    /// The price of buying the card in a market slot at Rest.
+    pub fn buy_price(&self, p: &PlayerState, slot: usize, card: u8) -> u16 {
+        let base = match self.price_mode {
+            PriceMode::Slot => self.market_prices[slot],
+            PriceMode::Card => self.data.cards[card as usize].card_price,
+        };
+        if p.has(Bonus::RestDiscount) {
+            base.saturating_sub(1)
+        } else {
+            base
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Building a game from data and parameters, and dealing a new position (the rulebook's Setup).
+
+use super::*;
+use crate::error::EngineError;
+
+impl TofuShifu {
+    /// Builds the game, checking the parameters against the data.
+    pub fn new(data: CardData, params: Params) -> Result<TofuShifu, EngineError> {
+        let players = params.players;
+        if !(2..=MAX_PLAYERS as u8).contains(&players) {
+            return Err(EngineError::param(
+                "players",
+                format!("Tofu Shifu plays with 2 to 4 players, got {players}"),
+            ));
+        }
+        let coins_src = params.start_coins.clone().unwrap_or(data.start_coins.clone());
+        if coins_src.len() < players as usize {
+            return Err(EngineError::param(
+                "start_coins",
+                format!(
+                    "needs one entry per seat ({players}), got {}",
+                    coins_src.len()
+                ),
+            ));
+        }
+        let mut start_coins = [0u16; MAX_PLAYERS];
+        for (i, c) in coins_src.iter().take(players as usize).enumerate() {
+            start_coins[i] = *c;
+        }
+        let market_slots = params.market_size.map(|x| x as usize).unwrap_or(data.market_slots);
+        if market_slots == 0 || market_slots > MAX_MARKET {
+            return Err(EngineError::param(
+                "market_size",
+                format!("must be 1 to {MAX_MARKET}, got {market_slots}"),
+            ));
+        }
+        let prices_src = match (&params.market_prices, params.market_size) {
+            (Some(p), _) => p.clone(),
+            (None, Some(_)) if market_slots != data.market_slots => {
+                return Err(EngineError::param(
+                    "market_prices",
+                    format!("market_size={market_slots} differs from the data's {}: give market_prices too", data.market_slots),
+                ))
+            }
+            (None, _) => data.market_prices.clone(),
+        };
+        if prices_src.len() != market_slots {
+            return Err(EngineError::param(
+                "market_prices",
+                format!(
+                    "needs one price per market slot ({market_slots}), got {}",
+                    prices_src.len()
+                ),
+            ));
+        }
+        let mut market_prices = [0u16; MAX_MARKET];
+        market_prices[..market_slots].copy_from_slice(&prices_src);
+        let hand_size = params.hand_size.unwrap_or(data.hand_size);
+        let hand_limit = params.hand_limit.unwrap_or(data.hand_limit);
+        if hand_limit == 0 {
+            return Err(EngineError::param("hand_limit", "must be at least 1"));
+        }
+        let needed = hand_size as usize * players as usize + market_slots;
+        if needed > data.cards.len() {
+            return Err(EngineError::param(
+                "hand_size",
+                format!(
+                    "{players} hands of {hand_size} and {market_slots} market cards need {needed} production cards; the data has {}",
+                    data.cards.len()
+                ),
+            ));
+        }
+        let end_objectives = params.end_objectives.unwrap_or(data.end_objectives);
+        if end_objectives == 0 {
+            return Err(EngineError::param("end_objectives", "must be at least 1"));
+        }
+        if params.max_rounds == 0 {
+            return Err(EngineError::param("max_rounds", "must be at least 1"));
+        }
+        for (key, scale) in [
+            ("town_objective_cost_scale", params.town_objective_cost_scale),
+            ("player_objective_cost_scale", params.player_objective_cost_scale),
+        ] {
+            if !(scale.is_finite() && scale >= 0.0) {
+                return Err(EngineError::param(key, format!("must be a number >= 0, got {scale}")));
+            }
+        }
+        let scale = |c: u16, f: f64| (c as f64 * f).round() as u16;
+        let mut town_req: Vec<Requirement> = data
+            .town_objectives
+            .iter()
+            .map(|o| Requirement {
+                coins: scale(o.requirement.coins, params.town_objective_cost_scale),
+                ..o.requirement
+            })
+            .collect();
+        let mut player_req: Vec<Requirement> = data
+            .player_objectives
+            .iter()
+            .map(|o| Requirement {
+                coins: scale(o.requirement.coins, params.player_objective_cost_scale),
+                ..o.requirement
+            })
+            .collect();
+        for (id, &c) in &params.objective_cost {
+            if let Some(i) = data.town_objectives.iter().position(|o| &o.id == id) {
+                town_req[i].coins = c;
+            } else if let Some(i) = data.player_objectives.iter().position(|o| &o.id == id) {
+                player_req[i].coins = c;
+            } else {
+                return Err(EngineError::param(
+                    format!("objective_cost.{id}"),
+                    "no Town or Player objective has this id",
+                ));
+            }
+        }
+        // "Stack all Town Objective cards [that require coins] by their coin value, lower on top"
+        // (ja setup 1). Sorted after scaling, so the stack stays lowest-first.
+        let mut coin_stack: Vec<u8> = (0..data.town_objectives.len() as u8)
+            .filter(|&i| data.town_objectives[i as usize].coin_stack)
+            .collect();
+        coin_stack.sort_by_key(|&i| (town_req[i as usize].coins, i));
+        let display_pool = (0..data.town_objectives.len())
+            .filter(|&i| !data.town_objectives[i].coin_stack)
+            .fold(0u16, |m, i| m | (1 << i));
+
+        let mut cards_by_hat = [0 as CardSet; 5];
+        for (i, c) in data.cards.iter().enumerate() {
+            cards_by_hat[c.hat_type as usize] |= 1 << i;
+        }
+        let all_cards = if data.cards.len() == 128 {
+            CardSet::MAX
+        } else {
+            (1u128 << data.cards.len()) - 1
+        };
+        let all_tiles = if data.customers.len() == 64 {
+            TileSet::MAX
+        } else {
+            (1u64 << data.customers.len()) - 1
+        };
+        let mut payers_of = [0u8; 32];
+        for (set, payers) in payers_of.iter_mut().enumerate() {
+            for r in 0..5 {
+                for c in 0..5 {
+                    if set & (1 << c) != 0 && data.pays[r][c] {
+                        *payers |= 1 << r;
+                    }
+                }
+            }
+        }
+        Ok(TofuShifu {
+            price_mode: params.market_price_mode.unwrap_or(data.price_mode),
+            data,
+            params,
+            players,
+            start_coins,
+            hand_size,
+            hand_limit,
+            end_objectives,
+            market_slots,
+            market_prices,
+            town_req,
+            player_req,
+            coin_stack,
+            display_pool,
+            cards_by_hat,
+            all_cards,
+            all_tiles,
+            payers_of,
+        })
+    }
+
+    /// Draws a card from the deck into nothing (the caller places it), or [`NONE`] if empty.
+    pub(crate) fn draw_card<R: Rng + ?Sized>(s: &mut State, rng: &mut R) -> u8 {
+        if s.deck == 0 {
+            return NONE;
+        }
+        let c = random_card(s.deck, rng);
+        s.deck &= !(1u128 << c);
+        c
+    }
+
+    /// The rulebook's Setup.
+    pub(crate) fn deal<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+        let d = &self.data;
+        let n = self.players as usize;
+        let mut s = State {
+            num_players: self.players,
+            current: 0,
+            round: 1,
+            turns: 0,
+            turn: TurnCtx::new(),
+            capped: false,
+            deck: self.all_cards,
+            market: [NONE; MAX_MARKET],
+            bag: self.all_tiles,
+            drawn: 0,
+            town_display: 0,
+            coin_stack_taken: 0,
+            reserve_dishes: [0; 4],
+            reserve_hats: [0; 4],
+            reserve_coins: d.supply_coins as i32,
+            players: [PlayerState::default(); MAX_PLAYERS],
+        };
+        for i in 0..4 {
+            s.reserve_dishes[i] = d.supply_dishes[i] as i16;
+            s.reserve_hats[i] = d.supply_hats[i] as i16;
+        }
+        // "Draw 5 Production cards and place them face up to the right of the Market banner."
+        for slot in 0..self.market_slots {
+            s.market[slot] = Self::draw_card(&mut s, rng);
+        }
+        // "Randomly draw Town Objective cards equal to the player count ... face up."
+        let mut pool = self.display_pool;
+        for _ in 0..n {
+            if pool == 0 {
+                break;
+            }
+            let i = random_tile(pool as u64, rng);
+            pool &= !(1 << i);
+            s.town_display |= 1 << i;
+        }
+        for seat in 0..n {
+            let mut hand = 0 as CardSet;
+            // "Deal 4 Production cards to each player."
+            for _ in 0..self.hand_size {
+                let c = Self::draw_card(&mut s, rng);
+                hand |= 1u128 << c;
+            }
+            let p = PlayerState {
+                marker: Space::Rest as u8,
+                hand,
+                dish_flags: d.board_dish_flags,
+                hat_flags: d.board_hat_flags,
+                tables: [[NONE; SEATS_PER_TABLE]; MAX_TABLES],
+                served: [[0; SEATS_PER_TABLE]; MAX_TABLES],
+                ..PlayerState::default()
+            };
+            // "Give each player a Soymilk and a Silken Tofu on 8-A and a Master Hat on 8-B."
+            s.players[seat] = p;
+            for i in 0..4 {
+                self.gain_dishes(&mut s, seat, i, d.board_dish_tokens[i]);
+                self.gain_hats(&mut s, seat, i, d.board_hat_tokens[i]);
+            }
+            // "1st Player 1 Coin, 2nd Player 2 Coins, 3rd Player 2 Coins, 4th Player 3 Coins."
+            self.gain_coins(&mut s, seat, self.start_coins[seat]);
+        }
+        s
+    }
+}
