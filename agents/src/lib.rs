@@ -1,1 +1,31 @@
+//! # shifu-agents
+//!
+//! Agents that play any [`Game`]. An agent sees only what its seat may see: it gets a
+//! [`Decision`], which exposes the legal actions, the seat's observation and determinized copies
+//! of the state, never the true state itself.
+//!
+//! Each agent owns its RNG stream, derived from the game seed and its seat ([`agent_rng`]), so an
+//! agent's randomness never changes the game's own shuffles and draws.
 
+#![warn(missing_docs)]
+
+mod decision;
+mod random;
+mod runner;
+mod spec;
+
+pub use decision::Decision;
+pub use random::RandomAgent;
+pub use runner::{agent_rng, game_rng, game_seed, play_game, splitmix64, GameRecord};
+pub use spec::{build_agent, AgentError};
+
+use shifu_engine::Game;
+
+/// A player of game `G`.
+pub trait Agent<G: Game>: Send {
+    /// The agent's spec string, for logs and CSV files (for example `random`).
+    fn name(&self) -> String;
+
+    /// Chooses one of `decision.legal()`.
+    fn choose(&mut self, decision: &Decision<'_, G>) -> G::Action;
+}

@@ -1,1 +1,57 @@
-fn main(){}
+//! `shifu`: play, benchmark and inspect shifu games.
+//!
+//! A thin binary over the engine and agents crates. Every subcommand names a game, a player
+//! count, parameters (`--set key=value`, `--config file.toml`), and a master seed.
+
+mod bench;
+mod play;
+mod setup;
+mod show;
+mod stats;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "shifu",
+    version,
+    about = "Self-play, benchmarks and analysis for four restaurant board games",
+    long_about = "Self-play, benchmarks and analysis for four restaurant board games.\n\n\
+        Example: shifu play --players 4 --games 100000 --seed 1"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play many games in parallel and print win rates by seat.
+    #[command(after_help = "Example:\n  shifu play --players 4 --agents random --games 100000 --seed 1\n  \
+        shifu play --players 3 --set start_coins=2,2,2 --set objective_limit=one-total")]
+    Play(play::PlayArgs),
+    /// Measure playout speed with random agents; prints JSON.
+    #[command(after_help = "Example:\n  shifu bench --players 4 --seconds 5")]
+    Bench(bench::BenchArgs),
+    /// Show a position and its legal actions: from a seed and actions taken, or a saved state.
+    #[command(after_help = "Example:\n  shifu show --seed 7 --take 0,3,1\n  \
+        shifu show --seed 7 --take 0 --save-state pos.json\n  shifu show --state pos.json --json")]
+    Show(show::ShowArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(a) => play::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Show(a) => show::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

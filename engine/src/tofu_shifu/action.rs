@@ -67,6 +67,8 @@ pub enum Action {
     EndBuying,
     /// Rest: return this card from hand to the Rest zone (hand over the limit).
     ReturnCard(u8),
+    /// Rest: keep this card in hand (hand over the limit by more than the limit).
+    KeepCard(u8),
     /// End the turn.
     EndTurn,
 }

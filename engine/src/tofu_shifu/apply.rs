@@ -144,6 +144,19 @@ impl TofuShifu {
                     s.turn.phase = Phase::TurnEnd;
                 }
             }
+            Action::KeepCard(c) => {
+                s.turn.kept |= 1u128 << c;
+                s.turn.cursor = c.saturating_add(1);
+                let p = &mut s.players[seat];
+                if s.turn.kept.count_ones() >= self.hand_limit(p) as u32 {
+                    let back = p.hand & !s.turn.kept;
+                    p.hand = s.turn.kept;
+                    p.hand_known &= s.turn.kept;
+                    p.rest |= back;
+                    s.turn.kept = 0;
+                    s.turn.phase = Phase::TurnEnd;
+                }
+            }
             Action::EndTurn => self.end_turn(s),
         }
     }
@@ -357,9 +370,19 @@ impl TofuShifu {
         p.hand |= p.rest;
         p.hand_known |= p.rest; // the Rest zone is face up
         p.rest = 0;
-        if p.hand.count_ones() > self.hand_limit(p) as u32 {
+        let limit = self.hand_limit(p) as u32;
+        let size = p.hand.count_ones();
+        if size > limit {
             s.turn.cursor = 0;
-            s.turn.phase = Phase::RestDiscard;
+            s.turn.kept = 0;
+            // "You can keep a maximum of 6 cards in your hand. ... You may choose which cards to
+            // keep." Choosing the cards to return or the cards to keep is the same choice; ask
+            // for whichever takes fewer steps.
+            s.turn.phase = if size - limit <= limit {
+                Phase::RestDiscard
+            } else {
+                Phase::RestKeep
+            };
         } else {
             s.turn.phase = Phase::TurnEnd;
         }

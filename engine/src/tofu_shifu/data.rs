@@ -418,7 +418,9 @@ fn parse_requirement(
     for (key, &n) in map {
         let small = || {
             u8::try_from(n)
-                .map_err(|_| EngineError::field(file, format!("{field}.{key}"), "at most 255"))
+                .ok()
+                .filter(|&x| x <= 30)
+                .ok_or_else(|| EngineError::field(file, format!("{field}.{key}"), "at most 30"))
         };
         match key.as_str() {
             "coins" => r.coins = n,

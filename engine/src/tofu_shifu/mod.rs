@@ -60,16 +60,36 @@ pub struct TofuShifu {
     town_req: Vec<Requirement>,
     /// Player objective requirements after cost scaling and overrides.
     player_req: Vec<Requirement>,
+    /// Town objective requirements packed for fast checks.
+    town_fast: [objectives::FastRequirement; MAX_TOWN_OBJECTIVES],
+    /// Player objective requirements packed for fast checks.
+    player_fast: [objectives::FastRequirement; MAX_PLAYER_OBJECTIVES],
+    /// A bit for each player objective.
+    player_all: u8,
     /// Coin-stack town objectives, lowest cost first (the top of the stack).
     coin_stack: Vec<u8>,
     /// Town objectives drawn for the face-up display.
     display_pool: u16,
+    /// Each card's upgrade cost in compact form, by card id.
+    card_costs: Vec<CardCost>,
     /// Cards by the hat type they pay when discarded.
     cards_by_hat: [CardSet; 5],
     all_cards: CardSet,
     all_tiles: TileSet,
     /// For each set `S` of hat-cost kinds (bit per [`Hat`]): the kinds of hat that pay some cost in `S`.
     payers_of: [u8; 32],
+}
+
+/// A production card's upgrade cost, compact for the move generator.
+#[derive(Debug, Clone, Copy)]
+struct CardCost {
+    hats: HatCounts,
+    /// Dish costs packed one per byte.
+    dishes: u32,
+    coins: u16,
+    hat_type: u8,
+    /// Cards with equal costs and hat type share a signature (below 128).
+    signature: u8,
 }
 
 impl Game for TofuShifu {
@@ -282,6 +302,7 @@ impl TofuShifu {
             ),
             Action::EndBuying => "stop buying and refill hand".into(),
             Action::ReturnCard(c) => format!("put {} back in the Rest zone", card(c)),
+            Action::KeepCard(c) => format!("keep {} in hand", card(c)),
             Action::EndTurn => "end turn".into(),
         }
     }

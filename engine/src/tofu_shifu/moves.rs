@@ -15,11 +15,7 @@ impl TofuShifu {
             Phase::TurnStart => {
                 self.legal_claims(s, out);
                 let before = out.len();
-                for space in Space::ALL {
-                    if self.can_enter(s, seat, space) {
-                        out.push(Action::Move(space));
-                    }
-                }
+                self.legal_moves(s, seat, out);
                 if out.len() == before {
                     // A player who cannot enter any space passes (documented in the README).
                     out.push(Action::Pass);
@@ -50,14 +46,19 @@ impl TofuShifu {
                 let mut rest = t.pending;
                 rest[sym as usize] -= 1;
                 let pool = self.payers(p, t.card);
-                for h in Hat::TOKENS {
-                    let hi = h as usize;
-                    if p.hats[hi] > 0 && self.data.pays[hi][sym as usize] {
+                // Whether paying with a hat of kind `h` (token or card alike) leaves the rest
+                // payable depends only on `h`: decide it once per kind.
+                let mut ok = [false; 5];
+                for (h, okh) in ok.iter_mut().enumerate() {
+                    if pool[h] > 0 && self.data.pays[h][sym as usize] {
                         let mut left = pool;
-                        left[hi] -= 1;
-                        if self.can_pay(&rest, &left) {
-                            out.push(Action::PayToken(h));
-                        }
+                        left[h] -= 1;
+                        *okh = self.can_pay(&rest, &left);
+                    }
+                }
+                for h in Hat::TOKENS {
+                    if ok[h as usize] && p.hats[h as usize] > 0 {
+                        out.push(Action::PayToken(h));
                     }
                 }
                 let hand = if t.card == NONE {
@@ -66,13 +67,8 @@ impl TofuShifu {
                     p.hand & !(1u128 << t.card)
                 };
                 for c in cards(hand) {
-                    let hi = self.data.cards[c as usize].hat_type as usize;
-                    if self.data.pays[hi][sym as usize] {
-                        let mut left = pool;
-                        left[hi] -= 1;
-                        if self.can_pay(&rest, &left) {
-                            out.push(Action::PayCard(c));
-                        }
+                    if ok[self.data.cards[c as usize].hat_type as usize] {
+                        out.push(Action::PayCard(c));
                     }
                 }
             }
@@ -191,6 +187,24 @@ impl TofuShifu {
                     };
                     if above + 1 >= excess {
                         out.push(Action::ReturnCard(c));
+                    }
+                }
+            }
+            Phase::RestKeep => {
+                let need = self.hand_limit(p) as u32 - t.kept.count_ones();
+                let from = if t.cursor as usize >= MAX_CARDS {
+                    0
+                } else {
+                    p.hand & !((1u128 << t.cursor) - 1)
+                };
+                for c in cards(from) {
+                    let above = if c as usize + 1 >= MAX_CARDS {
+                        0
+                    } else {
+                        (from & !((1u128 << (c + 1)) - 1)).count_ones()
+                    };
+                    if above + 1 >= need {
+                        out.push(Action::KeepCard(c));
                     }
                 }
             }

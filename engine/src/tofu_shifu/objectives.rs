@@ -8,49 +8,80 @@
 
 use super::*;
 
-impl TofuShifu {
-    /// Upgrade counts a player has for objectives: (lanterns, dish upgrades, hat upgrades).
-    /// The board's printed flags count only with `board_flags_count`.
-    pub(crate) fn upgrade_counts(&self, p: &PlayerState) -> (u8, DishCounts, [u8; 4]) {
-        let mut dish = p.dish_flags;
-        let mut hat = p.hat_flags;
-        if !self.params.board_flags_count {
-            for d in 0..4 {
-                dish[d] -= self.data.board_dish_flags[d];
-                hat[d] -= self.data.board_hat_flags[d];
-            }
+/// The high bit of each of the 11 bytes used by packed counts.
+const HIGH: u128 = 0x80_8080_8080_8080_8080_8080;
+
+/// Packs 11 counts (each below 128) one per byte.
+fn pack11(b: [u8; 11]) -> u128 {
+    let mut x = 0u128;
+    for (i, &v) in b.iter().enumerate() {
+        x |= (v as u128) << (8 * i);
+    }
+    x
+}
+
+/// A requirement's upgrade counts packed one per byte: lantern, four dish kinds, four hat kinds,
+/// dishes in all, hats in all.
+pub(crate) fn pack_requirement(r: &Requirement) -> u128 {
+    let dish_all = r.dish.iter().sum::<u8>() + r.dish_any;
+    let hat_all = r.hat.iter().sum::<u8>() + r.hat_any;
+    pack11([
+        r.lantern, r.dish[0], r.dish[1], r.dish[2], r.dish[3], r.hat[0], r.hat[1], r.hat[2],
+        r.hat[3], dish_all, hat_all,
+    ])
+}
+
+/// An objective's requirement in the form the move generator checks.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct FastRequirement {
+    /// Coins to pay.
+    pub coins: u16,
+    /// Upgrade counts packed by [`pack_requirement`].
+    pub packed: u128,
+}
+
+impl FastRequirement {
+    pub(crate) fn new(r: &Requirement) -> Self {
+        FastRequirement {
+            coins: r.coins,
+            packed: pack_requirement(r),
         }
-        (p.lanterns, dish, hat)
+    }
+
+    /// Met by a player with `coins` and packed upgrade counts `counts`.
+    #[inline]
+    fn met(&self, coins: u16, counts: u128) -> bool {
+        coins >= self.coins && covers(counts, self.packed)
+    }
+}
+
+/// Whether every packed count in `have` is at least the one in `need` (all bytes below 128).
+#[inline]
+fn covers(have: u128, need: u128) -> bool {
+    ((have | HIGH) - need) & HIGH == HIGH
+}
+
+impl TofuShifu {
+    /// The player's upgrade counts packed like [`pack_requirement`].
+    fn packed_counts(&self, p: &PlayerState) -> u128 {
+        let mut dish = u32::from_le_bytes(p.dish_flags);
+        let mut hat = u32::from_le_bytes(p.hat_flags);
+        if !self.params.board_flags_count {
+            // Board flags are a floor under the flag counts: no byte borrows.
+            dish -= u32::from_le_bytes(self.data.board_dish_flags);
+            hat -= u32::from_le_bytes(self.data.board_hat_flags);
+        }
+        let sum4 = |x: u32| (x.wrapping_mul(0x0101_0101) >> 24) as u128;
+        (p.lanterns as u128)
+            | (dish as u128) << 8
+            | (hat as u128) << 40
+            | sum4(dish) << 72
+            | sum4(hat) << 80
     }
 
     /// Whether a player meets a requirement (upgrades and coins).
     pub fn meets(&self, p: &PlayerState, r: &Requirement) -> bool {
-        if p.coins < r.coins {
-            return false;
-        }
-        let (lantern, dish, hat) = self.upgrade_counts(p);
-        if lantern < r.lantern {
-            return false;
-        }
-        let mut dish_total = 0u32;
-        let mut dish_needed = r.dish_any as u32;
-        for d in 0..4 {
-            if dish[d] < r.dish[d] {
-                return false;
-            }
-            dish_total += dish[d] as u32;
-            dish_needed += r.dish[d] as u32;
-        }
-        let mut hat_total = 0u32;
-        let mut hat_needed = r.hat_any as u32;
-        for h in 0..4 {
-            if hat[h] < r.hat[h] {
-                return false;
-            }
-            hat_total += hat[h] as u32;
-            hat_needed += r.hat[h] as u32;
-        }
-        dish_total >= dish_needed && hat_total >= hat_needed
+        p.coins >= r.coins && covers(self.packed_counts(p), pack_requirement(r))
     }
 
     fn may_claim_town(&self, s: &State) -> bool {
@@ -66,24 +97,28 @@ impl TofuShifu {
     /// Appends the objectives the player to move may complete now.
     pub(crate) fn legal_claims(&self, s: &State, out: &mut Vec<Action>) {
         let p = s.me();
+        let counts = self.packed_counts(p);
         if self.may_claim_town(s) {
             let mut display = s.town_display;
             while display != 0 {
                 let i = display.trailing_zeros() as usize;
                 display &= display - 1;
-                if self.meets(p, &self.town_req[i]) {
+                if self.town_fast[i].met(p.coins, counts) {
                     out.push(Action::ClaimTown(i as u8));
                 }
             }
             if let Some(top) = self.coin_stack_top(s) {
-                if self.meets(p, &self.town_req[top as usize]) {
+                if self.town_fast[top as usize % MAX_TOWN_OBJECTIVES].met(p.coins, counts) {
                     out.push(Action::ClaimTown(top));
                 }
             }
         }
         if self.may_claim_player(s) {
-            for i in 0..self.player_req.len() {
-                if p.player_done & (1 << i) == 0 && self.meets(p, &self.player_req[i]) {
+            let mut open = self.player_all & !p.player_done;
+            while open != 0 {
+                let i = open.trailing_zeros() as usize;
+                open &= open - 1;
+                if self.player_fast[i].met(p.coins, counts) {
                     out.push(Action::ClaimPlayer(i as u8));
                 }
             }

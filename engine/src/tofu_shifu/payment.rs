@@ -3,6 +3,35 @@
 
 use super::*;
 
+/// Packs five counts into the low five bytes of a word.
+#[inline]
+fn pack(x: &HatCounts) -> u64 {
+    u64::from_le_bytes([x[0], x[1], x[2], x[3], x[4], 0, 0, 0])
+}
+
+/// Sums the low five bytes of a word.
+#[inline]
+fn byte_sum(x: u64) -> u64 {
+    (x.wrapping_mul(0x01_0101_0101) >> 32) & 0xFF
+}
+
+/// For a set of kinds (bit per [`Hat`]), the mask of their bytes in a packed word.
+const BYTE_MASK: [u64; 32] = {
+    let mut m = [0u64; 32];
+    let mut set = 0;
+    while set < 32 {
+        let mut k = 0;
+        while k < 5 {
+            if set & (1 << k) != 0 {
+                m[set] |= 0xFF << (8 * k);
+            }
+            k += 1;
+        }
+        set += 1;
+    }
+    m
+};
+
 impl TofuShifu {
     // ---------------------------------------------------------------- reserve (conservation)
 
@@ -78,27 +107,21 @@ impl TofuShifu {
     /// cost kinds and payer kinds; by Hall's theorem it is feasible exactly when every set of
     /// cost kinds asks for no more than the payers able to pay some kind in the set.
     pub(crate) fn can_pay(&self, cost: &HatCounts, pool: &HatCounts) -> bool {
+        // Counts are packed one per byte; a byte mask selects kinds and one multiply adds the
+        // selected bytes (counts are small, so no byte overflows).
+        let c = pack(cost);
+        if c == 0 {
+            return true;
+        }
+        let r = pack(pool);
         let mut kinds = 0u8;
-        for (h, &c) in cost.iter().enumerate() {
-            if c > 0 {
-                kinds |= 1 << h;
-            }
+        for (h, &x) in cost.iter().enumerate() {
+            kinds |= ((x > 0) as u8) << h;
         }
         let mut sub = kinds;
         while sub != 0 {
-            let mut demand = 0u32;
-            for (h, &c) in cost.iter().enumerate() {
-                if sub & (1 << h) != 0 {
-                    demand += c as u32;
-                }
-            }
-            let payers = self.payers_of[sub as usize];
-            let mut supply = 0u32;
-            for (h, &x) in pool.iter().enumerate() {
-                if payers & (1 << h) != 0 {
-                    supply += x as u32;
-                }
-            }
+            let demand = byte_sum(c & BYTE_MASK[sub as usize]);
+            let supply = byte_sum(r & BYTE_MASK[self.payers_of[sub as usize] as usize]);
             if demand > supply {
                 return false;
             }
@@ -117,25 +140,37 @@ impl TofuShifu {
 
     // ---------------------------------------------------------------- entering a space
 
-    /// Other players' markers on a Town-map space.
-    pub(crate) fn others_at(&self, s: &State, seat: usize, space: Space) -> u8 {
-        if space == Space::Rest {
-            return 0;
+    /// Other players' markers on each space (Rest is player-exclusive and counts 0).
+    pub(crate) fn occupancy(&self, s: &State, seat: usize) -> [u8; 9] {
+        let mut occ = [0u8; 9];
+        for q in 0..s.num_players as usize {
+            if q != seat {
+                occ[s.players[q].marker as usize] += 1;
+            }
         }
-        (0..s.num_players as usize)
-            .filter(|&q| q != seat && s.players[q].marker == space as u8)
-            .count() as u8
+        occ[Space::Rest as usize] = 0;
+        occ
     }
 
-    /// The hat cost of moving to `space`: "To move to a board space without another Shifu
-    /// marker, pay the lower cost. Otherwise, pay the higher cost."
-    pub fn space_cost(&self, s: &State, seat: usize, space: Space) -> HatCounts {
+    /// Other players' markers on a Town-map space.
+    pub(crate) fn others_at(&self, s: &State, seat: usize, space: Space) -> u8 {
+        self.occupancy(s, seat)[space as usize]
+    }
+
+    /// The hat cost of a space given the other markers on it: "To move to a board space without
+    /// another Shifu marker, pay the lower cost. Otherwise, pay the higher cost."
+    pub(crate) fn cost_with(&self, p: &PlayerState, space: Space, others: u8) -> HatCounts {
         let def = &self.data.spaces[space as usize];
-        if s.players[seat].has(Bonus::AlwaysLowerSignpost) || self.others_at(s, seat, space) == 0 {
+        if others == 0 || p.has(Bonus::AlwaysLowerSignpost) {
             def.lower
         } else {
             def.higher
         }
+    }
+
+    /// The hat cost of moving to `space` now.
+    pub fn space_cost(&self, s: &State, seat: usize, space: Space) -> HatCounts {
+        self.cost_with(&s.players[seat], space, self.others_at(s, seat, space))
     }
 
     /// The coins an upgrade with `card` costs this player.
@@ -148,6 +183,52 @@ impl TofuShifu {
         }
     }
 
+    /// Whether `card` can be played as an upgrade after paying hat cost `space_cost`, with
+    /// `pool` the player's payers including the card itself.
+    fn upgrade_feasible_with(
+        &self,
+        p: &PlayerState,
+        card: usize,
+        space_cost: &HatCounts,
+        pool: &HatCounts,
+    ) -> bool {
+        let c = &self.card_costs[card];
+        let coins = if p.has(Bonus::UpgradeDiscount) {
+            c.coins.saturating_sub(1)
+        } else {
+            c.coins
+        };
+        // Every dish count at least the cost's: one subtraction over four packed bytes.
+        let have = u32::from_le_bytes(p.dishes) | 0x8080_8080;
+        if p.coins < coins || (have - c.dishes) & 0x8080_8080 != 0x8080_8080 {
+            return false;
+        }
+        let mut cost = *space_cost;
+        for (x, &h) in cost.iter_mut().zip(c.hats.iter()) {
+            *x += h;
+        }
+        let mut left = *pool;
+        left[c.hat_type as usize] -= 1;
+        self.can_pay(&cost, &left)
+    }
+
+    /// Whether some card in hand can be played as an upgrade after paying `space_cost`. Cards
+    /// with the same costs and hat type are tried once.
+    fn any_upgrade_feasible(&self, p: &PlayerState, space_cost: &HatCounts, pool: &HatCounts) -> bool {
+        let mut tried = 0u128;
+        for c in cards(p.hand) {
+            let sig = self.card_costs[c as usize].signature;
+            if tried & (1u128 << sig) != 0 {
+                continue;
+            }
+            tried |= 1u128 << sig;
+            if self.upgrade_feasible_with(p, c as usize, space_cost, pool) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `card` can be played as an upgrade after paying hat cost `space_cost`.
     pub(crate) fn upgrade_feasible(
         &self,
@@ -155,18 +236,7 @@ impl TofuShifu {
         card: usize,
         space_cost: &HatCounts,
     ) -> bool {
-        let c = &self.data.cards[card];
-        if p.coins < self.upgrade_coins(p, card) {
-            return false;
-        }
-        if (0..4).any(|d| p.dishes[d] < c.cost_dishes[d]) {
-            return false;
-        }
-        let mut cost = *space_cost;
-        for (x, &h) in cost.iter_mut().zip(c.cost_hats.iter()) {
-            *x += h;
-        }
-        self.can_pay(&cost, &self.payers(p, card as u8))
+        self.upgrade_feasible_with(p, card, space_cost, &self.payers(p, NONE))
     }
 
     /// Unlocked tables with a free seat.
@@ -176,26 +246,31 @@ impl TofuShifu {
     }
 
     /// Whether the action of `space` can be taken after paying `cost` ("you must move to a
-    /// different board space that you can afford and whose action you can take").
-    pub(crate) fn takeable(&self, s: &State, seat: usize, space: Space, cost: &HatCounts) -> bool {
+    /// different board space that you can afford and whose action you can take"), with `pool`
+    /// the player's payers.
+    pub(crate) fn takeable(&self, s: &State, seat: usize, space: Space, cost: &HatCounts, pool: &HatCounts) -> bool {
         let p = &s.players[seat];
-        let effective = self.params.require_effective_action;
         match space {
             Space::Rest => true,
-            Space::Upgrade => {
-                crate::tofu_shifu::types::cards(p.hand).any(|c| self.upgrade_feasible(p, c as usize, cost))
-            }
+            Space::Upgrade => self.any_upgrade_feasible(p, cost, pool),
             Space::SetObjective => {
-                crate::tofu_shifu::types::cards(p.hand).any(|c| self.can_pay(cost, &self.payers(p, c)))
+                // Some card must stay in hand to be set: try leaving out one card of each hat type.
+                (0..5).any(|h| {
+                    p.hand & self.cards_by_hat[h] != 0 && {
+                        let mut left = *pool;
+                        left[h] -= 1;
+                        self.can_pay(cost, &left)
+                    }
+                })
             }
-            Space::Copy => false, // handled by `copy_targets`
+            Space::Copy => false, // handled by `copy_target_ok`
             _ => {
-                if !self.can_pay(cost, &self.payers(p, NONE)) {
+                if !self.can_pay(cost, pool) {
                     return false;
                 }
                 match space {
                     Space::Hire => s.market[..self.market_slots].iter().any(|&c| c != NONE),
-                    _ if !effective => true,
+                    _ if !self.params.require_effective_action => true,
                     Space::Produce => {
                         p.has(Bonus::ProduceIncome)
                             || (0..4).any(|d| {
@@ -211,36 +286,69 @@ impl TofuShifu {
         }
     }
 
-    /// Whether `space` can be copied: "Copy the board space action occupied by another player's
-    /// Shifu marker."
+    /// Whether `target`'s action can be copied after paying `copy_cost`: "Copy the board space
+    /// action occupied by another player's Shifu marker."
+    pub(crate) fn copy_target_with(
+        &self,
+        s: &State,
+        seat: usize,
+        target: Space,
+        occ: &[u8; 9],
+        copy_cost: &HatCounts,
+        pool: &HatCounts,
+    ) -> bool {
+        if target == Space::Copy {
+            return false;
+        }
+        let occupied = if target == Space::Rest {
+            // Rest is on each player board: occupied when another player's marker is on theirs.
+            self.params.copy_can_target_rest
+                && (0..s.num_players as usize)
+                    .any(|q| q != seat && s.players[q].marker == Space::Rest as u8)
+        } else {
+            occ[target as usize] > 0
+        };
+        occupied && self.takeable(s, seat, target, copy_cost, pool)
+    }
+
+    /// Whether `target` can be chosen now in the Copy step.
     pub(crate) fn copy_target_ok(&self, s: &State, seat: usize, target: Space) -> bool {
-        if target == Space::Copy || (target == Space::Rest && !self.params.copy_can_target_rest) {
-            return false;
+        let occ = self.occupancy(s, seat);
+        let cost = s.turn.pending;
+        self.copy_target_with(s, seat, target, &occ, &cost, &self.payers(&s.players[seat], NONE))
+    }
+
+    /// Writes `Move(space)` for every space the player may move its marker to now.
+    pub(crate) fn legal_moves(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
+        let p = &s.players[seat];
+        let occ = self.occupancy(s, seat);
+        let pool = self.payers(p, NONE);
+        for space in Space::ALL {
+            let i = space as usize;
+            if p.marker == i as u8 {
+                continue; // "You must move to a different board space"
+            }
+            if space != Space::Rest && occ[i] >= self.data.spaces[i].capacity {
+                continue; // "Each board space can hold a maximum of 2 Shifu markers" (Copy: 1)
+            }
+            let cost = self.cost_with(p, space, occ[i]);
+            let ok = if space == Space::Copy {
+                Space::ALL
+                    .iter()
+                    .any(|&t| self.copy_target_with(s, seat, t, &occ, &cost, &pool))
+            } else {
+                self.takeable(s, seat, space, &cost, &pool)
+            };
+            if ok {
+                out.push(Action::Move(space));
+            }
         }
-        let occupied = (0..s.num_players as usize)
-            .any(|q| q != seat && s.players[q].marker == target as u8);
-        if !occupied {
-            return false;
-        }
-        let cost = self.space_cost(s, seat, Space::Copy);
-        self.takeable(s, seat, target, &cost)
     }
 
     /// Whether the player may move its marker to `space` now.
     pub fn can_enter(&self, s: &State, seat: usize, space: Space) -> bool {
-        let p = &s.players[seat];
-        if p.marker == space as u8 {
-            return false; // "You must move to a different board space"
-        }
-        if space != Space::Rest
-            && self.others_at(s, seat, space) >= self.data.spaces[space as usize].capacity
-        {
-            return false; // "Each board space can hold a maximum of 2 Shifu markers" (Copy: 1)
-        }
-        if space == Space::Copy {
-            return Space::ALL.iter().any(|&t| self.copy_target_ok(s, seat, t));
-        }
-        let cost = self.space_cost(s, seat, space);
-        self.takeable(s, seat, space, &cost)
+        let mut v = Vec::with_capacity(9);
+        self.legal_moves(s, seat, &mut v);
+        v.contains(&Action::Move(space))
     }
 }

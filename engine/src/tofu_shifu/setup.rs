@@ -148,7 +148,39 @@ impl TofuShifu {
                 }
             }
         }
+        let mut signatures: Vec<(HatCounts, DishCounts, u16, Hat)> = Vec::new();
+        let mut card_costs = Vec::with_capacity(data.cards.len());
+        for c in &data.cards {
+            let key = (c.cost_hats, c.cost_dishes, c.cost_coins, c.hat_type);
+            let signature = match signatures.iter().position(|k| *k == key) {
+                Some(i) => i,
+                None => {
+                    signatures.push(key);
+                    signatures.len() - 1
+                }
+            };
+            card_costs.push(CardCost {
+                hats: c.cost_hats,
+                dishes: u32::from_le_bytes(c.cost_dishes),
+                coins: c.cost_coins,
+                hat_type: c.hat_type as u8,
+                signature: signature as u8, // at most 128 cards, so below 128
+            });
+        }
+        let mut town_fast = [objectives::FastRequirement::default(); MAX_TOWN_OBJECTIVES];
+        for (f, r) in town_fast.iter_mut().zip(&town_req) {
+            *f = objectives::FastRequirement::new(r);
+        }
+        let mut player_fast = [objectives::FastRequirement::default(); MAX_PLAYER_OBJECTIVES];
+        for (f, r) in player_fast.iter_mut().zip(&player_req) {
+            *f = objectives::FastRequirement::new(r);
+        }
+        let player_all = ((1u16 << player_req.len()) - 1) as u8;
         Ok(TofuShifu {
+            town_fast,
+            player_fast,
+            player_all,
+            card_costs,
             price_mode: params.market_price_mode.unwrap_or(data.price_mode),
             data,
             params,

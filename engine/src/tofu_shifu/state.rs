@@ -28,8 +28,12 @@ pub enum Phase {
     Hire,
     /// Rest: buy market cards in increasing slot order.
     RestBuy,
-    /// Rest: hand over the limit; return cards to the Rest zone (increasing id order).
+    /// Rest: hand over the limit by no more than the limit; return cards to the Rest zone
+    /// (increasing id order).
     RestDiscard,
+    /// Rest: hand over the limit by more than the limit; choose the cards to keep (increasing id
+    /// order) and the others go back to the Rest zone. Same choice as `RestDiscard`, fewer steps.
+    RestKeep,
     /// After the Shifu action: complete objectives, then end the turn.
     TurnEnd,
     /// The game is over.
@@ -57,6 +61,8 @@ pub struct TurnCtx {
     pub cursor: u8,
     /// Serve: market sales left this action.
     pub market_left: u8,
+    /// Rest: cards chosen to keep (phase `RestKeep`).
+    pub kept: CardSet,
     /// A Town objective was completed this turn.
     pub town_claimed: bool,
     /// A Town or Player objective was completed this turn.
@@ -76,6 +82,7 @@ impl TurnCtx {
             extra: 0,
             cursor: 0,
             market_left: 0,
+            kept: 0,
             town_claimed: false,
             objective_claimed: false,
         }

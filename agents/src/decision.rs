@@ -1,0 +1,51 @@
+//! What an agent is given when it must decide.
+
+use rand::Rng;
+use shifu_engine::{Game, Seat};
+
+/// One decision of one seat. It holds the true state privately and hands out only what the seat
+/// may see: its [`observation`](Decision::observation) and [`determinized`](Decision::determinize)
+/// copies.
+pub struct Decision<'a, G: Game> {
+    game: &'a G,
+    state: &'a G::State,
+    seat: Seat,
+    legal: &'a [G::Action],
+}
+
+impl<'a, G: Game> Decision<'a, G> {
+    /// A decision for `seat` in `state` among `legal` (which must be the state's legal actions).
+    pub fn new(game: &'a G, state: &'a G::State, seat: Seat, legal: &'a [G::Action]) -> Self {
+        Decision {
+            game,
+            state,
+            seat,
+            legal,
+        }
+    }
+
+    /// The game (rules, data, parameters).
+    pub fn game(&self) -> &'a G {
+        self.game
+    }
+
+    /// The deciding seat.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The legal actions, in the game's order.
+    pub fn legal(&self) -> &'a [G::Action] {
+        self.legal
+    }
+
+    /// What the seat sees.
+    pub fn observation(&self) -> G::Observation {
+        self.game.observation(self.state, self.seat)
+    }
+
+    /// A copy of the state with everything the seat cannot see re-sampled.
+    pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> G::State {
+        self.game.determinize(self.state, self.seat, rng)
+    }
+}

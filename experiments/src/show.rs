@@ -1,0 +1,129 @@
+//! `shifu show`: a position and its legal actions.
+
+use crate::setup::GameArgs;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use shifu_agents::game_rng;
+use shifu_engine::tofu_shifu::{cards, Dish, Space, State, TofuShifu, NONE};
+use shifu_engine::Game;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Options of `shifu show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Game seed (the game's own RNG is seeded with it directly).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Actions to take first, each an index into the legal list shown at that point.
+    #[arg(long, value_delimiter = ',', value_name = "I,J,...")]
+    take: Vec<usize>,
+    /// Start from a saved state (JSON) instead of a new game; chance events after it use --seed.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Write the resulting state as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    save_state: Option<PathBuf>,
+    /// Print the state as JSON instead of the summary.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: ShowArgs) -> Result<()> {
+    let game = args.game.build()?;
+    let mut rng = game_rng(args.seed);
+    let mut state: State = match &args.state {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("reading state file {}", p.display()))?;
+            serde_json::from_str(&text)
+                .with_context(|| format!("state file {} is not a Tofu Shifu state", p.display()))?
+        }
+        None => game.new_state(&mut rng),
+    };
+    if state.num_players as usize != game.num_seats() {
+        bail!(
+            "the state has {} players but the game was built for {}; pass --players {}",
+            state.num_players,
+            game.num_seats(),
+            state.num_players
+        );
+    }
+    let mut legal = Vec::new();
+    for (step, &i) in args.take.iter().enumerate() {
+        game.legal_actions(&state, &mut legal);
+        let Some(&a) = legal.get(i) else {
+            bail!(
+                "--take step {}: index {i} is out of range; there are {} legal actions",
+                step + 1,
+                legal.len()
+            );
+        };
+        println!("take {i}: {}", game.action_name(&state, a));
+        game.apply_checked(&mut state, a, &mut rng)?;
+    }
+    if let Some(p) = &args.save_state {
+        std::fs::write(p, serde_json::to_string_pretty(&state)?)
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&state)?);
+    } else {
+        print!("{}", render(&game, &state));
+    }
+    game.legal_actions(&state, &mut legal);
+    println!("\nlegal actions ({}):", legal.len());
+    for (i, &a) in legal.iter().enumerate() {
+        println!("{i:>4}  {}", game.action_name(&state, a));
+    }
+    if let Some(o) = game.outcome(&state) {
+        println!("\ngame over: winners {:?}, ranks {:?}, capped {}", 
+            (0..o.seats).filter(|&s| o.is_winner(s)).map(|s| s + 1).collect::<Vec<_>>(),
+            &o.rank[..o.seats as usize], o.capped);
+    }
+    Ok(())
+}
+
+/// A human-readable summary of a position.
+pub fn render(game: &TofuShifu, s: &State) -> String {
+    let d = &game.data;
+    let ids = |set: u128| cards(set).map(|c| d.cards[c as usize].id.as_str()).collect::<Vec<_>>().join(" ");
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "round {}, turn {}, player {} to move, phase {:?}{}",
+        s.round,
+        s.turns + 1,
+        s.current + 1,
+        s.turn.phase,
+        if s.turn.phase == shifu_engine::tofu_shifu::Phase::TurnStart { String::new() } else { format!(" (action {})", s.turn.action) }
+    );
+    let market: Vec<String> = (0..game.market_slots())
+        .map(|i| {
+            let c = s.market[i];
+            if c == NONE { "-".into() } else { d.cards[c as usize].id.clone() }
+        })
+        .collect();
+    let _ = writeln!(out, "market: {}   deck: {} cards   bag: {} tiles", market.join(" "), s.deck.count_ones(), s.bag.count_ones());
+    let town: Vec<&str> = (0..d.town_objectives.len()).filter(|i| s.town_display & (1 << i) != 0).map(|i| d.town_objectives[i].id.as_str()).collect();
+    let _ = writeln!(out, "town objectives: {}   coin stack top: {}", town.join(" "),
+        game.coin_stack_top(s).map_or("-".to_string(), |i| format!("{} ({} coins)", d.town_objectives[i as usize].id, game.town_requirement(i as usize).coins)));
+    let _ = writeln!(out, "reserve: dishes {:?}, hats {:?}, coins {}", s.reserve_dishes, s.reserve_hats, s.reserve_coins);
+    for (i, p) in s.players[..s.num_players as usize].iter().enumerate() {
+        let _ = writeln!(out, "player {}: {} objectives, {} coins, marker on {}", i + 1, p.objectives(), p.coins, Space::from_index(p.marker as usize));
+        let _ = writeln!(out, "  hand [{}]  rest zone [{}]", ids(p.hand), ids(p.rest));
+        let _ = writeln!(out, "  upgrades [{}]  objective zone [{}]", ids(p.upgrades), ids(p.objective_zone));
+        let dishes: Vec<String> = Dish::ALL.iter().map(|&x| format!("{} {}/{}", x.name(), p.dishes[x as usize], p.dish_flags[x as usize])).collect();
+        let _ = writeln!(out, "  dishes (tokens/flags): {}", dishes.join(", "));
+        let _ = writeln!(out, "  hats (tokens/flags): Chef {}/{}, Waiter {}/{}, Cashier {}/{}, Master {}/{}; lanterns {}",
+            p.hats[0], p.hat_flags[0], p.hats[1], p.hat_flags[1], p.hats[2], p.hat_flags[2], p.hats[3], p.hat_flags[3], p.lanterns);
+        for t in 0..game.tables_open(p) {
+            let seated: Vec<String> = p.tables[t].iter().zip(p.served[t].iter()).filter(|(&x, _)| x != NONE)
+                .map(|(&x, &m)| format!("{} (served {:04b})", d.customers[x as usize].id, m)).collect();
+            let _ = writeln!(out, "  table {}: {}", t + 1, if seated.is_empty() { "empty".into() } else { seated.join(", ") });
+        }
+    }
+    out
+}
