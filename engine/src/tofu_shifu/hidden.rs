@@ -46,21 +46,42 @@ impl TofuShifu {
 
     /// Re-deals every card `observer` cannot see: the other players' private hand cards and the
     /// deck are pooled and dealt again at random, keeping each hand's private count.
+    ///
+    /// When another player is in the middle of its turn, its earlier choices this turn (a space
+    /// entered, a card chosen) showed that its hand could pay for them. A re-deal that could not
+    /// finish the turn is therefore rejected and drawn again (up to 64 times); if none fits, that
+    /// player's private cards are kept and only the others are re-dealt.
     pub(crate) fn determinized<R: Rng + ?Sized>(
         &self,
         s: &State,
         observer: Seat,
         rng: &mut R,
     ) -> State {
+        let mid_turn = s.current != observer && !matches!(s.turn.phase, Phase::TurnStart | Phase::TurnEnd | Phase::GameOver);
+        if !mid_turn {
+            return self.redeal(s, observer, NONE, rng);
+        }
+        for _ in 0..64 {
+            let d = self.redeal(s, observer, NONE, rng);
+            if self.turn_can_finish(&d) {
+                return d;
+            }
+        }
+        self.redeal(s, observer, s.current, rng)
+    }
+
+    /// Re-deals the private cards of every seat but `observer` and `keep`.
+    fn redeal<R: Rng + ?Sized>(&self, s: &State, observer: Seat, keep: u8, rng: &mut R) -> State {
         let mut d = s.clone();
         let mut pool = s.deck;
+        let redealt = |q: usize| q != observer as usize && q != keep as usize;
         for q in 0..s.num_players as usize {
-            if q != observer as usize {
+            if redealt(q) {
                 pool |= s.players[q].hidden_hand();
             }
         }
         for q in 0..s.num_players as usize {
-            if q == observer as usize {
+            if !redealt(q) {
                 continue;
             }
             let p = &mut d.players[q];
@@ -74,5 +95,21 @@ impl TofuShifu {
         }
         d.deck = pool;
         d
+    }
+
+    /// Whether the player to move can complete the phase it is in (the phases whose legality
+    /// depends on the hand: paying hats, choosing a card, choosing a space to copy).
+    fn turn_can_finish(&self, s: &State) -> bool {
+        let seat = s.current as usize;
+        let p = &s.players[seat];
+        match s.turn.phase {
+            Phase::PayHats => self.can_pay(&s.turn.pending, &self.payers(p, s.turn.card)),
+            Phase::ChooseCard | Phase::CopyTarget => {
+                let mut legal = Vec::new();
+                self.legal(s, &mut legal);
+                !legal.is_empty()
+            }
+            _ => true,
+        }
     }
 }

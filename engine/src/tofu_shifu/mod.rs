@@ -80,6 +80,11 @@ pub struct TofuShifu {
     payers_of: [u8; 32],
 }
 
+#[cfg(debug_assertions)]
+thread_local! {
+    static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(256));
+}
+
 /// A production card's upgrade cost, compact for the move generator.
 #[derive(Debug, Clone, Copy)]
 struct CardCost {
@@ -123,11 +128,12 @@ impl Game for TofuShifu {
 
     fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
         #[cfg(debug_assertions)]
-        {
-            let mut legal = Vec::new();
+        DEBUG_LEGAL.with(|buf| {
+            // A reused buffer, so debug builds allocate no more than release builds once warm.
+            let mut legal = buf.borrow_mut();
             self.legal(s, &mut legal);
             debug_assert!(legal.contains(&a), "illegal {a:?} in {:?}", s.turn);
-        }
+        });
         self.step(s, a, rng)
     }
 

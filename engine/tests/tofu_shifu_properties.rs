@@ -1,0 +1,235 @@
+//! Randomized tests: thousands of random games with every invariant checked after every action,
+//! determinism across threads, determinization, serialisation and checked application.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use shifu_engine::tofu_shifu::*;
+use shifu_engine::{rng_from_seed, Game, GameRng};
+
+fn game(players: u8) -> TofuShifu {
+    TofuShifu::with_params(Params::with_players(players)).unwrap()
+}
+
+/// Plays a random game, calling `visit` on every position reached (before each action).
+fn random_game(g: &TofuShifu, seed: u64, mut visit: impl FnMut(&State, &[Action], &mut GameRng)) -> State {
+    let mut rng = rng_from_seed(seed);
+    let mut pick = GameRng::seed_from_u64(seed ^ 0xA5A5_A5A5);
+    let mut s = g.new_state(&mut rng);
+    let mut buf = Vec::new();
+    while g.to_move(&s).is_some() {
+        g.legal_actions(&s, &mut buf);
+        visit(&s, &buf, &mut pick);
+        let a = buf[pick.gen_range(0..buf.len())];
+        g.apply(&mut s, a, &mut rng);
+    }
+    s
+}
+
+#[test]
+fn ten_thousand_random_games_keep_every_invariant() {
+    // 10,002 games: 3,334 each at 2, 3 and 4 players, on two threads.
+    let per = 3_334u64;
+    let total_steps = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for part in 0..2u64 {
+            let total_steps = &total_steps;
+            scope.spawn(move || {
+                for players in 2..=4u8 {
+                    let g = game(players);
+                    for i in (part..per).step_by(2) {
+                        let seed = 1_000_000 * players as u64 + i;
+                        let mut steps = 0u64;
+                        let end = random_game(&g, seed, |s, legal, _| {
+                            steps += 1;
+                            assert!(!legal.is_empty(), "seed {seed}: no legal action in {:?}", s.turn);
+                            if let Err(e) = g.check_invariants(s) {
+                                panic!("seed {seed} step {steps}: {e}");
+                            }
+                        });
+                        g.check_invariants(&end).unwrap();
+                        let o = g.outcome(&end).unwrap();
+                        assert!(o.winner_count() >= 1);
+                        total_steps.fetch_add(steps, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    assert!(total_steps.into_inner() > 10_000 * 1_000);
+}
+
+#[test]
+fn legal_actions_are_distinct_and_all_apply_cleanly() {
+    let g = game(3);
+    for seed in 0..30 {
+        random_game(&g, seed, |s, legal, _| {
+            for (i, a) in legal.iter().enumerate() {
+                assert!(!legal[..i].contains(a), "duplicate {a:?}");
+            }
+            // Every listed action applies through the checked path and keeps the invariants.
+            for &a in legal.iter().take(6) {
+                let mut t = s.clone();
+                g.apply_checked(&mut t, a, &mut rng_from_seed(seed)).unwrap();
+                g.check_invariants(&t).unwrap();
+            }
+        });
+    }
+}
+
+#[test]
+fn same_seed_and_actions_give_the_same_game_on_any_thread() {
+    let g = game(4);
+    let here: Vec<State> = (0..8).map(|seed| random_game(&g, seed, |_, _, _| {})).collect();
+    let there: Vec<State> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8u64)
+            .map(|seed| {
+                let g = &g;
+                scope.spawn(move || random_game(g, seed, |_, _, _| {}))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(here, there);
+    assert_ne!(here[0], here[1]);
+}
+
+#[test]
+fn determinize_keeps_the_observers_view_and_conserves_cards() {
+    let g = game(4);
+    let mut resampled = 0u32;
+    let mut with_hidden = 0u32;
+    let mut checked = 0;
+    for seed in 0..20 {
+        let mut step = 0;
+        random_game(&g, seed, |s, _, rng| {
+            step += 1;
+            if step % 7 != 0 || step > 400 {
+                return;
+            }
+            for observer in 0..4u8 {
+                let d = g.determinize(s, observer, rng);
+                checked += 1;
+                // The observer sees exactly the same position.
+                assert_eq!(g.observation(&d, observer), g.observation(s, observer));
+                // Its own hand is untouched; every card and token is still accounted for.
+                assert_eq!(d.players[observer as usize].hand, s.players[observer as usize].hand);
+                g.check_invariants(&d).unwrap();
+                for q in 0..4 {
+                    assert_eq!(d.players[q].hand.count_ones(), s.players[q].hand.count_ones());
+                    assert_eq!(d.players[q].hand_known, s.players[q].hand_known);
+                }
+                assert_eq!(d.deck.count_ones(), s.deck.count_ones());
+                let hidden = (0..4).any(|q| q != observer as usize && s.players[q].hidden_hand() != 0);
+                if hidden {
+                    with_hidden += 1;
+                    resampled += (d != *s) as u32;
+                } else {
+                    assert_eq!(&d, s, "nothing hidden, nothing to re-sample");
+                }
+                // The determinized copy plays on like any position.
+                let mut legal = Vec::new();
+                g.legal_actions(&d, &mut legal);
+                assert!(!legal.is_empty());
+            }
+        });
+    }
+    assert!(checked > 100);
+    assert!(with_hidden > 50);
+    assert!(resampled * 2 > with_hidden, "hidden cards are re-dealt ({resampled} of {with_hidden})");
+}
+
+#[test]
+fn observation_hides_other_hands_and_the_deck() {
+    let g = game(3);
+    let mut rng = rng_from_seed(4);
+    let s = g.new_state(&mut rng);
+    let o = g.observation(&s, 1);
+    assert_eq!(o.public.players[1].hand, s.players[1].hand);
+    assert_eq!(o.public.players[0].hand, 0);
+    assert_eq!(o.public.players[2].hand, 0);
+    assert_eq!(o.hidden_hand_sizes[0], 4);
+    assert_eq!(o.public.deck, 0);
+    assert_eq!(o.deck_size, s.deck.count_ones());
+}
+
+#[test]
+fn state_serialises_to_json_and_back() {
+    let g = game(4);
+    for seed in 0..5 {
+        let mut step = 0;
+        random_game(&g, seed, |s, _, _| {
+            step += 1;
+            if step % 53 == 0 {
+                let json = serde_json::to_string(s).unwrap();
+                let back: State = serde_json::from_str(&json).unwrap();
+                assert_eq!(&back, s);
+            }
+        });
+    }
+}
+
+#[test]
+fn apply_checked_refuses_an_illegal_action_and_leaves_the_state_unchanged() {
+    let g = game(2);
+    let mut rng = rng_from_seed(1);
+    let mut s = g.new_state(&mut rng);
+    let before = s.clone();
+    for bad in [Action::Move(Space::Rest), Action::Buy(0), Action::EndTurn, Action::PayCard(200)] {
+        let e = g.apply_checked(&mut s, bad, &mut rng).unwrap_err();
+        assert_eq!(e.seat, Some(0));
+        assert_eq!(s, before);
+    }
+    let e = g.apply_checked(&mut s, Action::Buy(0), &mut rng).unwrap_err();
+    assert!(e.to_string().contains("buy"), "{e}");
+}
+
+#[test]
+fn a_user_data_file_replaces_the_embedded_one_and_errors_name_file_and_field() {
+    let dir = std::env::temp_dir().join(format!("shifu-data-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("cards.json");
+    let text = data::EMBEDDED_JSON.replace("\"SOYMILK\": 1,", "\"SOYMILK\": 5,");
+    std::fs::write(&good, &text).unwrap();
+    let d = CardData::from_path(&good).unwrap();
+    assert_eq!(d.dish_values[0], 5);
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, data::EMBEDDED_JSON.replacen("\"hat_type\": \"CHEF\"", "\"hat_type\": \"COOK\"", 1)).unwrap();
+    let e = CardData::from_path(&bad).unwrap_err().to_string();
+    assert!(e.contains("bad.json:"), "{e}");
+    assert!(e.contains("production_cards[0].hat_type"), "{e}");
+    let missing = CardData::from_path(&dir.join("nope.json")).unwrap_err().to_string();
+    assert!(missing.contains("nope.json"), "{missing}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any seed, any player count, any sequence of choices: invariants hold, and every
+    /// observer's determinization agrees with what it sees.
+    #[test]
+    fn any_play_keeps_invariants_and_consistent_determinization(
+        seed in any::<u64>(),
+        players in 2u8..=4,
+        choices in proptest::collection::vec(any::<u32>(), 1..400),
+    ) {
+        let g = game(players);
+        let mut rng = rng_from_seed(seed);
+        let mut s = g.new_state(&mut rng);
+        let mut buf = Vec::new();
+        for c in choices {
+            if g.to_move(&s).is_none() {
+                break;
+            }
+            g.legal_actions(&s, &mut buf);
+            prop_assert!(!buf.is_empty());
+            let a = buf[c as usize % buf.len()];
+            g.apply(&mut s, a, &mut rng);
+            prop_assert!(g.check_invariants(&s).is_ok(), "{:?}", g.check_invariants(&s));
+        }
+        for o in 0..players {
+            let d = g.determinize(&s, o, &mut rng);
+            prop_assert_eq!(g.observation(&d, o), g.observation(&s, o));
+        }
+    }
+}
