@@ -1,1 +1,63 @@
-fn main(){}
+//! Playout throughput (steps/s with random agents), legal-move generation, state clone and
+//! determinization for Tofu Shifu. Run: `cargo bench -p shifu-benches`.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use shifu_benches::{midgame, random_playout};
+use shifu_engine::tofu_shifu::{Params, TofuShifu};
+use shifu_engine::{rng_from_seed, Game};
+
+const SEEDS: std::ops::Range<u64> = 0..8;
+
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tofu_shifu_random_playout");
+    group.sample_size(20);
+    for players in [2u8, 4] {
+        let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
+        let mut buf = Vec::with_capacity(256);
+        let steps: u64 = SEEDS.map(|s| random_playout(&g, s, &mut buf)).sum();
+        // Elements are applied actions: criterion reports steps per second.
+        group.throughput(Throughput::Elements(steps));
+        group.bench_with_input(BenchmarkId::new("players", players), &g, |b, g| {
+            b.iter(|| SEEDS.map(|s| random_playout(g, s, &mut buf)).sum::<u64>())
+        });
+    }
+    group.finish();
+}
+
+fn positions(c: &mut Criterion) {
+    let g = TofuShifu::with_params(Params::with_players(4)).unwrap();
+    let states: Vec<_> = (0..64).map(|seed| midgame(&g, seed, 200)).collect();
+    let mut buf = Vec::with_capacity(256);
+    let mut group = c.benchmark_group("tofu_shifu_4p_midgame");
+    group.throughput(Throughput::Elements(states.len() as u64));
+    group.bench_function("legal_actions", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for s in &states {
+                g.legal_actions(black_box(s), &mut buf);
+                n += buf.len();
+            }
+            n
+        })
+    });
+    group.bench_function("clone_state", |b| {
+        b.iter(|| states.iter().map(|s| black_box(s.clone()).round).sum::<u16>())
+    });
+    let mut rng = rng_from_seed(1);
+    group.bench_function("determinize", |b| {
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| g.determinize(black_box(s), (s.current + 1) % 4, &mut rng).round)
+                .sum::<u16>()
+        })
+    });
+    group.finish();
+    println!(
+        "size of one Tofu Shifu State: {} bytes",
+        std::mem::size_of::<shifu_engine::tofu_shifu::State>()
+    );
+}
+
+criterion_group!(benches, playouts, positions);
+criterion_main!(benches);

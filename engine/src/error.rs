@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// A data file could not be read.
-    #[error("cannot read data file {file}: {source}")]
+    #[error("cannot read data file {file}")]
     Io {
         /// The file.
         file: PathBuf,

@@ -69,7 +69,8 @@ fn whole_games_allocate_nothing_once_the_buffer_is_warm() {
         let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
         let mut buf = Vec::with_capacity(256);
         play(&g, 1, &mut buf); // warm-up (debug builds also warm their own check buffer)
-        let (steps, allocations) = count(|| (2..7).map(|seed| play(&g, seed, &mut buf)).sum::<u64>());
+        let (steps, allocations) =
+            count(|| (2..7).map(|seed| play(&g, seed, &mut buf)).sum::<u64>());
         assert!(steps > 5_000, "{steps} steps");
         assert_eq!(allocations, 0, "{players} players, {steps} steps");
     }

@@ -24,8 +24,7 @@ fn perft_four_players_seed_1() {
 
 /// Depths 1 to 16, two players, seed 1, default data and parameters.
 const PERFT_2P: [u64; 16] = [
-    4, 14, 40, 63, 232, 546, 1318, 2809, 7019, 14411, 33994, 72803, 148642, 309758, 635175,
-    1331815,
+    4, 14, 40, 63, 232, 546, 1318, 2809, 7019, 14411, 33994, 72803, 148642, 309758, 635175, 1331815,
 ];
 /// Depths 1 to 16, four players, seed 1, default data and parameters.
 const PERFT_4P: [u64; 16] = [

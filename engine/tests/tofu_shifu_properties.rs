@@ -11,7 +11,11 @@ fn game(players: u8) -> TofuShifu {
 }
 
 /// Plays a random game, calling `visit` on every position reached (before each action).
-fn random_game(g: &TofuShifu, seed: u64, mut visit: impl FnMut(&State, &[Action], &mut GameRng)) -> State {
+fn random_game(
+    g: &TofuShifu,
+    seed: u64,
+    mut visit: impl FnMut(&State, &[Action], &mut GameRng),
+) -> State {
     let mut rng = rng_from_seed(seed);
     let mut pick = GameRng::seed_from_u64(seed ^ 0xA5A5_A5A5);
     let mut s = g.new_state(&mut rng);
@@ -41,7 +45,11 @@ fn ten_thousand_random_games_keep_every_invariant() {
                         let mut steps = 0u64;
                         let end = random_game(&g, seed, |s, legal, _| {
                             steps += 1;
-                            assert!(!legal.is_empty(), "seed {seed}: no legal action in {:?}", s.turn);
+                            assert!(
+                                !legal.is_empty(),
+                                "seed {seed}: no legal action in {:?}",
+                                s.turn
+                            );
                             if let Err(e) = g.check_invariants(s) {
                                 panic!("seed {seed} step {steps}: {e}");
                             }
@@ -69,7 +77,8 @@ fn legal_actions_are_distinct_and_all_apply_cleanly() {
             // Every listed action applies through the checked path and keeps the invariants.
             for &a in legal.iter().take(6) {
                 let mut t = s.clone();
-                g.apply_checked(&mut t, a, &mut rng_from_seed(seed)).unwrap();
+                g.apply_checked(&mut t, a, &mut rng_from_seed(seed))
+                    .unwrap();
                 g.check_invariants(&t).unwrap();
             }
         });
@@ -79,7 +88,9 @@ fn legal_actions_are_distinct_and_all_apply_cleanly() {
 #[test]
 fn same_seed_and_actions_give_the_same_game_on_any_thread() {
     let g = game(4);
-    let here: Vec<State> = (0..8).map(|seed| random_game(&g, seed, |_, _, _| {})).collect();
+    let here: Vec<State> = (0..8)
+        .map(|seed| random_game(&g, seed, |_, _, _| {}))
+        .collect();
     let there: Vec<State> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..8u64)
             .map(|seed| {
@@ -112,14 +123,21 @@ fn determinize_keeps_the_observers_view_and_conserves_cards() {
                 // The observer sees exactly the same position.
                 assert_eq!(g.observation(&d, observer), g.observation(s, observer));
                 // Its own hand is untouched; every card and token is still accounted for.
-                assert_eq!(d.players[observer as usize].hand, s.players[observer as usize].hand);
+                assert_eq!(
+                    d.players[observer as usize].hand,
+                    s.players[observer as usize].hand
+                );
                 g.check_invariants(&d).unwrap();
                 for q in 0..4 {
-                    assert_eq!(d.players[q].hand.count_ones(), s.players[q].hand.count_ones());
+                    assert_eq!(
+                        d.players[q].hand.count_ones(),
+                        s.players[q].hand.count_ones()
+                    );
                     assert_eq!(d.players[q].hand_known, s.players[q].hand_known);
                 }
                 assert_eq!(d.deck.count_ones(), s.deck.count_ones());
-                let hidden = (0..4).any(|q| q != observer as usize && s.players[q].hidden_hand() != 0);
+                let hidden =
+                    (0..4).any(|q| q != observer as usize && s.players[q].hidden_hand() != 0);
                 if hidden {
                     with_hidden += 1;
                     resampled += (d != *s) as u32;
@@ -135,7 +153,10 @@ fn determinize_keeps_the_observers_view_and_conserves_cards() {
     }
     assert!(checked > 100);
     assert!(with_hidden > 50);
-    assert!(resampled * 2 > with_hidden, "hidden cards are re-dealt ({resampled} of {with_hidden})");
+    assert!(
+        resampled * 2 > with_hidden,
+        "hidden cards are re-dealt ({resampled} of {with_hidden})"
+    );
 }
 
 #[test]
@@ -174,12 +195,19 @@ fn apply_checked_refuses_an_illegal_action_and_leaves_the_state_unchanged() {
     let mut rng = rng_from_seed(1);
     let mut s = g.new_state(&mut rng);
     let before = s.clone();
-    for bad in [Action::Move(Space::Rest), Action::Buy(0), Action::EndTurn, Action::PayCard(200)] {
+    for bad in [
+        Action::Move(Space::Rest),
+        Action::Buy(0),
+        Action::EndTurn,
+        Action::PayCard(200),
+    ] {
         let e = g.apply_checked(&mut s, bad, &mut rng).unwrap_err();
         assert_eq!(e.seat, Some(0));
         assert_eq!(s, before);
     }
-    let e = g.apply_checked(&mut s, Action::Buy(0), &mut rng).unwrap_err();
+    let e = g
+        .apply_checked(&mut s, Action::Buy(0), &mut rng)
+        .unwrap_err();
     assert!(e.to_string().contains("buy"), "{e}");
 }
 
@@ -193,11 +221,17 @@ fn a_user_data_file_replaces_the_embedded_one_and_errors_name_file_and_field() {
     let d = CardData::from_path(&good).unwrap();
     assert_eq!(d.dish_values[0], 5);
     let bad = dir.join("bad.json");
-    std::fs::write(&bad, data::EMBEDDED_JSON.replacen("\"hat_type\": \"CHEF\"", "\"hat_type\": \"COOK\"", 1)).unwrap();
+    std::fs::write(
+        &bad,
+        data::EMBEDDED_JSON.replacen("\"hat_type\": \"CHEF\"", "\"hat_type\": \"COOK\"", 1),
+    )
+    .unwrap();
     let e = CardData::from_path(&bad).unwrap_err().to_string();
     assert!(e.contains("bad.json:"), "{e}");
     assert!(e.contains("production_cards[0].hat_type"), "{e}");
-    let missing = CardData::from_path(&dir.join("nope.json")).unwrap_err().to_string();
+    let missing = CardData::from_path(&dir.join("nope.json"))
+        .unwrap_err()
+        .to_string();
     assert!(missing.contains("nope.json"), "{missing}");
     std::fs::remove_dir_all(&dir).ok();
 }

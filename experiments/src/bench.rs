@@ -98,15 +98,20 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let threads = pool.current_num_threads();
     let start = Instant::now();
     let (mut games, mut steps) = (0u64, 0u64);
-    let batch = args.games.unwrap_or((threads as u64) * 64).min((threads as u64) * 64).max(1);
+    let batch = args
+        .games
+        .unwrap_or((threads as u64) * 64)
+        .min((threads as u64) * 64)
+        .max(1);
     while more(games, &start) {
         let first = games;
         steps += pool.install(|| {
             (first..first + batch)
                 .into_par_iter()
-                .map_init(|| Vec::with_capacity(64), |buf, i| {
-                    random_playout(&game, game_seed(args.seed, i), buf)
-                })
+                .map_init(
+                    || Vec::with_capacity(64),
+                    |buf, i| random_playout(&game, game_seed(args.seed, i), buf),
+                )
                 .sum::<u64>()
         });
         games += batch;

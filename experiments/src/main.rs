@@ -28,8 +28,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play many games in parallel and print win rates by seat.
-    #[command(after_help = "Example:\n  shifu play --players 4 --agents random --games 100000 --seed 1\n  \
-        shifu play --players 3 --set start_coins=2,2,2 --set objective_limit=one-total")]
+    #[command(
+        after_help = "Example:\n  shifu play --players 4 --agents random --games 100000 --seed 1\n  \
+        shifu play --players 3 --set start_coins=2,2,2 --set objective_limit=one-total"
+    )]
     Play(play::PlayArgs),
     /// Measure playout speed with random agents; prints JSON.
     #[command(after_help = "Example:\n  shifu bench --players 4 --seconds 5")]

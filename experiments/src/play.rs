@@ -140,12 +140,12 @@ pub fn run(args: PlayArgs) -> Result<()> {
     println!("card data: {} ({})", game.data.source, game.data.status);
     println!();
     println!("seat  agent            win share   95% CI             mean rank  mean objectives");
-    for s in 0..seats {
+    for (s, spec) in specs.iter().enumerate() {
         let (lo, hi) = wilson(tally.win[s], n);
         println!(
             "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]   {:>9.3}  {:>15.3}",
             s + 1,
-            specs[s],
+            spec,
             tally.win[s] / n,
             lo,
             hi,

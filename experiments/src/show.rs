@@ -79,9 +79,15 @@ pub fn run(args: ShowArgs) -> Result<()> {
         println!("{i:>4}  {}", game.action_name(&state, a));
     }
     if let Some(o) = game.outcome(&state) {
-        println!("\ngame over: winners {:?}, ranks {:?}, capped {}", 
-            (0..o.seats).filter(|&s| o.is_winner(s)).map(|s| s + 1).collect::<Vec<_>>(),
-            &o.rank[..o.seats as usize], o.capped);
+        println!(
+            "\ngame over: winners {:?}, ranks {:?}, capped {}",
+            (0..o.seats)
+                .filter(|&s| o.is_winner(s))
+                .map(|s| s + 1)
+                .collect::<Vec<_>>(),
+            &o.rank[..o.seats as usize],
+            o.capped
+        );
     }
     Ok(())
 }
@@ -89,7 +95,12 @@ pub fn run(args: ShowArgs) -> Result<()> {
 /// A human-readable summary of a position.
 pub fn render(game: &TofuShifu, s: &State) -> String {
     let d = &game.data;
-    let ids = |set: u128| cards(set).map(|c| d.cards[c as usize].id.as_str()).collect::<Vec<_>>().join(" ");
+    let ids = |set: u128| {
+        cards(set)
+            .map(|c| d.cards[c as usize].id.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -98,31 +109,95 @@ pub fn render(game: &TofuShifu, s: &State) -> String {
         s.turns + 1,
         s.current + 1,
         s.turn.phase,
-        if s.turn.phase == shifu_engine::tofu_shifu::Phase::TurnStart { String::new() } else { format!(" (action {})", s.turn.action) }
+        if s.turn.phase == shifu_engine::tofu_shifu::Phase::TurnStart {
+            String::new()
+        } else {
+            format!(" (action {})", s.turn.action)
+        }
     );
     let market: Vec<String> = (0..game.market_slots())
         .map(|i| {
             let c = s.market[i];
-            if c == NONE { "-".into() } else { d.cards[c as usize].id.clone() }
+            if c == NONE {
+                "-".into()
+            } else {
+                d.cards[c as usize].id.clone()
+            }
         })
         .collect();
-    let _ = writeln!(out, "market: {}   deck: {} cards   bag: {} tiles", market.join(" "), s.deck.count_ones(), s.bag.count_ones());
-    let town: Vec<&str> = (0..d.town_objectives.len()).filter(|i| s.town_display & (1 << i) != 0).map(|i| d.town_objectives[i].id.as_str()).collect();
-    let _ = writeln!(out, "town objectives: {}   coin stack top: {}", town.join(" "),
-        game.coin_stack_top(s).map_or("-".to_string(), |i| format!("{} ({} coins)", d.town_objectives[i as usize].id, game.town_requirement(i as usize).coins)));
-    let _ = writeln!(out, "reserve: dishes {:?}, hats {:?}, coins {}", s.reserve_dishes, s.reserve_hats, s.reserve_coins);
+    let _ = writeln!(
+        out,
+        "market: {}   deck: {} cards   bag: {} tiles",
+        market.join(" "),
+        s.deck.count_ones(),
+        s.bag.count_ones()
+    );
+    let town: Vec<&str> = (0..d.town_objectives.len())
+        .filter(|i| s.town_display & (1 << i) != 0)
+        .map(|i| d.town_objectives[i].id.as_str())
+        .collect();
+    let _ = writeln!(
+        out,
+        "town objectives: {}   coin stack top: {}",
+        town.join(" "),
+        game.coin_stack_top(s).map_or("-".to_string(), |i| format!(
+            "{} ({} coins)",
+            d.town_objectives[i as usize].id,
+            game.town_requirement(i as usize).coins
+        ))
+    );
+    let _ = writeln!(
+        out,
+        "reserve: dishes {:?}, hats {:?}, coins {}",
+        s.reserve_dishes, s.reserve_hats, s.reserve_coins
+    );
     for (i, p) in s.players[..s.num_players as usize].iter().enumerate() {
-        let _ = writeln!(out, "player {}: {} objectives, {} coins, marker on {}", i + 1, p.objectives(), p.coins, Space::from_index(p.marker as usize));
+        let _ = writeln!(
+            out,
+            "player {}: {} objectives, {} coins, marker on {}",
+            i + 1,
+            p.objectives(),
+            p.coins,
+            Space::from_index(p.marker as usize)
+        );
         let _ = writeln!(out, "  hand [{}]  rest zone [{}]", ids(p.hand), ids(p.rest));
-        let _ = writeln!(out, "  upgrades [{}]  objective zone [{}]", ids(p.upgrades), ids(p.objective_zone));
-        let dishes: Vec<String> = Dish::ALL.iter().map(|&x| format!("{} {}/{}", x.name(), p.dishes[x as usize], p.dish_flags[x as usize])).collect();
+        let _ = writeln!(
+            out,
+            "  upgrades [{}]  objective zone [{}]",
+            ids(p.upgrades),
+            ids(p.objective_zone)
+        );
+        let dishes: Vec<String> = Dish::ALL
+            .iter()
+            .map(|&x| {
+                format!(
+                    "{} {}/{}",
+                    x.name(),
+                    p.dishes[x as usize],
+                    p.dish_flags[x as usize]
+                )
+            })
+            .collect();
         let _ = writeln!(out, "  dishes (tokens/flags): {}", dishes.join(", "));
         let _ = writeln!(out, "  hats (tokens/flags): Chef {}/{}, Waiter {}/{}, Cashier {}/{}, Master {}/{}; lanterns {}",
             p.hats[0], p.hat_flags[0], p.hats[1], p.hat_flags[1], p.hats[2], p.hat_flags[2], p.hats[3], p.hat_flags[3], p.lanterns);
         for t in 0..game.tables_open(p) {
-            let seated: Vec<String> = p.tables[t].iter().zip(p.served[t].iter()).filter(|(&x, _)| x != NONE)
-                .map(|(&x, &m)| format!("{} (served {:04b})", d.customers[x as usize].id, m)).collect();
-            let _ = writeln!(out, "  table {}: {}", t + 1, if seated.is_empty() { "empty".into() } else { seated.join(", ") });
+            let seated: Vec<String> = p.tables[t]
+                .iter()
+                .zip(p.served[t].iter())
+                .filter(|(&x, _)| x != NONE)
+                .map(|(&x, &m)| format!("{} (served {:04b})", d.customers[x as usize].id, m))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  table {}: {}",
+                t + 1,
+                if seated.is_empty() {
+                    "empty".into()
+                } else {
+                    seated.join(", ")
+                }
+            );
         }
     }
     out

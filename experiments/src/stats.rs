@@ -23,7 +23,10 @@ mod tests {
     fn wilson_known_value() {
         // 50 of 100: 0.4038 .. 0.5962
         let (lo, hi) = wilson(50.0, 100.0);
-        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{lo} {hi}"
+        );
         let (lo, hi) = wilson(0.0, 10.0);
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 1e-3);

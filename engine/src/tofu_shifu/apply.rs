@@ -87,14 +87,19 @@ impl TofuShifu {
                 s.bag |= 1u64 << tile;
                 self.continue_placing(s);
             }
-            Action::ServeCustomer { table, seat: at, dish } => {
+            Action::ServeCustomer {
+                table,
+                seat: at,
+                dish,
+            } => {
                 let d = dish as usize;
                 let p = &mut s.players[seat];
                 p.dishes[d] -= 1;
                 // "Dish tokens sold to a customer are kept on the tile."
                 p.served[table as usize][at as usize] |= 1 << d;
                 self.gain_coins(s, seat, self.data.dish_values[d]);
-                s.turn.cursor = ((table as usize * SEATS_PER_TABLE + at as usize) * 4 + d + 1) as u8;
+                s.turn.cursor =
+                    ((table as usize * SEATS_PER_TABLE + at as usize) * 4 + d + 1) as u8;
             }
             Action::SellToMarket(dish) => {
                 let d = dish as usize;
@@ -105,7 +110,9 @@ impl TofuShifu {
                 s.turn.cursor = Self::MARKET_KEY + d as u8;
             }
             Action::EndServe | Action::EndCheckout => s.turn.phase = Phase::TurnEnd,
-            Action::CleanTable { table, objective } => self.clean_table(s, table as usize, objective),
+            Action::CleanTable { table, objective } => {
+                self.clean_table(s, table as usize, objective)
+            }
             Action::Hire(slot) => {
                 // "Gain a Production card from the Market area for free, adding to your Rest zone.
                 // Shift the remaining Production cards right to fill the gap, then deal a new
@@ -240,8 +247,8 @@ impl TofuShifu {
             }
             Space::Serve => {
                 s.turn.cursor = 0;
-                s.turn.market_left = self.data.market_sales
-                    + s.players[seat].has(Bonus::MarketSellTwo) as u8;
+                s.turn.market_left =
+                    self.data.market_sales + s.players[seat].has(Bonus::MarketSellTwo) as u8;
                 s.turn.phase = Phase::Serve;
             }
             Space::Checkout => {

@@ -734,13 +734,11 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             (FlagKind::Dish, Some(d), None) => Flag::Dish(d),
             (FlagKind::Hat, None, Some(h)) if h != Hat::Apprentice => Flag::Hat(h),
             (FlagKind::Lantern, None, None) => Flag::Lantern,
-            _ => {
-                return Err(err(
-                    &f,
-                    "expected {type: DISH, dish}, {type: HAT, hat} (not APPRENTICE) or {type: LANTERN}"
-                        .into(),
-                ))
-            }
+            _ => return Err(err(
+                &f,
+                "expected {type: DISH, dish}, {type: HAT, hat} (not APPRENTICE) or {type: LANTERN}"
+                    .into(),
+            )),
         };
         if c.objective_requirement.is_empty() {
             return Err(err(

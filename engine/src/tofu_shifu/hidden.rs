@@ -57,7 +57,11 @@ impl TofuShifu {
         observer: Seat,
         rng: &mut R,
     ) -> State {
-        let mid_turn = s.current != observer && !matches!(s.turn.phase, Phase::TurnStart | Phase::TurnEnd | Phase::GameOver);
+        let mid_turn = s.current != observer
+            && !matches!(
+                s.turn.phase,
+                Phase::TurnStart | Phase::TurnEnd | Phase::GameOver
+            );
         if !mid_turn {
             return self.redeal(s, observer, NONE, rng);
         }

@@ -14,7 +14,10 @@ impl TofuShifu {
         let mut seen: CardSet = 0;
         let mut place = |set: CardSet, what: &str| -> Result<(), String> {
             if seen & set != 0 {
-                return Err(format!("card(s) {:?} also in {what}", cards(seen & set).collect::<Vec<_>>()));
+                return Err(format!(
+                    "card(s) {:?} also in {what}",
+                    cards(seen & set).collect::<Vec<_>>()
+                ));
             }
             seen |= set;
             Ok(())
@@ -91,7 +94,10 @@ impl TofuShifu {
                 }
             }
             if total != self.data.supply_dishes[d] as i64 {
-                return Err(format!("dish {d}: {total} tokens, supply {}", self.data.supply_dishes[d]));
+                return Err(format!(
+                    "dish {d}: {total} tokens, supply {}",
+                    self.data.supply_dishes[d]
+                ));
             }
             if finite && s.reserve_dishes[d] < 0 {
                 return Err(format!("dish {d}: negative reserve"));
@@ -99,9 +105,13 @@ impl TofuShifu {
         }
         // Hat tokens.
         for h in 0..4 {
-            let total = s.reserve_hats[h] as i64 + s.players[..n].iter().map(|p| p.hats[h] as i64).sum::<i64>();
+            let total = s.reserve_hats[h] as i64
+                + s.players[..n].iter().map(|p| p.hats[h] as i64).sum::<i64>();
             if total != self.data.supply_hats[h] as i64 {
-                return Err(format!("hat {h}: {total} tokens, supply {}", self.data.supply_hats[h]));
+                return Err(format!(
+                    "hat {h}: {total} tokens, supply {}",
+                    self.data.supply_hats[h]
+                ));
             }
             if finite && s.reserve_hats[h] < 0 {
                 return Err(format!("hat {h}: negative reserve"));
@@ -109,7 +119,9 @@ impl TofuShifu {
         }
         for (i, p) in s.players[..n].iter().enumerate() {
             if p.loose_master > p.hats[3] {
-                return Err(format!("player {i}: more loose Master tokens than Master tokens"));
+                return Err(format!(
+                    "player {i}: more loose Master tokens than Master tokens"
+                ));
             }
             for d in 0..4 {
                 if p.dishes[d] > p.dish_flags[d] {
@@ -124,7 +136,8 @@ impl TofuShifu {
             }
         }
         // Coins.
-        let coins = s.reserve_coins as i64 + s.players[..n].iter().map(|p| p.coins as i64).sum::<i64>();
+        let coins =
+            s.reserve_coins as i64 + s.players[..n].iter().map(|p| p.coins as i64).sum::<i64>();
         if coins != self.data.supply_coins as i64 {
             return Err(format!("{coins} coins, supply {}", self.data.supply_coins));
         }
@@ -137,13 +150,19 @@ impl TofuShifu {
             if space == Space::Rest {
                 continue;
             }
-            let k = s.players[..n].iter().filter(|p| p.marker == space as u8).count();
+            let k = s.players[..n]
+                .iter()
+                .filter(|p| p.marker == space as u8)
+                .count();
             if k > self.data.spaces[space as usize].capacity as usize {
                 return Err(format!("{k} markers on {space}"));
             }
         }
         // Hand limit after Rest.
-        if matches!(s.turn.phase, Phase::TurnEnd | Phase::TurnStart | Phase::GameOver) {
+        if matches!(
+            s.turn.phase,
+            Phase::TurnEnd | Phase::TurnStart | Phase::GameOver
+        ) {
             for (i, p) in s.players[..n].iter().enumerate() {
                 if p.hand.count_ones() > self.hand_limit(p).max(self.hand_size) as u32 {
                     return Err(format!("player {i}: {} cards in hand", p.hand.count_ones()));

@@ -217,7 +217,8 @@ impl TofuShifu {
 
     /// Tables a player has unlocked.
     pub fn tables_open(&self, p: &PlayerState) -> usize {
-        (self.data.tables_at_start as usize + p.lanterns as usize * self.data.tables_per_lantern as usize)
+        (self.data.tables_at_start as usize
+            + p.lanterns as usize * self.data.tables_per_lantern as usize)
             .min(self.data.tables_total as usize)
     }
 
@@ -240,11 +241,17 @@ impl TofuShifu {
         match a {
             Action::ClaimTown(i) => format!(
                 "complete Town objective {}",
-                self.data.town_objectives.get(i as usize).map_or("?", |o| &o.id)
+                self.data
+                    .town_objectives
+                    .get(i as usize)
+                    .map_or("?", |o| &o.id)
             ),
             Action::ClaimPlayer(i) => format!(
                 "complete Player objective {}",
-                self.data.player_objectives.get(i as usize).map_or("?", |o| &o.id)
+                self.data
+                    .player_objectives
+                    .get(i as usize)
+                    .map_or("?", |o| &o.id)
             ),
             Action::Move(sp) => format!("move to {sp}"),
             Action::Pass => "pass (no space can be entered)".into(),
@@ -257,7 +264,10 @@ impl TofuShifu {
             Action::PayCard(c) => format!(
                 "pay by discarding {} ({} hat)",
                 card(c),
-                self.data.cards.get(c as usize).map_or("?", |x| x.hat_type.name())
+                self.data
+                    .cards
+                    .get(c as usize)
+                    .map_or("?", |x| x.hat_type.name())
             ),
             Action::SeatExtra(i) => {
                 let opts = if s.turn.copied {
@@ -277,7 +287,9 @@ impl TofuShifu {
                 format!("pay {} for 2 more customer tiles", names.join(" + "))
             }
             Action::SeatDraw => "draw customer tiles".into(),
-            Action::PlaceTile { tile: t, table } => format!("seat {} at table {}", tile(t), table + 1),
+            Action::PlaceTile { tile: t, table } => {
+                format!("seat {} at table {}", tile(t), table + 1)
+            }
             Action::ReturnTile(t) => format!("return {} to the bag", tile(t)),
             Action::ServeCustomer { table, seat, dish } => format!(
                 "serve {} to {} at table {}",

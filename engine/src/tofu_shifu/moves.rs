@@ -113,7 +113,8 @@ impl TofuShifu {
                         if tile == NONE {
                             continue;
                         }
-                        let open = self.data.customers[tile as usize].orders & !p.served[table][seat_i];
+                        let open =
+                            self.data.customers[tile as usize].orders & !p.served[table][seat_i];
                         for d in 0..4 {
                             let key = ((table * SEATS_PER_TABLE + seat_i) * 4 + d) as u8;
                             if open & (1 << d) != 0 && p.dishes[d] > 0 && key >= t.cursor {

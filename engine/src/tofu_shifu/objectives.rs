@@ -86,8 +86,8 @@ impl TofuShifu {
 
     fn may_claim_town(&self, s: &State) -> bool {
         // "Each player can only take at most 1 Town Objective card each turn."
-        !s.turn.town_claimed
-            && !(self.params.objective_limit == ObjectiveLimit::OneTotal && s.turn.objective_claimed)
+        let one_total = self.params.objective_limit == ObjectiveLimit::OneTotal;
+        !(s.turn.town_claimed || one_total && s.turn.objective_claimed)
     }
 
     fn may_claim_player(&self, s: &State) -> bool {

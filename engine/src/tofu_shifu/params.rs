@@ -164,7 +164,12 @@ impl Params {
         let parsed = parse_value(value.trim());
         let mut table = match toml::Value::try_from(&*self) {
             Ok(toml::Value::Table(t)) => t,
-            _ => return Err(EngineError::param(key, "internal: parameters do not serialise")),
+            _ => {
+                return Err(EngineError::param(
+                    key,
+                    "internal: parameters do not serialise",
+                ))
+            }
         };
         if let Some(id) = key.strip_prefix("objective_cost.") {
             let n = match &parsed {

@@ -133,9 +133,15 @@ impl TofuShifu {
     /// The hat symbol paid next: costs are paid in a fixed order (most constrained first), so
     /// that the same payment is not listed in every order.
     pub(crate) fn next_symbol(pending: &HatCounts) -> Option<Hat> {
-        [Hat::Master, Hat::Chef, Hat::Waiter, Hat::Cashier, Hat::Apprentice]
-            .into_iter()
-            .find(|&h| pending[h as usize] > 0)
+        [
+            Hat::Master,
+            Hat::Chef,
+            Hat::Waiter,
+            Hat::Cashier,
+            Hat::Apprentice,
+        ]
+        .into_iter()
+        .find(|&h| pending[h as usize] > 0)
     }
 
     // ---------------------------------------------------------------- entering a space
@@ -214,7 +220,12 @@ impl TofuShifu {
 
     /// Whether some card in hand can be played as an upgrade after paying `space_cost`. Cards
     /// with the same costs and hat type are tried once.
-    fn any_upgrade_feasible(&self, p: &PlayerState, space_cost: &HatCounts, pool: &HatCounts) -> bool {
+    fn any_upgrade_feasible(
+        &self,
+        p: &PlayerState,
+        space_cost: &HatCounts,
+        pool: &HatCounts,
+    ) -> bool {
         let mut tried = 0u128;
         for c in cards(p.hand) {
             let sig = self.card_costs[c as usize].signature;
@@ -248,7 +259,14 @@ impl TofuShifu {
     /// Whether the action of `space` can be taken after paying `cost` ("you must move to a
     /// different board space that you can afford and whose action you can take"), with `pool`
     /// the player's payers.
-    pub(crate) fn takeable(&self, s: &State, seat: usize, space: Space, cost: &HatCounts, pool: &HatCounts) -> bool {
+    pub(crate) fn takeable(
+        &self,
+        s: &State,
+        seat: usize,
+        space: Space,
+        cost: &HatCounts,
+        pool: &HatCounts,
+    ) -> bool {
         let p = &s.players[seat];
         match space {
             Space::Rest => true,
@@ -315,7 +333,14 @@ impl TofuShifu {
     pub(crate) fn copy_target_ok(&self, s: &State, seat: usize, target: Space) -> bool {
         let occ = self.occupancy(s, seat);
         let cost = s.turn.pending;
-        self.copy_target_with(s, seat, target, &occ, &cost, &self.payers(&s.players[seat], NONE))
+        self.copy_target_with(
+            s,
+            seat,
+            target,
+            &occ,
+            &cost,
+            &self.payers(&s.players[seat], NONE),
+        )
     }
 
     /// Writes `Move(space)` for every space the player may move its marker to now.

@@ -13,7 +13,10 @@ impl TofuShifu {
                 format!("Tofu Shifu plays with 2 to 4 players, got {players}"),
             ));
         }
-        let coins_src = params.start_coins.clone().unwrap_or(data.start_coins.clone());
+        let coins_src = params
+            .start_coins
+            .clone()
+            .unwrap_or(data.start_coins.clone());
         if coins_src.len() < players as usize {
             return Err(EngineError::param(
                 "start_coins",
@@ -27,7 +30,10 @@ impl TofuShifu {
         for (i, c) in coins_src.iter().take(players as usize).enumerate() {
             start_coins[i] = *c;
         }
-        let market_slots = params.market_size.map(|x| x as usize).unwrap_or(data.market_slots);
+        let market_slots = params
+            .market_size
+            .map(|x| x as usize)
+            .unwrap_or(data.market_slots);
         if market_slots == 0 || market_slots > MAX_MARKET {
             return Err(EngineError::param(
                 "market_size",
@@ -78,11 +84,20 @@ impl TofuShifu {
             return Err(EngineError::param("max_rounds", "must be at least 1"));
         }
         for (key, scale) in [
-            ("town_objective_cost_scale", params.town_objective_cost_scale),
-            ("player_objective_cost_scale", params.player_objective_cost_scale),
+            (
+                "town_objective_cost_scale",
+                params.town_objective_cost_scale,
+            ),
+            (
+                "player_objective_cost_scale",
+                params.player_objective_cost_scale,
+            ),
         ] {
             if !(scale.is_finite() && scale >= 0.0) {
-                return Err(EngineError::param(key, format!("must be a number >= 0, got {scale}")));
+                return Err(EngineError::param(
+                    key,
+                    format!("must be a number >= 0, got {scale}"),
+                ));
             }
         }
         let scale = |c: u16, f: f64| (c as f64 * f).round() as u16;

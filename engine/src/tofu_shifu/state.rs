@@ -142,7 +142,9 @@ pub struct PlayerState {
 impl PlayerState {
     /// Completed objectives of all three kinds: the game's score.
     pub fn objectives(&self) -> u32 {
-        self.town_done.count_ones() + self.player_done.count_ones() + self.restaurant_done.count_ones()
+        self.town_done.count_ones()
+            + self.player_done.count_ones()
+            + self.restaurant_done.count_ones()
     }
 
     /// Dish and hat tokens left on the board (the second tie-breaker).

@@ -82,7 +82,13 @@ pub enum Hat {
 
 impl Hat {
     /// All five hat types.
-    pub const ALL: [Hat; 5] = [Hat::Chef, Hat::Waiter, Hat::Cashier, Hat::Master, Hat::Apprentice];
+    pub const ALL: [Hat; 5] = [
+        Hat::Chef,
+        Hat::Waiter,
+        Hat::Cashier,
+        Hat::Master,
+        Hat::Apprentice,
+    ];
     /// The four hat types that exist as tokens.
     pub const TOKENS: [Hat; 4] = [Hat::Chef, Hat::Waiter, Hat::Cashier, Hat::Master];
 

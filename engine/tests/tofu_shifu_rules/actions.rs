@@ -67,7 +67,10 @@ fn produce_fills_only_flags_without_an_unsold_token() {
     play(&g, &mut s, &mut rng, Action::Move(Space::Produce));
     pay_all(&g, &mut s, &mut rng);
     assert_eq!(s.players[0].dishes, [1, 1, 1, 0]);
-    assert_eq!(s.players[0].dishes, s.players[0].dish_flags, "tokens match the cyan flags");
+    assert_eq!(
+        s.players[0].dishes, s.players[0].dish_flags,
+        "tokens match the cyan flags"
+    );
 }
 
 // ------------------------------------------------------------------ Seat (Chopsticks)
@@ -215,8 +218,26 @@ fn serve_prices_are_1_2_3_4_and_one_market_sale() {
     let coins = s.players[0].coins;
     play(&g, &mut s, &mut rng, Action::Move(Space::Serve));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Waiter));
-    play(&g, &mut s, &mut rng, Action::ServeCustomer { table: 0, seat: 0, dish: Dish::SilkenTofu });
-    play(&g, &mut s, &mut rng, Action::ServeCustomer { table: 0, seat: 0, dish: Dish::Tofu });
+    play(
+        &g,
+        &mut s,
+        &mut rng,
+        Action::ServeCustomer {
+            table: 0,
+            seat: 0,
+            dish: Dish::SilkenTofu,
+        },
+    );
+    play(
+        &g,
+        &mut s,
+        &mut rng,
+        Action::ServeCustomer {
+            table: 0,
+            seat: 0,
+            dish: Dish::Tofu,
+        },
+    );
     play(&g, &mut s, &mut rng, Action::SellToMarket(Dish::Soymilk));
     assert_eq!(s.players[0].coins, coins + 6);
     // "only one can be sold per Serve action"
@@ -231,11 +252,37 @@ fn serve_a_customer_accepts_one_of_each_ordered_dish() {
     seat_customer(&g, &mut s, 0, "C01", 0); // orders Soymilk, Silken Tofu
     play(&g, &mut s, &mut rng, Action::Move(Space::Serve));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Waiter));
-    play(&g, &mut s, &mut rng, Action::ServeCustomer { table: 0, seat: 0, dish: Dish::Soymilk });
+    play(
+        &g,
+        &mut s,
+        &mut rng,
+        Action::ServeCustomer {
+            table: 0,
+            seat: 0,
+            dish: Dish::Soymilk,
+        },
+    );
     let l = legal(&g, &s);
-    assert!(!l.contains(&Action::ServeCustomer { table: 0, seat: 0, dish: Dish::Soymilk }));
-    assert!(!l.iter().any(|a| matches!(a, Action::ServeCustomer { dish: Dish::Tofu, .. })), "Tofu not ordered");
-    assert!(l.contains(&Action::ServeCustomer { table: 0, seat: 0, dish: Dish::SilkenTofu }));
+    assert!(!l.contains(&Action::ServeCustomer {
+        table: 0,
+        seat: 0,
+        dish: Dish::Soymilk
+    }));
+    assert!(
+        !l.iter().any(|a| matches!(
+            a,
+            Action::ServeCustomer {
+                dish: Dish::Tofu,
+                ..
+            }
+        )),
+        "Tofu not ordered"
+    );
+    assert!(l.contains(&Action::ServeCustomer {
+        table: 0,
+        seat: 0,
+        dish: Dish::SilkenTofu
+    }));
 }
 
 // ------------------------------------------------------------------ Checkout (Abacus)
@@ -257,7 +304,15 @@ fn checkout_coin_customer_pays_one_coin_when_leaving() {
     let coins = s.players[0].coins;
     play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-    play(&g, &mut s, &mut rng, Action::CleanTable { table: 0, objective: NONE });
+    play(
+        &g,
+        &mut s,
+        &mut rng,
+        Action::CleanTable {
+            table: 0,
+            objective: NONE,
+        },
+    );
     assert_eq!(s.players[0].coins, coins + 1);
     assert_eq!(s.players[0].table_customers(0), 0);
     assert_eq!(s.bag.count_ones(), 40, "tiles go back to the bag");
@@ -274,7 +329,15 @@ fn checkout_returns_served_dishes_to_the_reserve() {
     let before = s.reserve_dishes;
     play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-    play(&g, &mut s, &mut rng, Action::CleanTable { table: 0, objective: NONE });
+    play(
+        &g,
+        &mut s,
+        &mut rng,
+        Action::CleanTable {
+            table: 0,
+            objective: NONE,
+        },
+    );
     assert_eq!(s.reserve_dishes[0], before[0] + 1);
     assert_eq!(s.reserve_dishes[1], before[1] + 1);
 }
@@ -299,11 +362,39 @@ fn checkout_one_restaurant_objective_per_table_several_per_checkout() {
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
     let (p14, p63) = (card(&g, "P14"), card(&g, "P63"));
     let l = legal(&g, &s);
-    assert!(l.contains(&Action::CleanTable { table: 0, objective: p14 }));
-    assert!(!l.contains(&Action::CleanTable { table: 0, objective: p63 }), "table 1 lacks Tofu");
-    assert!(l.contains(&Action::CleanTable { table: 1, objective: p63 }));
-    play(&g, &mut s, &mut rng, Action::CleanTable { table: 0, objective: p14 });
-    play(&g, &mut s, &mut rng, Action::CleanTable { table: 1, objective: p63 });
+    assert!(l.contains(&Action::CleanTable {
+        table: 0,
+        objective: p14
+    }));
+    assert!(
+        !l.contains(&Action::CleanTable {
+            table: 0,
+            objective: p63
+        }),
+        "table 1 lacks Tofu"
+    );
+    assert!(l.contains(&Action::CleanTable {
+        table: 1,
+        objective: p63
+    }));
+    play(
+        &g,
+        &mut s,
+        &mut rng,
+        Action::CleanTable {
+            table: 0,
+            objective: p14,
+        },
+    );
+    play(
+        &g,
+        &mut s,
+        &mut rng,
+        Action::CleanTable {
+            table: 1,
+            objective: p63,
+        },
+    );
     assert_eq!(s.players[0].restaurant_done.count_ones(), 2);
     assert_eq!(s.players[0].objectives(), 2);
     assert_eq!(s.players[0].objective_zone.count_ones(), 1);
@@ -315,7 +406,10 @@ fn checkout_may_clean_a_table_without_serving_it() {
     seat_customer(&g, &mut s, 0, "C02", 0);
     play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-    assert!(legal(&g, &s).contains(&Action::CleanTable { table: 0, objective: NONE }));
+    assert!(legal(&g, &s).contains(&Action::CleanTable {
+        table: 0,
+        objective: NONE
+    }));
 }
 
 // ------------------------------------------------------------------ Hire (Hiring Fair)
@@ -330,13 +424,20 @@ fn hire_is_free_and_the_market_shifts_right_with_a_new_card_leftmost() {
     play(&g, &mut s, &mut rng, Action::Move(Space::Hire));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
     play(&g, &mut s, &mut rng, Action::Hire(2));
-    assert_ne!(s.players[0].rest & (1 << before[2]), 0, "hired card goes to the Rest zone");
+    assert_ne!(
+        s.players[0].rest & (1 << before[2]),
+        0,
+        "hired card goes to the Rest zone"
+    );
     assert_eq!(s.players[0].coins, coins, "hiring is free");
     assert_eq!(s.market[1], before[0]);
     assert_eq!(s.market[2], before[1]);
     assert_eq!(s.market[3], before[3]);
     assert_eq!(s.market[4], before[4]);
-    assert!(s.market[0] != NONE && !before.contains(&s.market[0]), "new card leftmost");
+    assert!(
+        s.market[0] != NONE && !before.contains(&s.market[0]),
+        "new card leftmost"
+    );
 }
 
 // ------------------------------------------------------------------ Set Objective (Plaque)
@@ -393,7 +494,10 @@ fn rest_buys_any_number_of_cards_at_slot_prices_then_refills_the_market() {
     play(&g, &mut s, &mut rng, Action::Buy(1));
     play(&g, &mut s, &mut rng, Action::Buy(4));
     assert_eq!(s.players[0].coins, 1);
-    assert!(!legal(&g, &s).iter().any(|a| matches!(a, Action::Buy(_))), "1 coin buys nothing left");
+    assert!(
+        !legal(&g, &s).iter().any(|a| matches!(a, Action::Buy(_))),
+        "1 coin buys nothing left"
+    );
     play(&g, &mut s, &mut rng, Action::EndBuying);
     // Remaining cards shift right: [c0, _, c2, c3, _] -> [new, new, c0, c2, c3].
     assert_eq!(&s.market[2..5], &[before[0], before[2], before[3]]);
@@ -421,14 +525,19 @@ fn rest_refill_hand_keeps_at_most_six_cards_of_the_players_choice() {
     play(&g, &mut s, &mut rng, Action::ReturnCard(card(&g, "P08")));
     assert_eq!(s.turn.phase, Phase::TurnEnd);
     assert_eq!(s.players[0].hand.count_ones(), 6);
-    assert_eq!(s.players[0].rest, (1 << card(&g, "P01")) | (1 << card(&g, "P08")));
+    assert_eq!(
+        s.players[0].rest,
+        (1 << card(&g, "P01")) | (1 << card(&g, "P08"))
+    );
 }
 
 #[test]
 fn rest_refill_hand_far_over_the_limit_chooses_the_cards_to_keep() {
     let (g, mut s, mut rng) = two_players(7);
     set_hand(&g, &mut s, 0, &["P01", "P02", "P03", "P04"]);
-    let extra = ["P05", "P06", "P07", "P08", "P09", "P10", "P11", "P12", "P13"];
+    let extra = [
+        "P05", "P06", "P07", "P08", "P09", "P10", "P11", "P12", "P13",
+    ];
     for id in extra {
         put_in_rest(&g, &mut s, 0, id);
     }

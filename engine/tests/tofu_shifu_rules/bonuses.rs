@@ -74,7 +74,15 @@ fn bonus_checkout_bonus() {
     let coins = s.players[0].coins;
     play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-    play(&g, &mut s, &mut rng, Action::CleanTable { table: 0, objective: NONE });
+    play(
+        &g,
+        &mut s,
+        &mut rng,
+        Action::CleanTable {
+            table: 0,
+            objective: NONE,
+        },
+    );
     assert_eq!(s.players[0].coins, coins + 1);
 }
 

@@ -30,7 +30,10 @@ fn game_ends_before_the_first_players_turn_once_someone_has_eight_objectives() {
 
 /// Plays one whole turn: the first Move (or Pass), then the last legal action of each phase.
 fn play_turn(g: &TofuShifu, s: &mut State, rng: &mut shifu_engine::GameRng) {
-    let a = *legal(g, s).iter().find(|a| matches!(a, Action::Move(_) | Action::Pass)).unwrap();
+    let a = *legal(g, s)
+        .iter()
+        .find(|a| matches!(a, Action::Move(_) | Action::Pass))
+        .unwrap();
     play(g, s, rng, a);
     while s.turn.phase != Phase::TurnEnd {
         let a = *legal(g, s).last().unwrap();

@@ -53,7 +53,10 @@ fn apprentice_cost_is_paid_by_any_hat() {
     let (g, mut s, mut rng) = position();
     play(&g, &mut s, &mut rng, Action::Move(Space::Produce));
     let (tokens, cards) = payers(&g, &s);
-    assert_eq!(tokens, vec![Hat::Chef, Hat::Waiter, Hat::Cashier, Hat::Master]);
+    assert_eq!(
+        tokens,
+        vec![Hat::Chef, Hat::Waiter, Hat::Cashier, Hat::Master]
+    );
     assert_eq!(cards.len(), 6);
 }
 
@@ -64,7 +67,11 @@ fn chef_cost_is_paid_by_chef_or_master_only() {
     let (g, mut s, mut rng) = position();
     play(&g, &mut s, &mut rng, Action::Move(Space::Upgrade));
     play(&g, &mut s, &mut rng, Action::ChooseCard(card(&g, "P01")));
-    assert_eq!(s.turn.pending, [2, 0, 0, 0, 0], "signpost Chef + the card's Chef");
+    assert_eq!(
+        s.turn.pending,
+        [2, 0, 0, 0, 0],
+        "signpost Chef + the card's Chef"
+    );
     let (tokens, cards) = payers(&g, &s);
     assert_eq!(tokens, vec![Hat::Chef, Hat::Master]);
     assert_eq!(cards, vec!["P07", "P10"]); // P01 itself is being played
@@ -87,7 +94,10 @@ fn apprentice_hat_pays_only_apprentice_costs() {
     play(&g, &mut s, &mut rng, Action::Move(Space::Upgrade));
     play(&g, &mut s, &mut rng, Action::ChooseCard(card(&g, "P01")));
     let (_, cards) = payers(&g, &s);
-    assert!(!cards.contains(&"P03".to_string()), "Apprentice card cannot pay a Chef cost");
+    assert!(
+        !cards.contains(&"P03".to_string()),
+        "Apprentice card cannot pay a Chef cost"
+    );
 }
 
 #[test]

@@ -29,7 +29,11 @@ pub fn tile(g: &TofuShifu, id: &str) -> u8 {
 }
 
 pub fn town(g: &TofuShifu, id: &str) -> u8 {
-    g.data.town_objectives.iter().position(|c| c.id == id).unwrap() as u8
+    g.data
+        .town_objectives
+        .iter()
+        .position(|c| c.id == id)
+        .unwrap() as u8
 }
 
 /// Takes a card out of wherever it is (deck, market, any zone) and returns it; a market slot it
@@ -49,7 +53,13 @@ fn pull(g: &TofuShifu, s: &mut State, c: u8) {
         }
     }
     for p in s.players.iter_mut() {
-        for z in [&mut p.hand, &mut p.rest, &mut p.upgrades, &mut p.objective_zone, &mut p.restaurant_done] {
+        for z in [
+            &mut p.hand,
+            &mut p.rest,
+            &mut p.upgrades,
+            &mut p.objective_zone,
+            &mut p.restaurant_done,
+        ] {
             *z &= !bit;
         }
         p.hand_known &= !bit;

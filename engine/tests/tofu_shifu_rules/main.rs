@@ -1,5 +1,6 @@
 //! One scenario test per Tofu Shifu rule, named after the rule. Rulebook citations are from
 //! ../shared/rules/tofu_shifu.en.txt (en) and tofu_shifu.ja.txt (ja).
+#![allow(clippy::needless_range_loop, clippy::manual_memcpy)]
 
 mod helpers;
 

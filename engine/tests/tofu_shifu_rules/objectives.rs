@@ -21,7 +21,10 @@ fn town_objective_requires_the_matching_upgrades() {
     add_upgrade(&g, &mut s, 0, "P66");
     let t05 = town(&g, "T05");
     // PO1 (2 Lanterns) is met too.
-    assert_eq!(claims(&legal(&g, &s)), vec![Action::ClaimTown(t05), Action::ClaimPlayer(0)]);
+    assert_eq!(
+        claims(&legal(&g, &s)),
+        vec![Action::ClaimTown(t05), Action::ClaimPlayer(0)]
+    );
 }
 
 #[test]
@@ -40,7 +43,11 @@ fn objective_coins_are_paid_on_completion() {
     play(&g, &mut s, &mut rng, Action::ClaimTown(t07));
     assert_eq!(s.players[0].coins, 1);
     assert_eq!(s.players[0].objectives(), 1);
-    assert_eq!(s.town_display & (1 << t07), 0, "the card leaves the display");
+    assert_eq!(
+        s.town_display & (1 << t07),
+        0,
+        "the card leaves the display"
+    );
 }
 
 #[test]
@@ -50,7 +57,11 @@ fn coin_stack_objective_is_taken_from_the_top() {
     s.town_display = 0;
     set_coins(&mut s, 0, 14);
     let t01 = town(&g, "T01");
-    assert_eq!(claims(&legal(&g, &s)), vec![Action::ClaimTown(t01)], "only the top (6 coins)");
+    assert_eq!(
+        claims(&legal(&g, &s)),
+        vec![Action::ClaimTown(t01)],
+        "only the top (6 coins)"
+    );
     play(&g, &mut s, &mut rng, Action::ClaimTown(t01));
     assert_eq!(s.players[0].coins, 8);
     assert_eq!(g.coin_stack_top(&s), Some(town(&g, "T02")));
@@ -68,7 +79,11 @@ fn at_most_one_town_objective_per_turn() {
     set_coins(&mut s, 0, 6); // T01 (coin stack) is met as well
     play(&g, &mut s, &mut rng, Action::ClaimTown(town(&g, "T05")));
     let c = claims(&legal(&g, &s));
-    assert_eq!(c, vec![Action::ClaimPlayer(0)], "no second Town objective; Player objectives still");
+    assert_eq!(
+        c,
+        vec![Action::ClaimPlayer(0)],
+        "no second Town objective; Player objectives still"
+    );
     play(&g, &mut s, &mut rng, Action::ClaimPlayer(0));
     assert_eq!(s.players[0].objectives(), 2);
 }
@@ -80,12 +95,19 @@ fn objectives_can_be_completed_before_and_after_the_shifu_action() {
     s.town_display = 0;
     add_upgrade(&g, &mut s, 0, "P65");
     add_upgrade(&g, &mut s, 0, "P66");
-    assert!(legal(&g, &s).contains(&Action::ClaimPlayer(0)), "at turn start");
+    assert!(
+        legal(&g, &s).contains(&Action::ClaimPlayer(0)),
+        "at turn start"
+    );
     put_marker(&mut s, 0, Space::Hire);
     play(&g, &mut s, &mut rng, Action::Move(Space::Rest));
     play(&g, &mut s, &mut rng, Action::EndBuying);
     assert_eq!(s.turn.phase, Phase::TurnEnd);
-    assert_eq!(legal(&g, &s), vec![Action::ClaimPlayer(0), Action::EndTurn], "at turn end");
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::ClaimPlayer(0), Action::EndTurn],
+        "at turn end"
+    );
 }
 
 #[test]

@@ -5,7 +5,9 @@ use shifu_engine::tofu_shifu::*;
 
 #[test]
 fn option_objective_limit_one_total_allows_one_town_or_player_objective_per_turn() {
-    for (sets, expect_town_after_player) in [(&[][..], true), (&["objective_limit=one-total"][..], false)] {
+    for (sets, expect_town_after_player) in
+        [(&[][..], true), (&["objective_limit=one-total"][..], false)]
+    {
         let g = game_with(2, sets);
         let (mut s, mut rng) = start(&g, 1);
         s.town_display = 0;
@@ -20,7 +22,10 @@ fn option_objective_limit_one_total_allows_one_town_or_player_objective_per_turn
 
 #[test]
 fn option_unserved_coin_customer_pays() {
-    for (sets, gain) in [(&[][..], 1), (&["unserved_coin_customer_pays=false"][..], 0)] {
+    for (sets, gain) in [
+        (&[][..], 1),
+        (&["unserved_coin_customer_pays=false"][..], 0),
+    ] {
         let g = game_with(2, sets);
         let (mut s, mut rng) = start(&g, 1);
         set_hats(&mut s, 0, [0, 0, 1, 1]);
@@ -29,7 +34,15 @@ fn option_unserved_coin_customer_pays() {
         let coins = s.players[0].coins;
         play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
         play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-        play(&g, &mut s, &mut rng, Action::CleanTable { table: 0, objective: NONE });
+        play(
+            &g,
+            &mut s,
+            &mut rng,
+            Action::CleanTable {
+                table: 0,
+                objective: NONE,
+            },
+        );
         assert_eq!(s.players[0].coins, coins + gain, "{sets:?}");
     }
 }
@@ -63,7 +76,7 @@ fn option_finite_reserve_limits_gains() {
         let g = game_with(2, sets);
         let (mut s, mut rng) = start(&g, 1);
         add_upgrade(&g, &mut s, 0, "P21"); // a Tofu flag
-        // Empty the Tofu reserve: move every Tofu token to seat 1.
+                                           // Empty the Tofu reserve: move every Tofu token to seat 1.
         let n = s.reserve_dishes[2];
         s.reserve_dishes[2] = 0;
         s.players[1].dishes[2] = n as u8;
@@ -101,12 +114,18 @@ fn option_require_effective_action() {
     let g = game_with(2, &["require_effective_action=false"]);
     let (s, _) = start(&g, 1);
     assert!(moves(&g, &s).contains(&Space::Produce));
-    assert!(moves(&g, &s).contains(&Space::Checkout), "may clean no table");
+    assert!(
+        moves(&g, &s).contains(&Space::Checkout),
+        "may clean no table"
+    );
 }
 
 #[test]
 fn option_town_objective_cost_scale_and_single_override() {
-    let g = game_with(2, &["town_objective_cost_scale=0.5", "objective_cost.T02=1"]);
+    let g = game_with(
+        2,
+        &["town_objective_cost_scale=0.5", "objective_cost.T02=1"],
+    );
     let costs: Vec<u16> = ["T01", "T02", "T03", "T07"]
         .iter()
         .map(|id| g.town_requirement(town(&g, id) as usize).coins)

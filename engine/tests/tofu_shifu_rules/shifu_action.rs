@@ -23,7 +23,10 @@ fn shifu_action_must_move_to_a_different_space() {
     assert!(m.contains(&Space::Rest));
     put_marker(&mut s, 0, Space::Rest);
     let m = moves(&g, &s);
-    assert!(m.contains(&Space::Produce) && !m.contains(&Space::Rest), "{m:?}");
+    assert!(
+        m.contains(&Space::Produce) && !m.contains(&Space::Rest),
+        "{m:?}"
+    );
 }
 
 #[test]
@@ -61,7 +64,10 @@ fn copy_space_has_one_signpost_and_holds_one_marker() {
     put_marker(&mut s, 1, Space::Hire);
     assert!(moves(&g, &s).contains(&Space::Copy));
     put_marker(&mut s, 2, Space::Copy);
-    assert!(!moves(&g, &s).contains(&Space::Copy), "Copy holds one marker");
+    assert!(
+        !moves(&g, &s).contains(&Space::Copy),
+        "Copy holds one marker"
+    );
     put_marker(&mut s, 2, Space::Rest);
     play(&g, &mut s, &mut rng, Action::Move(Space::Copy));
     assert_eq!(s.turn.phase, Phase::CopyTarget);
@@ -78,7 +84,11 @@ fn rest_is_player_exclusive_and_free() {
     let hats = s.players[0].hats;
     play(&g, &mut s, &mut rng, Action::Move(Space::Rest));
     assert_eq!(s.turn.phase, Phase::RestBuy);
-    assert_eq!(s.players[0].hats[..], hats[..], "no hat paid (flags were full)");
+    assert_eq!(
+        s.players[0].hats[..],
+        hats[..],
+        "no hat paid (flags were full)"
+    );
 }
 
 #[test]
@@ -101,7 +111,10 @@ fn shifu_action_must_be_able_to_take_the_action() {
     set_hat_flags(&mut s, 0, [1, 1, 1, 1]);
     set_hand(&g, &mut s, 0, &["P62"]); // Master hat upgrade: 2 Apprentice + 5 coins
     set_coins(&mut s, 0, 1);
-    assert!(!moves(&g, &s).contains(&Space::Upgrade), "cannot afford the only card");
+    assert!(
+        !moves(&g, &s).contains(&Space::Upgrade),
+        "cannot afford the only card"
+    );
     set_coins(&mut s, 0, 5);
     assert!(moves(&g, &s).contains(&Space::Upgrade));
     // Checkout needs a customer; Serve needs a dish token.
@@ -144,7 +157,13 @@ fn copy_only_a_space_occupied_by_another_players_marker() {
     put_marker(&mut s, 1, Space::Upgrade);
     play(&g, &mut s, &mut rng, Action::Move(Space::Copy));
     let targets: Vec<Action> = legal(&g, &s);
-    assert_eq!(targets, vec![Action::CopyTarget(Space::Upgrade), Action::CopyTarget(Space::Hire)]);
+    assert_eq!(
+        targets,
+        vec![
+            Action::CopyTarget(Space::Upgrade),
+            Action::CopyTarget(Space::Hire)
+        ]
+    );
 }
 
 #[test]
