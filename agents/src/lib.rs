@@ -16,7 +16,9 @@ mod spec;
 
 pub use decision::Decision;
 pub use random::RandomAgent;
-pub use runner::{agent_rng, game_rng, game_seed, play_game, splitmix64, GameRecord};
+pub use runner::{
+    agent_rng, game_rng, game_seed, play_game, random_playout, splitmix64, GameRecord,
+};
 pub use spec::{build_agent, AgentError};
 
 use shifu_engine::Game;

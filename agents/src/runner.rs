@@ -32,6 +32,23 @@ pub fn agent_rng(seed: u64, seat: u8) -> GameRng {
     r
 }
 
+/// One game between uniform random players, as fast as the engine allows (no agent objects, a
+/// reused action buffer); the picks come from seat 0's agent stream. Returns the steps taken.
+/// Used by `shifu bench` and the criterion benchmarks.
+pub fn random_playout<G: Game>(game: &G, seed: u64, buf: &mut Vec<G::Action>) -> u64 {
+    let mut rng = game_rng(seed);
+    let mut agent = crate::RandomAgent::new(agent_rng(seed, 0));
+    let mut s = game.new_state(&mut rng);
+    let mut steps = 0;
+    while game.to_move(&s).is_some() {
+        game.legal_actions(&s, buf);
+        let a = agent.pick(buf);
+        game.apply(&mut s, a, &mut rng);
+        steps += 1;
+    }
+    steps
+}
+
 /// What one finished game produced.
 #[derive(Debug, Clone)]
 pub struct GameRecord<S> {

@@ -41,14 +41,22 @@ fn positions(c: &mut Criterion) {
         })
     });
     group.bench_function("clone_state", |b| {
-        b.iter(|| states.iter().map(|s| black_box(s.clone()).round).sum::<u16>())
+        b.iter(|| {
+            states
+                .iter()
+                .map(|s| black_box(s.clone()).round)
+                .sum::<u16>()
+        })
     });
     let mut rng = rng_from_seed(1);
     group.bench_function("determinize", |b| {
         b.iter(|| {
             states
                 .iter()
-                .map(|s| g.determinize(black_box(s), (s.current + 1) % 4, &mut rng).round)
+                .map(|s| {
+                    g.determinize(black_box(s), (s.current + 1) % 4, &mut rng)
+                        .round
+                })
                 .sum::<u16>()
         })
     });

@@ -20,9 +20,17 @@ fn main() {
             }
         }
         let total: u64 = hist.iter().sum();
-        let mean = hist.iter().enumerate().map(|(i, &n)| i as f64 * n as f64).sum::<f64>() / total as f64;
+        let mean = hist
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| i as f64 * n as f64)
+            .sum::<f64>()
+            / total as f64;
         let max = hist.iter().rposition(|&n| n > 0).unwrap();
         let over12 = hist[13..].iter().sum::<u64>() as f64 / total as f64;
-        println!("{players} players: mean {mean:.2} actions, max {max}, share above 12: {:.3}%", 100.0 * over12);
+        println!(
+            "{players} players: mean {mean:.2} actions, max {max}, share above 12: {:.3}%",
+            100.0 * over12
+        );
     }
 }

@@ -5,7 +5,7 @@ use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
-use shifu_agents::{agent_rng, game_rng, game_seed, RandomAgent};
+use shifu_agents::{game_seed, random_playout};
 use shifu_engine::Game;
 use std::time::Instant;
 
@@ -58,21 +58,6 @@ impl Measure {
             avg_steps_per_game: steps as f64 / games as f64,
         }
     }
-}
-
-/// One random playout with a reused action buffer; returns the steps taken.
-pub fn random_playout<G: Game>(game: &G, seed: u64, buf: &mut Vec<G::Action>) -> u64 {
-    let mut rng = game_rng(seed);
-    let mut agent = RandomAgent::new(agent_rng(seed, 0));
-    let mut s = game.new_state(&mut rng);
-    let mut steps = 0;
-    while game.to_move(&s).is_some() {
-        game.legal_actions(&s, buf);
-        let a = agent.pick(buf);
-        game.apply(&mut s, a, &mut rng);
-        steps += 1;
-    }
-    steps
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {

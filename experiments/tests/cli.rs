@@ -36,16 +36,49 @@ fn play_prints_win_rates_by_seat() {
     for seat in ["   1  random", "   2  random", "   3  random"] {
         assert!(out.contains(seat), "{out}");
     }
-    assert!(out.contains("PROPOSAL"), "the reconstructed data is named: {out}");
+    assert!(
+        out.contains("PROPOSAL"),
+        "the reconstructed data is named: {out}"
+    );
 }
 
 #[test]
 fn play_results_do_not_depend_on_thread_count() {
-    let one = shifu(&["play", "--players", "2", "--games", "40", "--seed", "9", "--threads", "1"]);
-    let two = shifu(&["play", "--players", "2", "--games", "40", "--seed", "9", "--threads", "2"]);
+    let one = shifu(&[
+        "play",
+        "--players",
+        "2",
+        "--games",
+        "40",
+        "--seed",
+        "9",
+        "--threads",
+        "1",
+    ]);
+    let two = shifu(&[
+        "play",
+        "--players",
+        "2",
+        "--games",
+        "40",
+        "--seed",
+        "9",
+        "--threads",
+        "2",
+    ]);
     assert!(one.status.success() && two.status.success());
     assert_eq!(results(&one), results(&two));
-    let other = shifu(&["play", "--players", "2", "--games", "40", "--seed", "10", "--threads", "1"]);
+    let other = shifu(&[
+        "play",
+        "--players",
+        "2",
+        "--games",
+        "40",
+        "--seed",
+        "10",
+        "--threads",
+        "1",
+    ]);
     assert_ne!(results(&one), results(&other));
 }
 
@@ -55,7 +88,15 @@ fn play_takes_parameters_from_set_and_config() {
     std::fs::create_dir_all(&dir).unwrap();
     let cfg = dir.join("p.toml");
     std::fs::write(&cfg, "players = 2\nstart_coins = [3, 3]\nmax_rounds = 5\n").unwrap();
-    let o = shifu(&["play", "--config", cfg.to_str().unwrap(), "--games", "10", "--set", "objective_limit=one-total"]);
+    let o = shifu(&[
+        "play",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--games",
+        "10",
+        "--set",
+        "objective_limit=one-total",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("with 2 players"));
     assert!(stdout(&o).contains("capped at 5 rounds"));
@@ -70,7 +111,10 @@ fn bad_input_exits_2_with_a_message_naming_it() {
         (&["play", "--set", "players=lots"], "players"),
         (&["play", "--agents", "wizard"], "wizard"),
         (&["play", "--players", "9"], "players"),
-        (&["play", "--data", "/nonexistent/cards.json"], "/nonexistent/cards.json"),
+        (
+            &["play", "--data", "/nonexistent/cards.json"],
+            "/nonexistent/cards.json",
+        ),
         (&["show", "--take", "999"], "999"),
     ];
     for (args, needle) in cases {
@@ -87,7 +131,16 @@ fn show_lists_legal_actions_and_replays_choices() {
     let out = stdout(&o);
     assert!(out.contains("legal actions"), "{out}");
     assert!(out.contains("move to"), "{out}");
-    let o = shifu(&["show", "--players", "2", "--seed", "3", "--take", "0", "--json"]);
+    let o = shifu(&[
+        "show",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--take",
+        "0",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("\"num_players\": 2"));
 }
@@ -97,11 +150,27 @@ fn show_saves_and_loads_a_state() {
     let dir = std::env::temp_dir().join(format!("shifu-show-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("pos.json");
-    let a = shifu(&["show", "--players", "2", "--seed", "3", "--take", "0", "--save-state", f.to_str().unwrap()]);
+    let a = shifu(&[
+        "show",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--take",
+        "0",
+        "--save-state",
+        f.to_str().unwrap(),
+    ]);
     assert!(a.status.success(), "{}", stderr(&a));
     let b = shifu(&["show", "--players", "2", "--state", f.to_str().unwrap()]);
     assert!(b.status.success(), "{}", stderr(&b));
-    let tail = |o: &Output| stdout(o).split("legal actions").nth(1).unwrap_or_default().to_string();
+    let tail = |o: &Output| {
+        stdout(o)
+            .split("legal actions")
+            .nth(1)
+            .unwrap_or_default()
+            .to_string()
+    };
     assert_eq!(tail(&a), tail(&b));
     std::fs::remove_dir_all(&dir).ok();
 }

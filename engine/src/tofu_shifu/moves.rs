@@ -3,6 +3,28 @@
 
 use super::*;
 
+/// Cards of `hand` that may be picked next when `left` more are to be picked in increasing id
+/// order from `cursor` on: a card qualifies when enough higher cards remain for the rest.
+fn next_in_order(hand: CardSet, cursor: u8, left: u32) -> CardSet {
+    let from = if cursor as usize >= MAX_CARDS {
+        0
+    } else {
+        hand & !((1u128 << cursor) - 1)
+    };
+    let mut ok = 0;
+    for c in cards(from) {
+        let above = if c as usize + 1 >= MAX_CARDS {
+            0
+        } else {
+            (from & !((1u128 << (c + 1)) - 1)).count_ones()
+        };
+        if above + 1 >= left {
+            ok |= 1u128 << c;
+        }
+    }
+    ok
+}
+
 impl TofuShifu {
     /// Clears `out` and writes the legal actions of the player to move.
     pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
@@ -174,39 +196,14 @@ impl TofuShifu {
             }
             Phase::RestDiscard => {
                 let excess = p.hand.count_ones() - self.hand_limit(p) as u32;
-                let from = if t.cursor as usize >= MAX_CARDS {
-                    0
-                } else {
-                    p.hand & !((1u128 << t.cursor) - 1)
-                };
-                for c in cards(from) {
-                    // Keep enough higher cards to reach the limit: cards go back in id order.
-                    let above = if c as usize + 1 >= MAX_CARDS {
-                        0
-                    } else {
-                        (from & !((1u128 << (c + 1)) - 1)).count_ones()
-                    };
-                    if above + 1 >= excess {
-                        out.push(Action::ReturnCard(c));
-                    }
+                for c in cards(next_in_order(p.hand, t.cursor, excess)) {
+                    out.push(Action::ReturnCard(c));
                 }
             }
             Phase::RestKeep => {
                 let need = self.hand_limit(p) as u32 - t.kept.count_ones();
-                let from = if t.cursor as usize >= MAX_CARDS {
-                    0
-                } else {
-                    p.hand & !((1u128 << t.cursor) - 1)
-                };
-                for c in cards(from) {
-                    let above = if c as usize + 1 >= MAX_CARDS {
-                        0
-                    } else {
-                        (from & !((1u128 << (c + 1)) - 1)).count_ones()
-                    };
-                    if above + 1 >= need {
-                        out.push(Action::KeepCard(c));
-                    }
+                for c in cards(next_in_order(p.hand, t.cursor, need)) {
+                    out.push(Action::KeepCard(c));
                 }
             }
             Phase::TurnEnd => {
