@@ -10,16 +10,22 @@
 #![warn(missing_docs)]
 
 mod decision;
+pub mod eval;
+mod greedy;
+pub mod mcts;
 mod random;
 mod runner;
 mod spec;
 
 pub use decision::Decision;
+pub use eval::Evaluate;
+pub use greedy::GreedyAgent;
+pub use mcts::{MctsAgent, MctsConfig};
 pub use random::RandomAgent;
 pub use runner::{
     agent_rng, game_rng, game_seed, play_game, random_playout, splitmix64, GameRecord,
 };
-pub use spec::{build_agent, AgentError};
+pub use spec::{build_agent, parse_spec, AgentError};
 
 use shifu_engine::Game;
 

@@ -15,6 +15,16 @@ impl RandomAgent {
         RandomAgent { rng }
     }
 
+    /// The agent's RNG, for chance events in a playout it drives.
+    pub fn rng_mut(&mut self) -> &mut GameRng {
+        &mut self.rng
+    }
+
+    /// Gives back the RNG (its stream continues where the agent left it).
+    pub fn into_rng(self) -> GameRng {
+        self.rng
+    }
+
     /// The uniform choice itself, usable without a [`Decision`] (rollouts, benchmarks).
     #[inline]
     pub fn pick<A: Copy>(&mut self, legal: &[A]) -> A {

@@ -1,13 +1,15 @@
 //! Agent spec strings: `name` or `name:key=value,key=value`, shared by the CLI and config files.
 
+use crate::eval::{load_weights, Evaluate};
+use crate::greedy::GreedyAgent;
+use crate::mcts::{MctsAgent, MctsConfig, Reward, Rollout};
 use crate::{agent_rng, Agent, RandomAgent};
-use shifu_engine::Game;
 
 /// A bad agent spec.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum AgentError {
     /// The agent's name is not known.
-    #[error("unknown agent `{0}`; known agents: random")]
+    #[error("unknown agent `{0}`; known agents: random, greedy, mcts")]
     UnknownAgent(String),
     /// A key is not known for this agent.
     #[error("agent `{agent}`: unknown option `{key}`")]
@@ -48,22 +50,114 @@ pub fn parse_spec(spec: &str) -> Result<(String, Vec<(String, String)>), AgentEr
     Ok((name, opts))
 }
 
-/// Builds the agent for `seat` of a game with seed `seed` from its spec.
-pub fn build_agent<G: Game>(
+fn parse<T: std::str::FromStr>(spec: &str, key: &str, v: &str) -> Result<T, AgentError> {
+    v.parse().map_err(|_| AgentError::Malformed {
+        spec: spec.into(),
+        message: format!("bad value `{v}` for `{key}`"),
+    })
+}
+
+fn weights<G: Evaluate>(spec: &str, path: Option<&str>) -> Result<G::Weights, AgentError> {
+    match path {
+        None => Ok(G::Weights::default()),
+        Some(p) => load_weights(std::path::Path::new(p)).map_err(|message| AgentError::Malformed {
+            spec: spec.into(),
+            message,
+        }),
+    }
+}
+
+/// Builds the agent for `seat` of a game with seed `seed` from its spec:
+/// - `random`;
+/// - `greedy` or `greedy:weights=path.toml`;
+/// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,weights=path.toml`
+///   (every key optional; defaults as in [`MctsConfig`]).
+///
+/// Each agent draws from [`agent_rng`]`(seed, seat)`.
+pub fn build_agent<G: Evaluate + 'static>(
     spec: &str,
     seed: u64,
     seat: u8,
 ) -> Result<Box<dyn Agent<G>>, AgentError> {
     let (name, opts) = parse_spec(spec)?;
+    let rng = agent_rng(seed, seat);
+    let unknown = |key: &str| AgentError::UnknownKey {
+        agent: name.clone(),
+        key: key.to_string(),
+    };
     match name.as_str() {
         "random" => {
             if let Some((k, _)) = opts.first() {
-                return Err(AgentError::UnknownKey {
-                    agent: name,
-                    key: k.clone(),
+                return Err(unknown(k));
+            }
+            Ok(Box::new(RandomAgent::new(rng)))
+        }
+        "greedy" => {
+            let mut path = None;
+            for (k, v) in &opts {
+                match k.as_str() {
+                    "weights" => path = Some(v.as_str()),
+                    _ => return Err(unknown(k)),
+                }
+            }
+            let w = weights::<G>(spec, path)?;
+            Ok(Box::new(GreedyAgent::<G>::new(w, rng, spec.to_string())))
+        }
+        "mcts" => {
+            let mut c = MctsConfig::default();
+            let mut path = None;
+            for (k, v) in &opts {
+                match k.as_str() {
+                    "iters" => c.iters = parse(spec, k, v)?,
+                    "calls" => c.calls = parse(spec, k, v)?,
+                    "time_ms" => {
+                        let t: u64 = parse(spec, k, v)?;
+                        c.time_ms = (t > 0).then_some(t);
+                    }
+                    "c" => c.c = parse(spec, k, v)?,
+                    "depth" => c.depth = parse(spec, k, v)?,
+                    "rollout" => {
+                        c.rollout = match v.as_str() {
+                            "random" => Rollout::Random,
+                            "greedy" => Rollout::Greedy,
+                            _ => {
+                                return Err(AgentError::Malformed {
+                                    spec: spec.into(),
+                                    message: format!("rollout must be random or greedy, got `{v}`"),
+                                })
+                            }
+                        }
+                    }
+                    "reward" => {
+                        c.reward = match v.as_str() {
+                            "win" => Reward::Win,
+                            "rank" => Reward::Rank,
+                            _ => {
+                                return Err(AgentError::Malformed {
+                                    spec: spec.into(),
+                                    message: format!("reward must be win or rank, got `{v}`"),
+                                })
+                            }
+                        }
+                    }
+                    "weights" => path = Some(v.as_str()),
+                    _ => return Err(unknown(k)),
+                }
+            }
+            if c.iters == 0 && c.calls == 0 && c.time_ms.is_none() {
+                return Err(AgentError::Malformed {
+                    spec: spec.into(),
+                    message: "set a budget: iters, calls or time_ms".into(),
                 });
             }
-            Ok(Box::new(RandomAgent::new(agent_rng(seed, seat))))
+            if !(c.c.is_finite() && c.c >= 0.0) {
+                return Err(AgentError::Malformed {
+                    spec: spec.into(),
+                    message: "c must be a number >= 0".into(),
+                });
+            }
+            let w = weights::<G>(spec, path)?;
+            Ok(Box::new(MctsAgent::<G>::new(c, w, rng, spec.to_string())))
         }
         _ => Err(AgentError::UnknownAgent(name)),
     }

@@ -1,0 +1,28 @@
+//! Heuristic evaluations: how good a position looks for one seat. The greedy agent maximises
+//! one; MCTS scores rollouts cut off by its depth limit with one.
+
+mod tofu_shifu;
+
+pub use tofu_shifu::TofuShifuWeights;
+
+use serde::{de::DeserializeOwned, Serialize};
+use shifu_engine::{Game, Seat};
+use std::fmt::Debug;
+use std::path::Path;
+
+/// A game with a heuristic evaluation and named, tunable weights.
+pub trait Evaluate: Game {
+    /// The evaluation's weights: named, with defaults, loadable from a TOML file.
+    type Weights: Clone + Debug + Default + Send + Sync + Serialize + DeserializeOwned;
+
+    /// How good `state` is for `seat`, higher is better, on a scale where one completed
+    /// objective (or the game's main scoring unit) is worth about `1.0`. It reads only what
+    /// `seat` may see, so it may be called on determinized copies.
+    fn evaluate(&self, state: &Self::State, seat: Seat, weights: &Self::Weights) -> f64;
+}
+
+/// Loads weights from a TOML file; missing keys keep their defaults, unknown keys are errors.
+pub fn load_weights<W: DeserializeOwned>(path: &Path) -> Result<W, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))
+}

@@ -1,0 +1,99 @@
+//! The greedy agent: one-ply lookahead on the game's heuristic evaluation.
+
+use crate::eval::Evaluate;
+use crate::{Agent, Decision};
+use shifu_engine::{GameRng, Seat};
+
+/// Scores each legal action by the evaluation of the position it leads to, and plays the best
+/// (ties broken at random with its own RNG).
+///
+/// Mid-turn micro-decisions (paying a hat, placing a tile) often change nothing the evaluation
+/// sees until the turn is over, so an action is scored at the **end of the agent's own turn**:
+/// after the action, the rest of the turn is played out by repeatedly taking the action whose
+/// immediate result evaluates best (a greedy completion). The agent decides on one determinized
+/// copy of the state per decision, so it never sees hidden cards.
+pub struct GreedyAgent<G: Evaluate> {
+    weights: G::Weights,
+    rng: GameRng,
+    spec: String,
+    legal: Vec<G::Action>,
+    inner: Vec<G::Action>,
+    best: Vec<G::Action>,
+}
+
+impl<G: Evaluate> GreedyAgent<G> {
+    /// A greedy agent with these weights; `spec` is its name in logs.
+    pub fn new(weights: G::Weights, rng: GameRng, spec: String) -> Self {
+        GreedyAgent {
+            weights,
+            rng,
+            spec,
+            legal: Vec::new(),
+            inner: Vec::new(),
+            best: Vec::new(),
+        }
+    }
+
+    /// The value for `seat` of `state` after `action`, with the rest of `seat`'s turn completed
+    /// greedily.
+    fn score(&mut self, game: &G, state: &G::State, action: G::Action, seat: Seat) -> f64 {
+        let mut s = state.clone();
+        let turn = game.turns_completed(&s);
+        game.apply(&mut s, action, &mut self.rng);
+        // Finish the turn: each step takes the action with the best immediate evaluation.
+        let mut guard = 0;
+        while game.to_move(&s) == Some(seat) && game.turns_completed(&s) == turn && guard < 64 {
+            guard += 1;
+            game.legal_actions(&s, &mut self.inner);
+            let mut best_a = self.inner[0];
+            let mut best_v = f64::NEG_INFINITY;
+            for i in 0..self.inner.len() {
+                let a = self.inner[i];
+                let mut t = s.clone();
+                game.apply(&mut t, a, &mut self.rng);
+                let v = game.evaluate(&t, seat, &self.weights);
+                if v > best_v {
+                    best_v = v;
+                    best_a = a;
+                }
+            }
+            game.apply(&mut s, best_a, &mut self.rng);
+        }
+        match game.outcome(&s) {
+            Some(o) => 1000.0 * o.win_share(seat) + game.evaluate(&s, seat, &self.weights),
+            None => game.evaluate(&s, seat, &self.weights),
+        }
+    }
+}
+
+impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
+    fn name(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
+        let legal = d.legal();
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let state = d.determinize(&mut self.rng);
+        let game = d.game();
+        self.legal.clear();
+        self.legal.extend_from_slice(legal);
+        self.best.clear();
+        let mut best_v = f64::NEG_INFINITY;
+        for i in 0..self.legal.len() {
+            let a = self.legal[i];
+            let v = self.score(game, &state, a, d.seat());
+            if v > best_v + 1e-12 {
+                best_v = v;
+                self.best.clear();
+                self.best.push(a);
+            } else if (v - best_v).abs() <= 1e-12 {
+                self.best.push(a);
+            }
+        }
+        let k = rand::Rng::gen_range(&mut self.rng, 0..self.best.len());
+        self.best[k]
+    }
+}

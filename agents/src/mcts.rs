@@ -1,0 +1,370 @@
+//! Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
+//!
+//! Each iteration samples a determinization of the root for the deciding seat, descends the one
+//! tree of information sets with UCB1 over the actions legal in that determinization (counting
+//! each child's *availability*: how often it was selectable), expands one untried action, plays a
+//! rollout (random or greedy, optionally cut at a depth and scored by the heuristic), and backs
+//! up a reward vector: each node adds the reward of the seat that chose its action (max^n).
+
+use crate::eval::Evaluate;
+use crate::{Agent, Decision, RandomAgent};
+use rand::Rng;
+use shifu_engine::{GameRng, Outcome, Seat, MAX_SEATS};
+use std::time::{Duration, Instant};
+
+/// The rollout policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniform over legal actions.
+    Random,
+    /// The action whose immediate result evaluates best for the mover.
+    Greedy,
+}
+
+/// What a finished (or cut) rollout is worth to each seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reward {
+    /// Share of the win: 1/k to each of k winners, 0 to the others.
+    Win,
+    /// Normalised rank: 1 for first, 0 for last, ties share.
+    Rank,
+}
+
+/// MCTS settings, from a spec such as `mcts:iters=1000,c=0.7,rollout=random,depth=60`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations per decision (0: no iteration limit; then `calls` or `time_ms` must be set).
+    pub iters: u32,
+    /// Forward-model calls (`apply`) per decision (0: no limit).
+    pub calls: u64,
+    /// Wall-clock limit per decision in milliseconds (None: none). Makes play depend on speed.
+    pub time_ms: Option<u64>,
+    /// UCB1 exploration constant.
+    pub c: f64,
+    /// Rollout policy.
+    pub rollout: Rollout,
+    /// Rollout depth cut-off in actions (0: play to the end); a cut rollout is scored by the
+    /// heuristic.
+    pub depth: u32,
+    /// Reward.
+    pub reward: Reward,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            iters: 1000,
+            calls: 0,
+            time_ms: None,
+            c: 0.7,
+            rollout: Rollout::Random,
+            depth: 60,
+            reward: Reward::Rank,
+        }
+    }
+}
+
+const NO_NODE: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy)]
+struct Node<A> {
+    action: A,
+    actor: Seat,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    avail: u32,
+    reward: f64,
+}
+
+/// The IS-MCTS agent. Its tree lives in an arena reused between decisions.
+pub struct MctsAgent<G: Evaluate> {
+    config: MctsConfig,
+    weights: G::Weights,
+    rng: GameRng,
+    spec: String,
+    nodes: Vec<Node<G::Action>>,
+    path: Vec<u32>,
+    legal: Vec<G::Action>,
+    untried: Vec<G::Action>,
+    /// Forward-model calls made by the last decision.
+    pub last_calls: u64,
+    /// Iterations run by the last decision.
+    pub last_iters: u32,
+}
+
+impl<G: Evaluate> MctsAgent<G> {
+    /// An MCTS agent.
+    pub fn new(config: MctsConfig, weights: G::Weights, rng: GameRng, spec: String) -> Self {
+        MctsAgent {
+            config,
+            weights,
+            rng,
+            spec,
+            nodes: Vec::new(),
+            path: Vec::new(),
+            legal: Vec::new(),
+            untried: Vec::new(),
+            last_calls: 0,
+            last_iters: 0,
+        }
+    }
+
+    fn child_with(&self, node: u32, a: G::Action) -> u32 {
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NO_NODE {
+            if self.nodes[c as usize].action == a {
+                return c;
+            }
+            c = self.nodes[c as usize].next_sibling;
+        }
+        NO_NODE
+    }
+
+    fn add_child(&mut self, parent: u32, action: G::Action, actor: Seat) -> u32 {
+        let id = self.nodes.len() as u32;
+        let first = self.nodes[parent as usize].first_child;
+        self.nodes.push(Node {
+            action,
+            actor,
+            first_child: NO_NODE,
+            next_sibling: first,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+        });
+        self.nodes[parent as usize].first_child = id;
+        id
+    }
+
+    /// The reward vector of a finished game.
+    fn terminal_reward(&self, o: &Outcome, n: usize) -> [f64; MAX_SEATS] {
+        let mut r = [0.0; MAX_SEATS];
+        for (i, x) in r.iter_mut().enumerate().take(n) {
+            *x = match self.config.reward {
+                Reward::Win => o.win_share(i as Seat),
+                Reward::Rank => rank_reward(o.rank[i] as usize, &o.rank[..n]),
+            };
+        }
+        r
+    }
+
+    /// The reward vector of a rollout cut before the end: seats ranked by the heuristic.
+    fn heuristic_reward(&self, game: &G, s: &G::State, n: usize) -> [f64; MAX_SEATS] {
+        let mut h = [0.0; MAX_SEATS];
+        for (i, x) in h.iter_mut().enumerate().take(n) {
+            *x = game.evaluate(s, i as Seat, &self.weights);
+        }
+        let mut rank = [0u8; MAX_SEATS];
+        for i in 0..n {
+            rank[i] = 1 + (0..n).filter(|&j| h[j] > h[i]).count() as u8;
+        }
+        let mut r = [0.0; MAX_SEATS];
+        for i in 0..n {
+            r[i] = match self.config.reward {
+                Reward::Rank => rank_reward(rank[i] as usize, &rank[..n]),
+                Reward::Win => {
+                    let k = rank[..n].iter().filter(|&&x| x == 1).count();
+                    if rank[i] == 1 {
+                        1.0 / k as f64
+                    } else {
+                        0.0
+                    }
+                }
+            };
+        }
+        r
+    }
+
+    /// Plays a rollout from `s`; returns the reward vector and the forward-model calls made.
+    fn rollout(&mut self, game: &G, s: &mut G::State) -> ([f64; MAX_SEATS], u64) {
+        let n = game.num_seats();
+        let mut calls = 0u64;
+        let mut depth = 0u32;
+        let mut random = RandomAgent::new(self.rng.clone());
+        while let Some(mover) = game.to_move(s) {
+            if self.config.depth > 0 && depth >= self.config.depth {
+                self.rng = random.into_rng();
+                return (self.heuristic_reward(game, s, n), calls);
+            }
+            game.legal_actions(s, &mut self.legal);
+            let a = match self.config.rollout {
+                Rollout::Random => random.pick(&self.legal),
+                Rollout::Greedy => {
+                    let mut best = self.legal[0];
+                    let mut best_v = f64::NEG_INFINITY;
+                    for &a in &self.legal {
+                        let mut t = s.clone();
+                        game.apply(&mut t, a, random.rng_mut());
+                        calls += 1;
+                        let v = game.evaluate(&t, mover, &self.weights);
+                        if v > best_v {
+                            best_v = v;
+                            best = a;
+                        }
+                    }
+                    best
+                }
+            };
+            game.apply(s, a, random.rng_mut());
+            calls += 1;
+            depth += 1;
+        }
+        self.rng = random.into_rng();
+        let o = game.outcome(s).expect("finished");
+        (self.terminal_reward(&o, n), calls)
+    }
+
+    /// Runs the search from the decision's information set; returns the chosen action.
+    fn search(&mut self, d: &Decision<'_, G>) -> G::Action {
+        let game = d.game();
+        let seat = d.seat();
+        self.nodes.clear();
+        // With an iteration budget the tree never outgrows one node per iteration: reserve it
+        // once and no later decision allocates a node.
+        if self.config.iters > 0 {
+            self.nodes.reserve(self.config.iters as usize + 1);
+        }
+        self.nodes.push(Node {
+            action: d.legal()[0],
+            actor: seat,
+            first_child: NO_NODE,
+            next_sibling: NO_NODE,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+        });
+        let started = Instant::now();
+        let limit = self.config.time_ms.map(Duration::from_millis);
+        let mut calls = 0u64;
+        let mut iters = 0u32;
+        loop {
+            if self.config.iters > 0 && iters >= self.config.iters {
+                break;
+            }
+            if self.config.calls > 0 && calls >= self.config.calls {
+                break;
+            }
+            if let Some(l) = limit {
+                if iters.is_multiple_of(16) && started.elapsed() >= l {
+                    break;
+                }
+            }
+            iters += 1;
+            let mut s = d.determinize(&mut self.rng);
+            let mut node = 0u32;
+            self.path.clear();
+            self.path.push(0);
+            // Selection and expansion.
+            while let Some(mover) = game.to_move(&s) {
+                game.legal_actions(&s, &mut self.legal);
+                self.untried.clear();
+                for i in 0..self.legal.len() {
+                    let a = self.legal[i];
+                    if self.child_with(node, a) == NO_NODE {
+                        self.untried.push(a);
+                    }
+                }
+                if !self.untried.is_empty() {
+                    let a = self.untried[self.rng.gen_range(0..self.untried.len())];
+                    let child = self.add_child(node, a, mover);
+                    self.nodes[child as usize].avail = 1;
+                    // Siblings that were selectable this time are available too.
+                    for i in 0..self.legal.len() {
+                        let c = self.child_with(node, self.legal[i]);
+                        if c != child && c != NO_NODE {
+                            self.nodes[c as usize].avail += 1;
+                        }
+                    }
+                    game.apply(&mut s, a, &mut self.rng);
+                    calls += 1;
+                    self.path.push(child);
+                    break;
+                }
+                let mut best = NO_NODE;
+                let mut best_u = f64::NEG_INFINITY;
+                for i in 0..self.legal.len() {
+                    let c = self.child_with(node, self.legal[i]);
+                    let n = &mut self.nodes[c as usize];
+                    n.avail += 1;
+                    let u = n.reward / n.visits as f64
+                        + self.config.c * ((n.avail as f64).ln() / n.visits as f64).sqrt();
+                    if u > best_u {
+                        best_u = u;
+                        best = c;
+                    }
+                }
+                let a = self.nodes[best as usize].action;
+                game.apply(&mut s, a, &mut self.rng);
+                calls += 1;
+                node = best;
+                self.path.push(best);
+            }
+            // Simulation.
+            let (reward, used) = self.rollout(game, &mut s);
+            calls += used;
+            // Backpropagation: each node adds the reward of the seat that chose it.
+            for &id in &self.path {
+                let n = &mut self.nodes[id as usize];
+                n.visits += 1;
+                n.reward += reward[n.actor as usize];
+            }
+        }
+        self.last_calls = calls;
+        self.last_iters = iters;
+        // The most visited root action that is legal here (ties: the first in legal order).
+        let mut best = d.legal()[0];
+        let mut most = 0u32;
+        for &a in d.legal() {
+            let c = self.child_with(0, a);
+            if c != NO_NODE && self.nodes[c as usize].visits > most {
+                most = self.nodes[c as usize].visits;
+                best = a;
+            }
+        }
+        best
+    }
+}
+
+/// 1 for rank 1, 0 for the last rank, linear between; tied seats share the average of the
+/// places they span.
+fn rank_reward(rank: usize, ranks: &[u8]) -> f64 {
+    let n = ranks.len();
+    if n <= 1 {
+        return 1.0;
+    }
+    let tied = ranks.iter().filter(|&&r| r as usize == rank).count();
+    // Places rank .. rank + tied - 1, each worth (n - place) / (n - 1).
+    let sum: f64 = (rank..rank + tied)
+        .map(|p| (n - p) as f64 / (n - 1) as f64)
+        .sum();
+    sum / tied as f64
+}
+
+impl<G: Evaluate> Agent<G> for MctsAgent<G> {
+    fn name(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
+        if d.legal().len() == 1 {
+            return d.legal()[0];
+        }
+        self.search(d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank_reward;
+
+    #[test]
+    fn rank_reward_is_linear_and_splits_ties() {
+        assert_eq!(rank_reward(1, &[1, 2, 3]), 1.0);
+        assert_eq!(rank_reward(3, &[1, 2, 3]), 0.0);
+        assert_eq!(rank_reward(2, &[1, 2, 3]), 0.5);
+        // Two seats tied first of three share places 1 and 2: (1 + 0.5) / 2.
+        assert_eq!(rank_reward(1, &[1, 1, 3]), 0.75);
+        assert_eq!(rank_reward(1, &[1, 1]), 0.5);
+    }
+}

@@ -1,0 +1,178 @@
+//! Agents: no peeking at hidden information, reproducibility, spec errors, and greedy's edge
+//! over random (a statistically safe test).
+
+use rand::Rng;
+use shifu_agents::{agent_rng, build_agent, game_seed, play_game, Agent, AgentError, Decision};
+use shifu_engine::tofu_shifu::{Action, Params, State, TofuShifu};
+use shifu_engine::{rng_from_seed, Game};
+
+fn game(players: u8) -> TofuShifu {
+    TofuShifu::with_params(Params::with_players(players)).unwrap()
+}
+
+/// Positions from random games where the seat to move has hidden cards around it and a choice.
+fn positions(g: &TofuShifu, count: usize) -> Vec<State> {
+    let mut out = Vec::new();
+    let mut buf = Vec::new();
+    let mut seed = 0;
+    while out.len() < count {
+        seed += 1;
+        let mut rng = rng_from_seed(seed);
+        let mut pick = rng_from_seed(seed + 1000);
+        let mut s = g.new_state(&mut rng);
+        for step in 0..120 {
+            if g.to_move(&s).is_none() {
+                break;
+            }
+            g.legal_actions(&s, &mut buf);
+            let hidden = (0..s.num_players as usize)
+                .any(|q| q != s.current as usize && s.players[q].hidden_hand() != 0);
+            if step % 11 == 5 && buf.len() > 1 && hidden {
+                out.push(s.clone());
+            }
+            let a = buf[pick.gen_range(0..buf.len())];
+            g.apply(&mut s, a, &mut rng);
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+fn choose(g: &TofuShifu, agent: &mut dyn Agent<TofuShifu>, s: &State) -> Action {
+    let mut legal = Vec::new();
+    g.legal_actions(s, &mut legal);
+    let seat = g.to_move(s).unwrap();
+    agent.choose(&Decision::new(g, s, seat, &legal))
+}
+
+#[test]
+fn no_agent_peeks_at_hidden_information() {
+    // Same agent RNG state, the true position vs a copy with every hidden card re-dealt: the
+    // choice must not change.
+    let g = game(3);
+    let specs = [
+        "random",
+        "greedy",
+        "mcts:iters=60,depth=15",
+        "mcts:iters=30,rollout=greedy,depth=5,reward=win",
+    ];
+    let ps = positions(&g, 12);
+    let mut differing_worlds = 0;
+    for spec in specs {
+        for (i, s) in ps.iter().enumerate() {
+            let seat = s.current;
+            let other = g.determinize(s, seat, &mut rng_from_seed(77 + i as u64));
+            differing_worlds += (other != *s) as u32;
+            assert_eq!(g.observation(&other, seat), g.observation(s, seat));
+            let mut a = build_agent::<TofuShifu>(spec, i as u64, seat).unwrap();
+            let mut b = build_agent::<TofuShifu>(spec, i as u64, seat).unwrap();
+            assert_eq!(
+                choose(&g, a.as_mut(), s),
+                choose(&g, b.as_mut(), &other),
+                "{spec} at position {i}"
+            );
+        }
+    }
+    assert!(
+        differing_worlds > 20,
+        "the test must compare genuinely different worlds"
+    );
+}
+
+#[test]
+fn agents_are_reproducible_from_the_seed() {
+    let g = game(2);
+    // A whole greedy game, twice.
+    let run = || {
+        let specs = ["greedy", "random"];
+        let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = (0..2)
+            .map(|s| build_agent::<TofuShifu>(specs[s], 5, s as u8).unwrap())
+            .collect();
+        let mut buf = Vec::new();
+        let r = play_game(&g, &mut agents, 5, &mut buf);
+        (r.steps, r.state)
+    };
+    assert_eq!(run(), run());
+    // MCTS decisions, twice (a whole MCTS game is slow for a test).
+    for (i, p) in positions(&g, 3).iter().enumerate() {
+        let spec = "mcts:iters=40,depth=10";
+        let mut a = build_agent::<TofuShifu>(spec, i as u64, p.current).unwrap();
+        let mut b = build_agent::<TofuShifu>(spec, i as u64, p.current).unwrap();
+        assert_eq!(choose(&g, a.as_mut(), p), choose(&g, b.as_mut(), p));
+    }
+}
+
+#[test]
+fn agent_streams_are_separate_from_the_game_stream() {
+    use rand::RngCore;
+    let mut game_stream = shifu_agents::game_rng(9);
+    let mut seat0 = agent_rng(9, 0);
+    let mut seat1 = agent_rng(9, 1);
+    let (a, b, c) = (game_stream.next_u64(), seat0.next_u64(), seat1.next_u64());
+    assert!(a != b && b != c && a != c);
+}
+
+#[test]
+fn greedy_beats_random_at_p_below_0_001() {
+    // 400 two-player games, seats alternated on the same seeds. Under the null hypothesis
+    // (greedy no better than random) its win share is at most 1/2; one-sided binomial test.
+    let g = game(2);
+    let mut wins = 0.0;
+    let mut buf = Vec::new();
+    for i in 0..200u64 {
+        let seed = game_seed(2026, i);
+        for greedy_seat in 0..2u8 {
+            let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = (0..2u8)
+                .map(|s| {
+                    let spec = if s == greedy_seat { "greedy" } else { "random" };
+                    build_agent::<TofuShifu>(spec, seed, s).unwrap()
+                })
+                .collect();
+            let r = play_game(&g, &mut agents, seed, &mut buf);
+            wins += r.outcome.win_share(greedy_seat);
+        }
+    }
+    let n = 400u64;
+    let k = wins.floor() as u64;
+    // P(X >= k) for X ~ Binomial(400, 1/2), each term computed in log space.
+    let ln_choose = |n: u64, k: u64| -> f64 {
+        (1..=k)
+            .map(|i| ((n - k + i) as f64).ln() - (i as f64).ln())
+            .sum()
+    };
+    let p: f64 = (k..=n)
+        .map(|j| (ln_choose(n, j) - n as f64 * 2f64.ln()).exp())
+        .sum();
+    assert!(p < 0.001, "greedy won {wins} of {n} (p = {p})");
+}
+
+#[test]
+fn malformed_specs_name_the_problem() {
+    let err = |spec: &str| build_agent::<TofuShifu>(spec, 1, 0).err().unwrap();
+    assert_eq!(err("wizard"), AgentError::UnknownAgent("wizard".into()));
+    assert!(matches!(err("greedy:depth=3"), AgentError::UnknownKey { key, .. } if key == "depth"));
+    assert!(err("mcts:iters=lots").to_string().contains("iters"));
+    assert!(err("mcts:rollout=smart").to_string().contains("rollout"));
+    assert!(err("mcts:iters=0").to_string().contains("budget"));
+    assert!(err("greedy:weights=/nonexistent/w.toml")
+        .to_string()
+        .contains("/nonexistent/w.toml"));
+    assert!(err("random:x=1").to_string().contains("`x`"));
+}
+
+#[test]
+fn greedy_weights_load_from_a_file_and_unknown_keys_are_errors() {
+    let dir = std::env::temp_dir().join(format!("shifu-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("w.toml");
+    std::fs::write(&good, "coins = 0.2\nobjectives = 2.0\n").unwrap();
+    assert!(build_agent::<TofuShifu>(&format!("greedy:weights={}", good.display()), 1, 0).is_ok());
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "coinz = 0.2\n").unwrap();
+    let e = build_agent::<TofuShifu>(&format!("greedy:weights={}", bad.display()), 1, 0)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("coinz"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
