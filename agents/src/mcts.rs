@@ -102,9 +102,9 @@ impl<G: Evaluate> MctsAgent<G> {
             rng,
             spec,
             nodes: Vec::new(),
-            path: Vec::new(),
-            legal: Vec::new(),
-            untried: Vec::new(),
+            path: Vec::with_capacity(256),
+            legal: Vec::with_capacity(64),
+            untried: Vec::with_capacity(64),
             last_calls: 0,
             last_iters: 0,
         }

@@ -4,6 +4,7 @@
 //! count, parameters (`--set key=value`, `--config file.toml`), and a master seed.
 
 mod bench;
+mod duel;
 mod play;
 mod setup;
 mod show;
@@ -33,6 +34,12 @@ enum Command {
         shifu play --players 3 --set start_coins=2,2,2 --set objective_limit=one-total"
     )]
     Play(play::PlayArgs),
+    /// Agent A against agent B, A rotated through every seat on the same seeds.
+    #[command(
+        after_help = "Example:\n  shifu duel --players 2 --agents mcts:iters=100,greedy --seeds 100 --seed 1\n  \
+        shifu duel --players 4 --agents greedy,random --seeds 250"
+    )]
+    Duel(duel::DuelArgs),
     /// Measure playout speed with random agents; prints JSON.
     #[command(after_help = "Example:\n  shifu bench --players 4 --seconds 5")]
     Bench(bench::BenchArgs),
@@ -47,6 +54,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Duel(a) => duel::run(a),
         Command::Show(a) => show::run(a),
     };
     match result {

@@ -67,7 +67,7 @@ pub fn seat_specs(agents: &str, seats: usize) -> Result<Vec<String>> {
 }
 
 /// Splits on commas that start a new spec (a comma followed by `key=` stays inside a spec).
-fn split_specs(s: &str) -> Vec<String> {
+pub fn split_specs(s: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in s.split(',') {
         let part = part.trim();

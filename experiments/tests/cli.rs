@@ -184,3 +184,54 @@ fn bench_prints_json_with_steps_per_second() {
     assert_eq!(v["single_core"]["games"], 4);
     assert!(v["all_cores"]["avg_steps_per_game"].as_f64().unwrap() > 10.0);
 }
+
+#[test]
+fn duel_rotates_agent_a_through_every_seat() {
+    let o = shifu(&[
+        "duel",
+        "--players",
+        "3",
+        "--agents",
+        "greedy,random",
+        "--seeds",
+        "2",
+        "--markdown",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("2 seeds x 3 seats = 6 games"), "{out}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("| greedy | random | 3 | 6 |"),
+        "{out}"
+    );
+    let bad = shifu(&["duel", "--agents", "greedy"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("two specs"), "{}", stderr(&bad));
+}
+
+#[test]
+fn play_accepts_mcts_specs_with_options() {
+    let o = shifu(&[
+        "play",
+        "--players",
+        "2",
+        "--games",
+        "1",
+        "--set",
+        "max_rounds=3",
+        "--agents",
+        "mcts:iters=5,depth=5,rollout=greedy,random",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("mcts:iters=5,depth=5,rollout=greedy"),
+        "{}",
+        stdout(&o)
+    );
+    let bad = shifu(&["play", "--agents", "mcts:iters=5,depht=3"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("depht"), "{}", stderr(&bad));
+}
