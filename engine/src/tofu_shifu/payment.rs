@@ -114,10 +114,11 @@ impl TofuShifu {
             return true;
         }
         let r = pack(pool);
-        let mut kinds = 0u8;
-        for (h, &x) in cost.iter().enumerate() {
-            kinds |= ((x > 0) as u8) << h;
-        }
+        // One bit per kind with a non-zero cost: the high bit of each byte of `c + 0x7F..` is set
+        // exactly when the byte is non-zero (bytes are below 128), and one multiply gathers the
+        // five high bits into bits 32..37.
+        let nonzero = (c + 0x7F_7F7F_7F7F) & 0x80_8080_8080;
+        let kinds = ((nonzero >> 7).wrapping_mul(0x1_0204_0810) >> 32) as u8 & 0x1F;
         let mut sub = kinds;
         while sub != 0 {
             let demand = byte_sum(c & BYTE_MASK[sub as usize]);
