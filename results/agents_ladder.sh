@@ -28,7 +28,7 @@ duel() { "$SHIFU" duel --markdown --seed 2026 "$@" | tail -n 1; }
   duel --players 2 --agents mcts:iters=1000,greedy --seeds 50
   duel --players 2 --agents mcts:iters=1000,mcts:iters=100 --seeds 50
   duel --players 2 --agents mcts:iters=10000,greedy --seeds 10
-  duel --players 2 --agents mcts:iters=10000,mcts:iters=1000 --seeds 10
+  duel --players 2 --agents mcts:iters=10000,mcts:iters=1000 --seeds 30
   echo
   echo "Generated $(date -u +%Y-%m-%d) on $(nproc) cores."
 } > "$out.tmp"
