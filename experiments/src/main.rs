@@ -6,6 +6,7 @@
 mod bench;
 mod duel;
 mod play;
+mod runfile;
 mod setup;
 mod show;
 mod stats;
@@ -43,10 +44,23 @@ enum Command {
     /// Measure playout speed with random agents; prints JSON.
     #[command(after_help = "Example:\n  shifu bench --players 4 --seconds 5")]
     Bench(bench::BenchArgs),
+    /// Merge shard CSV files into the single-run file.
+    #[command(after_help = "Example:\n  shifu merge --out all.csv part0.csv part1.csv part2.csv")]
+    Merge(MergeArgs),
     /// Show a position and its legal actions: from a seed and actions taken, or a saved state.
     #[command(after_help = "Example:\n  shifu show --seed 7 --take 0,3,1\n  \
         shifu show --seed 7 --take 0 --save-state pos.json\n  shifu show --state pos.json --json")]
     Show(show::ShowArgs),
+}
+
+/// Options of `shifu merge`.
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// The merged file.
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// The shard files, in any order.
+    inputs: Vec<std::path::PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -56,6 +70,9 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
         Command::Show(a) => show::run(a),
+        Command::Merge(a) => {
+            runfile::merge(&a.out, &a.inputs).map(|n| println!("{n} games in {}", a.out.display()))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

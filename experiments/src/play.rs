@@ -1,13 +1,17 @@
 //! `shifu play`: many games in parallel, win rates by seat.
 
+use crate::runfile::{fnv_hex, Manifest, RunFile};
 use crate::setup::GameArgs;
 use crate::stats::wilson;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use shifu_agents::{build_agent, game_seed, play_game, Agent};
 use shifu_engine::tofu_shifu::TofuShifu;
 use shifu_engine::{Game, MAX_SEATS};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 
 /// Options of `shifu play`.
 #[derive(Args, Debug)]
@@ -26,6 +30,22 @@ pub struct PlayArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Write one CSV row per game to this file (via FILE.tmp, renamed when complete), with a
+    /// manifest FILE.manifest.json beside it.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Continue a killed run from FILE.tmp (same settings), losing and repeating no game.
+    #[arg(long)]
+    resume: bool,
+    /// Play one slice of the games: k/n with 0 <= k < n.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Shard count, with k taken from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "N")]
+    shard_count: Option<u64>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -38,22 +58,6 @@ struct Tally {
     rounds: u64,
     steps: u64,
     shared: u64,
-}
-
-impl Tally {
-    fn merge(mut self, o: Tally) -> Tally {
-        self.games += o.games;
-        for i in 0..MAX_SEATS {
-            self.win[i] += o.win[i];
-            self.rank[i] += o.rank[i];
-            self.score[i] += o.score[i];
-        }
-        self.capped += o.capped;
-        self.rounds += o.rounds;
-        self.steps += o.steps;
-        self.shared += o.shared;
-        self
-    }
 }
 
 /// Splits the agents option into one spec per seat.
@@ -83,6 +87,145 @@ pub fn split_specs(s: &str) -> Vec<String> {
     out
 }
 
+/// The slice of games this process plays: `--shard k/n`, or k from SLURM_ARRAY_TASK_ID or
+/// JOB_COMPLETION_INDEX with `--shard-count n`. Shard k of n plays games
+/// [k*G/n, (k+1)*G/n) (0-based k), so `shifu merge` of all shards gives the single-run file.
+fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
+    let (k, n) = match (&args.shard, args.shard_count) {
+        (Some(spec), _) => {
+            let (k, n) = spec
+                .split_once('/')
+                .with_context(|| format!("--shard `{spec}`: expected k/n, for example 0/4"))?;
+            let k: u64 = k
+                .trim()
+                .parse()
+                .with_context(|| format!("--shard `{spec}`: k is not a number"))?;
+            let n: u64 = n
+                .trim()
+                .parse()
+                .with_context(|| format!("--shard `{spec}`: n is not a number"))?;
+            (k, n)
+        }
+        (None, Some(n)) => {
+            let var = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+                .iter()
+                .find_map(|v| std::env::var(v).ok().map(|x| (*v, x)));
+            let (name, value) = var.context(
+                "--shard-count needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment",
+            )?;
+            let k: u64 = value
+                .trim()
+                .parse()
+                .with_context(|| format!("{name}=`{value}` is not a number"))?;
+            (k, n)
+        }
+        (None, None) => (0, 1),
+    };
+    if n == 0 || k >= n {
+        bail!("shard {k}/{n} is out of range: k counts from 0 and must be below n");
+    }
+    if n > args.games {
+        bail!(
+            "{n} shards for {} games: each shard needs at least one game",
+            args.games
+        );
+    }
+    let lo = k * args.games / n;
+    let hi = (k + 1) * args.games / n;
+    Ok((lo, hi, format!("{k}/{n}")))
+}
+
+/// One finished game, as the summary and the CSV need it.
+struct GameRow {
+    index: u64,
+    seed: u64,
+    outcome: shifu_engine::Outcome,
+    objectives: [u32; MAX_SEATS],
+    coins: [u32; MAX_SEATS],
+    rounds: u32,
+    steps: u64,
+}
+
+fn header(seats: usize) -> Vec<String> {
+    let mut h: Vec<String> = [
+        "game",
+        "seed",
+        "game_name",
+        "players",
+        "agents",
+        "param_set",
+    ]
+    .iter()
+    .map(|x| x.to_string())
+    .collect();
+    for what in ["score", "rank", "objectives", "coins"] {
+        for s in 1..=seats {
+            h.push(format!("{what}_{s}"));
+        }
+    }
+    for x in ["winners", "rounds", "steps", "capped"] {
+        h.push(x.to_string());
+    }
+    h
+}
+
+fn record(r: &GameRow, game: &str, seats: usize, agents: &str, param_set: &str) -> Vec<String> {
+    let o = &r.outcome;
+    let mut v = vec![
+        r.index.to_string(),
+        r.seed.to_string(),
+        game.to_string(),
+        seats.to_string(),
+        agents.to_string(),
+        param_set.to_string(),
+    ];
+    v.extend((0..seats).map(|s| o.score[s].to_string()));
+    v.extend((0..seats).map(|s| o.rank[s].to_string()));
+    v.extend((0..seats).map(|s| r.objectives[s].to_string()));
+    v.extend((0..seats).map(|s| r.coins[s].to_string()));
+    let winners: Vec<String> = (0..seats as u8)
+        .filter(|&s| o.is_winner(s))
+        .map(|s| (s + 1).to_string())
+        .collect();
+    v.push(winners.join("|"));
+    v.push(r.rounds.to_string());
+    v.push(r.steps.to_string());
+    v.push(o.capped.to_string());
+    v
+}
+
+/// Adds a row read back from a resumed file to the tally.
+fn tally_record(t: &mut Tally, rec: &csv::StringRecord, seats: usize) -> Result<()> {
+    let f = |i: usize| -> Result<f64> {
+        rec.get(i)
+            .context("short row")?
+            .parse::<f64>()
+            .context("bad number in a resumed row")
+    };
+    let base = 6;
+    let winners: Vec<usize> = rec
+        .get(base + 4 * seats)
+        .context("short row")?
+        .split('|')
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse::<usize>().map(|s| s - 1))
+        .collect::<std::result::Result<_, _>>()
+        .context("bad winners in a resumed row")?;
+    t.games += 1;
+    for s in 0..seats {
+        t.score[s] += f(base + s)?;
+        t.rank[s] += f(base + seats + s)?;
+        if winners.contains(&s) {
+            t.win[s] += 1.0 / winners.len() as f64;
+        }
+    }
+    t.shared += (winners.len() > 1) as u64;
+    t.rounds += f(base + 4 * seats + 1)? as u64;
+    t.steps += f(base + 4 * seats + 2)? as u64;
+    t.capped += (rec.get(base + 4 * seats + 3) == Some("true")) as u64;
+    Ok(())
+}
+
 pub fn run(args: PlayArgs) -> Result<()> {
     let game = args.game.build()?;
     let seats = game.num_seats();
@@ -94,48 +237,128 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    let (lo, hi, shard_name) = shard(&args)?;
+    let params = toml::to_string(&game.params).context("serialising the parameters")?;
+    let param_set = fnv_hex(&params)[..8].to_string();
+    let agents_col = specs.join("|");
+    let mut file = match &args.out {
+        Some(out) => {
+            let manifest = Manifest {
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                command: std::env::args().collect(),
+                game: game.name().to_string(),
+                players: seats,
+                agents: specs.clone(),
+                params: params.clone(),
+                param_set: param_set.clone(),
+                data: format!("{} ({})", game.data.source, game.data.status),
+                master_seed: args.seed,
+                games: args.games,
+                shard_range: (lo, hi),
+                shard: shard_name.clone(),
+                seed_rule: "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into(),
+            };
+            Some(RunFile::open(out, &header(seats), &manifest, args.resume)?)
+        }
+        None if args.resume => bail!("--resume needs --out"),
+        None => None,
+    };
+    let mut tally = Tally::default();
+    let mut start = lo;
+    if let Some(f) = &file {
+        for rec in &f.resumed {
+            tally_record(&mut tally, rec, seats)?;
+        }
+        start = f.next;
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
+    let bar = if args.quiet || !std::io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::new(hi - lo);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}")
+                .expect("a valid template"),
+        );
+        b
+    };
+    bar.set_position(start - lo);
     let started = std::time::Instant::now();
-    let tally = pool.install(|| {
-        (0..args.games)
-            .into_par_iter()
-            .fold(
-                || (Tally::default(), Vec::new()),
-                |(mut t, mut buf), i| {
+    let chunk = 1024 * pool.current_num_threads() as u64;
+    let mut from = start;
+    while from < hi {
+        let to = (from + chunk).min(hi);
+        let rows: Vec<GameRow> = pool.install(|| {
+            (from..to)
+                .into_par_iter()
+                .map_init(Vec::new, |buf, i| {
                     let seed = game_seed(args.seed, i);
                     let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = specs
                         .iter()
                         .enumerate()
                         .map(|(s, spec)| build_agent(spec, seed, s as u8).expect("checked"))
                         .collect();
-                    let rec = play_game(&game, &mut agents, seed, &mut buf);
-                    let o = rec.outcome;
-                    t.games += 1;
+                    let rec = play_game(&game, &mut agents, seed, buf);
+                    let mut objectives = [0u32; MAX_SEATS];
+                    let mut coins = [0u32; MAX_SEATS];
                     for s in 0..seats {
-                        t.win[s] += o.win_share(s as u8);
-                        t.rank[s] += o.rank[s] as f64;
-                        t.score[s] += o.score[s];
+                        objectives[s] = rec.state.players[s].objectives();
+                        coins[s] = rec.state.players[s].coins as u32;
                     }
-                    t.capped += o.capped as u64;
-                    t.shared += (o.winner_count() > 1) as u64;
-                    t.rounds += rec.rounds as u64;
-                    t.steps += rec.steps;
-                    (t, buf)
-                },
-            )
-            .map(|(t, _)| t)
-            .reduce(Tally::default, Tally::merge)
-    });
+                    GameRow {
+                        index: i,
+                        seed,
+                        outcome: rec.outcome,
+                        objectives,
+                        coins,
+                        rounds: rec.rounds,
+                        steps: rec.steps,
+                    }
+                })
+                .collect()
+        });
+        for r in &rows {
+            let o = &r.outcome;
+            tally.games += 1;
+            for s in 0..seats {
+                tally.win[s] += o.win_share(s as u8);
+                tally.rank[s] += o.rank[s] as f64;
+                tally.score[s] += o.score[s];
+            }
+            tally.capped += o.capped as u64;
+            tally.shared += (o.winner_count() > 1) as u64;
+            tally.rounds += r.rounds as u64;
+            tally.steps += r.steps;
+        }
+        if let Some(f) = file.as_mut() {
+            let recs: Vec<Vec<String>> = rows
+                .iter()
+                .map(|r| record(r, game.name(), seats, &agents_col, &param_set))
+                .collect();
+            f.append(&recs)?;
+        }
+        bar.set_position(to - lo);
+        from = to;
+    }
+    bar.finish_and_clear();
+    if let Some(f) = file.take() {
+        f.finish()?;
+    }
     let secs = started.elapsed().as_secs_f64();
     let n = tally.games as f64;
     println!(
-        "{} with {seats} players, {} games, master seed {}, agents {}",
+        "{} with {seats} players, {} games, master seed {}, agents {}{}",
         game.name(),
         tally.games,
         args.seed,
-        specs.join(" | ")
+        specs.join(" | "),
+        if shard_name == "0/1" {
+            String::new()
+        } else {
+            format!(", shard {shard_name} (games {lo}..{hi})")
+        }
     );
     println!("card data: {} ({})", game.data.source, game.data.status);
     println!();

@@ -235,3 +235,201 @@ fn play_accepts_mcts_specs_with_options() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("depht"), "{}", stderr(&bad));
 }
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("shifu-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn play_out(out: &std::path::Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "play",
+        "--players",
+        "2",
+        "--games",
+        "300",
+        "--seed",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    shifu(&args)
+}
+
+#[test]
+fn csv_output_is_identical_on_one_and_two_threads() {
+    let d = tmpdir("csv-threads");
+    let (a, b) = (d.join("a.csv"), d.join("b.csv"));
+    assert!(play_out(&a, &["--threads", "1"]).status.success());
+    assert!(play_out(&b, &["--threads", "2"]).status.success());
+    let (ta, tb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(ta, tb);
+    let text = String::from_utf8(ta).unwrap();
+    assert_eq!(text.lines().count(), 301);
+    assert!(text.starts_with("game,seed,game_name,players,agents,param_set,score_1,score_2,rank_1"));
+    assert!(!d.join("a.csv.tmp").exists());
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("a.csv.manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["games"], 300);
+    assert_eq!(manifest["master_seed"], 4);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn merged_shards_equal_the_single_run() {
+    let d = tmpdir("csv-shards");
+    let whole = d.join("whole.csv");
+    assert!(play_out(&whole, &[]).status.success());
+    let mut parts = Vec::new();
+    for k in [2, 0, 1] {
+        let p = d.join(format!("part{k}.csv"));
+        let o = play_out(&p, &["--shard", &format!("{k}/3")]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        parts.push(p);
+    }
+    // k from the environment, as on a SLURM array.
+    let env_part = d.join("env1.csv");
+    let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args([
+            "play",
+            "--players",
+            "2",
+            "--games",
+            "300",
+            "--seed",
+            "4",
+            "--quiet",
+            "--shard-count",
+            "3",
+            "--out",
+        ])
+        .arg(&env_part)
+        .env("SLURM_ARRAY_TASK_ID", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&env_part).unwrap(),
+        std::fs::read(&parts[2]).unwrap()
+    );
+    let merged = d.join("merged.csv");
+    let mut args = vec![
+        "merge".to_string(),
+        "--out".into(),
+        merged.to_str().unwrap().into(),
+    ];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = shifu(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    // A missing shard is a gap, not a silently shorter file.
+    let o = shifu(&[
+        "merge",
+        "--out",
+        d.join("bad.csv").to_str().unwrap(),
+        parts[0].to_str().unwrap(),
+        parts[1].to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("expected"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_killed_run_resumes_with_no_game_lost_or_repeated() {
+    let d = tmpdir("csv-resume");
+    let whole = d.join("whole.csv");
+    let args = |out: &std::path::Path| -> Vec<String> {
+        [
+            "play",
+            "--players",
+            "4",
+            "--games",
+            "6000",
+            "--seed",
+            "8",
+            "--quiet",
+            "--threads",
+            "1",
+            "--out",
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .chain([out.to_str().unwrap().to_string()])
+        .collect()
+    };
+    let killed = d.join("killed.csv");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(args(&killed))
+        .spawn()
+        .unwrap();
+    let tmp = d.join("killed.csv.tmp");
+    // Kill it once some rows are on disk.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while std::fs::metadata(&tmp).map(|m| m.len()).unwrap_or(0) < 20_000 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run wrote nothing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!killed.exists(), "a killed run must not look complete");
+    // Without --resume the partial file is protected.
+    let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(args(&killed))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
+    let mut resumed = args(&killed);
+    resumed.push("--resume".into());
+    let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(&resumed)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(args(&whole))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&killed).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn bad_shards_and_unwritable_outputs_exit_2() {
+    for (args, needle) in [
+        (
+            vec!["play", "--games", "10", "--shard", "3/3"],
+            "out of range",
+        ),
+        (
+            vec!["play", "--games", "10", "--shard", "x/3"],
+            "not a number",
+        ),
+        (
+            vec!["play", "--games", "10", "--out", "/nonexistent-dir/x.csv"],
+            "/nonexistent-dir/x.csv",
+        ),
+        (vec!["play", "--games", "10", "--resume"], "--out"),
+    ] {
+        let o = shifu(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+}
