@@ -35,6 +35,12 @@ enum Command {
         shifu play --players 3 --set start_coins=2,2,2 --set objective_limit=one-total"
     )]
     Play(play::PlayArgs),
+    /// Seat (first-player) analysis: play, then win rate by seat with Wilson intervals, a
+    /// chi-square test against equal chances, balance and mean rank. Same options as `play`.
+    #[command(
+        after_help = "Example:\n  shifu seats --players 4 --agents greedy --games 100000 --rotate --out seats.csv"
+    )]
+    Seats(play::PlayArgs),
     /// Agent A against agent B, A rotated through every seat on the same seeds.
     #[command(
         after_help = "Example:\n  shifu duel --players 2 --agents mcts:iters=100,greedy --seeds 100 --seed 1\n  \
@@ -67,6 +73,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play(a) => play::run(a),
+        Command::Seats(a) => play::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
         Command::Show(a) => show::run(a),

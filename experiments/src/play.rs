@@ -2,7 +2,7 @@
 
 use crate::runfile::{fnv_hex, Manifest, RunFile};
 use crate::setup::GameArgs;
-use crate::stats::wilson;
+use crate::stats::{balance, chi_square_equal, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -46,6 +46,10 @@ pub struct PlayArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Seat rotation (common random numbers): each seed is played once per seat with the agents
+    /// rotated, agent j in seat (j + r) mod n in rotation r; --games counts all the games.
+    #[arg(long)]
+    pub rotate: bool,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -135,8 +139,22 @@ fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
     Ok((lo, hi, format!("{k}/{n}")))
 }
 
+/// Game `i`'s seed and agent rotation: without rotation every game has its own seed; with it,
+/// games `n*j .. n*j + n - 1` share seed j and rotate the agents through the seats.
+fn seed_and_rotation(args: &PlayArgs, seats: usize, i: u64) -> (u64, usize) {
+    if args.rotate {
+        (
+            game_seed(args.seed, i / seats as u64),
+            (i % seats as u64) as usize,
+        )
+    } else {
+        (game_seed(args.seed, i), 0)
+    }
+}
+
 /// One finished game, as the summary and the CSV need it.
 struct GameRow {
+    rotation: usize,
     index: u64,
     seed: u64,
     outcome: shifu_engine::Outcome,
@@ -256,7 +274,11 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 games: args.games,
                 shard_range: (lo, hi),
                 shard: shard_name.clone(),
-                seed_rule: "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into(),
+                seed_rule: if args.rotate {
+                    "seat rotation: game i plays seed splitmix64(master_seed ^ splitmix64(i / players)) with the agents rotated by i mod players; the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into()
+                } else {
+                    "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into()
+                },
             };
             Some(RunFile::open(out, &header(seats), &manifest, args.resume)?)
         }
@@ -294,11 +316,12 @@ pub fn run(args: PlayArgs) -> Result<()> {
             (from..to)
                 .into_par_iter()
                 .map_init(Vec::new, |buf, i| {
-                    let seed = game_seed(args.seed, i);
-                    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = specs
-                        .iter()
-                        .enumerate()
-                        .map(|(s, spec)| build_agent(spec, seed, s as u8).expect("checked"))
+                    let (seed, rotation) = seed_and_rotation(&args, seats, i);
+                    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = (0..seats)
+                        .map(|s| {
+                            let spec = &specs[(s + seats - rotation) % seats];
+                            build_agent(spec, seed, s as u8).expect("checked")
+                        })
                         .collect();
                     let rec = play_game(&game, &mut agents, seed, buf);
                     let mut objectives = [0u32; MAX_SEATS];
@@ -308,6 +331,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                         coins[s] = rec.state.players[s].coins as u32;
                     }
                     GameRow {
+                        rotation,
                         index: i,
                         seed,
                         outcome: rec.outcome,
@@ -335,7 +359,17 @@ pub fn run(args: PlayArgs) -> Result<()> {
         if let Some(f) = file.as_mut() {
             let recs: Vec<Vec<String>> = rows
                 .iter()
-                .map(|r| record(r, game.name(), seats, &agents_col, &param_set))
+                .map(|r| {
+                    let agents = if r.rotation == 0 {
+                        agents_col.clone()
+                    } else {
+                        (0..seats)
+                            .map(|s| specs[(s + seats - r.rotation) % seats].as_str())
+                            .collect::<Vec<_>>()
+                            .join("|")
+                    };
+                    record(r, game.name(), seats, &agents, &param_set)
+                })
                 .collect();
             f.append(&recs)?;
         }
@@ -368,7 +402,11 @@ pub fn run(args: PlayArgs) -> Result<()> {
         println!(
             "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]   {:>9.3}  {:>15.3}",
             s + 1,
-            spec,
+            if args.rotate {
+                "(rotated)"
+            } else {
+                spec.as_str()
+            },
             tally.win[s] / n,
             lo,
             hi,
@@ -376,7 +414,14 @@ pub fn run(args: PlayArgs) -> Result<()> {
             tally.score[s] / n
         );
     }
+    let rates: Vec<f64> = (0..seats).map(|s| tally.win[s] / n).collect();
+    let (chi, df, p) = chi_square_equal(&tally.win[..seats]);
     println!();
+    println!(
+        "equal chances by seat: chi-square {chi:.2} on {df} df, p = {p:.3e}; balance (1 - largest gap) {:.4}{}",
+        balance(&rates),
+        if args.rotate { "; agents rotated through the seats on each seed" } else { "" }
+    );
     println!(
         "shared wins {:.2}%, capped at {} rounds {:.2}%, mean rounds {:.1}, mean steps {:.1}",
         100.0 * tally.shared as f64 / n,

@@ -15,9 +15,48 @@ pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
+/// Pearson's chi-square test of observed win counts against equal chances: (statistic, degrees
+/// of freedom, p-value). Shared wins count fractionally.
+pub fn chi_square_equal(wins: &[f64]) -> (f64, f64, f64) {
+    use statrs::distribution::{ChiSquared, ContinuousCDF};
+    let total: f64 = wins.iter().sum();
+    let k = wins.len() as f64;
+    if total <= 0.0 || wins.len() < 2 {
+        return (0.0, k - 1.0, 1.0);
+    }
+    let expected = total / k;
+    let stat: f64 = wins
+        .iter()
+        .map(|&o| (o - expected).powi(2) / expected)
+        .sum();
+    let df = k - 1.0;
+    let p = ChiSquared::new(df).map(|d| d.sf(stat)).unwrap_or(f64::NAN);
+    (stat, df, p)
+}
+
+/// Balance: 1 minus the largest gap between two seats' win rates.
+pub fn balance(rates: &[f64]) -> f64 {
+    let max = rates.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let min = rates.iter().cloned().fold(f64::INFINITY, f64::min);
+    1.0 - (max - min)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chi_square_known_values() {
+        // Equal counts: statistic 0, p = 1.
+        let (x, df, p) = chi_square_equal(&[25.0, 25.0, 25.0, 25.0]);
+        assert_eq!((x, df), (0.0, 3.0));
+        assert!((p - 1.0).abs() < 1e-12);
+        // 60 vs 40 of 100: statistic 4, df 1, p = 0.0455.
+        let (x, _, p) = chi_square_equal(&[60.0, 40.0]);
+        assert!((x - 4.0).abs() < 1e-12);
+        assert!((p - 0.0455).abs() < 1e-3, "{p}");
+        assert!((balance(&[0.2, 0.3, 0.25]) - 0.9).abs() < 1e-12);
+    }
 
     #[test]
     fn wilson_known_value() {

@@ -433,3 +433,41 @@ fn bad_shards_and_unwritable_outputs_exit_2() {
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn seats_reports_chi_square_and_balance_and_rotates_agents() {
+    let d = tmpdir("seats");
+    let out = d.join("s.csv");
+    let o = shifu(&[
+        "seats",
+        "--players",
+        "3",
+        "--agents",
+        "greedy,random,random",
+        "--games",
+        "30",
+        "--rotate",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("chi-square") && text.contains("balance"),
+        "{text}"
+    );
+    assert!(text.contains("(rotated)"), "{text}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 30);
+    // Games 0, 1, 2 share a seed and rotate greedy through seats 1, 2, 3.
+    let field = |r: &str, i: usize| r.split(',').nth(i).unwrap().to_string();
+    assert_eq!(field(rows[0], 1), field(rows[1], 1));
+    assert_eq!(field(rows[1], 1), field(rows[2], 1));
+    assert_eq!(field(rows[0], 4), "greedy|random|random");
+    assert_eq!(field(rows[1], 4), "random|greedy|random");
+    assert_eq!(field(rows[2], 4), "random|random|greedy");
+    assert_ne!(field(rows[0], 1), field(rows[3], 1));
+    std::fs::remove_dir_all(&d).ok();
+}
