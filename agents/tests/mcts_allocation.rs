@@ -3,48 +3,12 @@
 
 use rand::Rng;
 use shifu_agents::{build_agent, Decision};
+use shifu_engine::alloc_counter::{count, Counting};
 use shifu_engine::tofu_shifu::{Params, State, TofuShifu};
 use shifu_engine::{rng_from_seed, Game};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct Counting;
-
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note() {
-    if ON.try_with(|on| on.get()).unwrap_or(false) {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn count<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    COUNT.with(|c| c.set(0));
-    ON.with(|on| on.set(true));
-    let out = f();
-    ON.with(|on| on.set(false));
-    (out, COUNT.with(|c| c.get()))
-}
 
 #[test]
 fn mcts_decisions_allocate_nothing_once_warm() {

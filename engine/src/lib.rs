@@ -9,6 +9,7 @@
 // Rules code walks parallel arrays indexed by dish or hat kind; index loops say that best.
 #![allow(clippy::needless_range_loop)]
 
+pub mod alloc_counter;
 pub mod error;
 pub mod game;
 pub mod perft;
