@@ -10,6 +10,7 @@ mod runfile;
 mod setup;
 mod show;
 mod stats;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -41,6 +42,11 @@ enum Command {
         after_help = "Example:\n  shifu seats --players 4 --agents greedy --games 100000 --rotate --out seats.csv"
     )]
     Seats(play::PlayArgs),
+    /// A grid over parameters with the same seeds in every cell, a seat analysis per cell.
+    #[command(
+        after_help = "Example:\n  shifu sweep --players 4 --games 20000 --vary start_coins=1,2,2,3/2,2,2,2/0,1,2,3 \\\n      --vary town_objective_cost_scale=0.5,1,1.5"
+    )]
+    Sweep(sweep::SweepArgs),
     /// Agent A against agent B, A rotated through every seat on the same seeds.
     #[command(
         after_help = "Example:\n  shifu duel --players 2 --agents mcts:iters=100,greedy --seeds 100 --seed 1\n  \
@@ -76,6 +82,7 @@ fn main() -> ExitCode {
         Command::Seats(a) => play::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
+        Command::Sweep(a) => sweep::run(a),
         Command::Show(a) => show::run(a),
         Command::Merge(a) => {
             runfile::merge(&a.out, &a.inputs).map(|n| println!("{n} games in {}", a.out.display()))

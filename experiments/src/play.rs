@@ -52,16 +52,34 @@ pub struct PlayArgs {
     pub rotate: bool,
 }
 
+/// Totals over games, by seat.
 #[derive(Clone, Copy, Default)]
-struct Tally {
-    games: u64,
-    win: [f64; MAX_SEATS],
-    rank: [f64; MAX_SEATS],
+pub struct Tally {
+    pub games: u64,
+    pub win: [f64; MAX_SEATS],
+    pub rank: [f64; MAX_SEATS],
     score: [f64; MAX_SEATS],
-    capped: u64,
-    rounds: u64,
+    pub capped: u64,
+    pub rounds: u64,
     steps: u64,
     shared: u64,
+}
+
+impl Tally {
+    /// Adds one game.
+    pub fn add(&mut self, r: &GameRow, seats: usize) {
+        let o = &r.outcome;
+        self.games += 1;
+        for s in 0..seats {
+            self.win[s] += o.win_share(s as u8);
+            self.rank[s] += o.rank[s] as f64;
+            self.score[s] += o.score[s];
+        }
+        self.capped += o.capped as u64;
+        self.shared += (o.winner_count() > 1) as u64;
+        self.rounds += r.rounds as u64;
+        self.steps += r.steps;
+    }
 }
 
 /// Splits the agents option into one spec per seat.
@@ -141,19 +159,62 @@ fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
 
 /// Game `i`'s seed and agent rotation: without rotation every game has its own seed; with it,
 /// games `n*j .. n*j + n - 1` share seed j and rotate the agents through the seats.
-fn seed_and_rotation(args: &PlayArgs, seats: usize, i: u64) -> (u64, usize) {
-    if args.rotate {
+fn seed_and_rotation(master: u64, rotate: bool, seats: usize, i: u64) -> (u64, usize) {
+    if rotate {
         (
-            game_seed(args.seed, i / seats as u64),
+            game_seed(master, i / seats as u64),
             (i % seats as u64) as usize,
         )
     } else {
-        (game_seed(args.seed, i), 0)
+        (game_seed(master, i), 0)
     }
 }
 
+/// Plays games `range` in parallel and returns them in game order.
+pub fn play_range(
+    game: &TofuShifu,
+    specs: &[String],
+    master: u64,
+    rotate: bool,
+    range: std::ops::Range<u64>,
+    pool: &rayon::ThreadPool,
+) -> Vec<GameRow> {
+    let seats = game.num_seats();
+    pool.install(|| {
+        range
+            .into_par_iter()
+            .map_init(Vec::new, |buf, i| {
+                let (seed, rotation) = seed_and_rotation(master, rotate, seats, i);
+                let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = (0..seats)
+                    .map(|s| {
+                        let spec = &specs[(s + seats - rotation) % seats];
+                        build_agent(spec, seed, s as u8).expect("specs are checked first")
+                    })
+                    .collect();
+                let rec = play_game(game, &mut agents, seed, buf);
+                let mut objectives = [0u32; MAX_SEATS];
+                let mut coins = [0u32; MAX_SEATS];
+                for s in 0..seats {
+                    objectives[s] = rec.state.players[s].objectives();
+                    coins[s] = rec.state.players[s].coins as u32;
+                }
+                GameRow {
+                    rotation,
+                    index: i,
+                    seed,
+                    outcome: rec.outcome,
+                    objectives,
+                    coins,
+                    rounds: rec.rounds,
+                    steps: rec.steps,
+                }
+            })
+            .collect()
+    })
+}
+
 /// One finished game, as the summary and the CSV need it.
-struct GameRow {
+pub struct GameRow {
     rotation: usize,
     index: u64,
     seed: u64,
@@ -312,49 +373,9 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut from = start;
     while from < hi {
         let to = (from + chunk).min(hi);
-        let rows: Vec<GameRow> = pool.install(|| {
-            (from..to)
-                .into_par_iter()
-                .map_init(Vec::new, |buf, i| {
-                    let (seed, rotation) = seed_and_rotation(&args, seats, i);
-                    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = (0..seats)
-                        .map(|s| {
-                            let spec = &specs[(s + seats - rotation) % seats];
-                            build_agent(spec, seed, s as u8).expect("checked")
-                        })
-                        .collect();
-                    let rec = play_game(&game, &mut agents, seed, buf);
-                    let mut objectives = [0u32; MAX_SEATS];
-                    let mut coins = [0u32; MAX_SEATS];
-                    for s in 0..seats {
-                        objectives[s] = rec.state.players[s].objectives();
-                        coins[s] = rec.state.players[s].coins as u32;
-                    }
-                    GameRow {
-                        rotation,
-                        index: i,
-                        seed,
-                        outcome: rec.outcome,
-                        objectives,
-                        coins,
-                        rounds: rec.rounds,
-                        steps: rec.steps,
-                    }
-                })
-                .collect()
-        });
+        let rows = play_range(&game, &specs, args.seed, args.rotate, from..to, &pool);
         for r in &rows {
-            let o = &r.outcome;
-            tally.games += 1;
-            for s in 0..seats {
-                tally.win[s] += o.win_share(s as u8);
-                tally.rank[s] += o.rank[s] as f64;
-                tally.score[s] += o.score[s];
-            }
-            tally.capped += o.capped as u64;
-            tally.shared += (o.winner_count() > 1) as u64;
-            tally.rounds += r.rounds as u64;
-            tally.steps += r.steps;
+            tally.add(r, seats);
         }
         if let Some(f) = file.as_mut() {
             let recs: Vec<Vec<String>> = rows

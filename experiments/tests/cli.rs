@@ -471,3 +471,36 @@ fn seats_reports_chi_square_and_balance_and_rotates_agents() {
     assert_ne!(field(rows[0], 1), field(rows[3], 1));
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn sweep_analyses_every_cell_on_the_same_seeds() {
+    let o = shifu(&[
+        "sweep",
+        "--players",
+        "2",
+        "--games",
+        "40",
+        "--vary",
+        "start_coins=1,2/2,2",
+        "--vary",
+        "objective_limit=one-town,one-total",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("| start_coins="))
+            .count(),
+        4,
+        "{out}"
+    );
+    assert!(
+        out.contains("Holm p")
+            && out.contains("most balanced cell:")
+            && out.contains("detectable effect"),
+        "{out}"
+    );
+    let bad = shifu(&["sweep", "--vary", "start_coins=1,2,2,3/x"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("start_coins"), "{}", stderr(&bad));
+}
