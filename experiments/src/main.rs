@@ -11,6 +11,7 @@ mod setup;
 mod show;
 mod stats;
 mod sweep;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -47,6 +48,13 @@ enum Command {
         after_help = "Example:\n  shifu sweep --players 4 --games 20000 --vary start_coins=1,2,2,3/2,2,2,2/0,1,2,3 \\\n      --vary town_objective_cost_scale=0.5,1,1.5"
     )]
     Sweep(sweep::SweepArgs),
+    /// Every pairing of the agents (two players), both seat orders on the same seeds;
+    /// Bradley-Terry ratings on the Elo scale with bootstrap intervals; or an SPRT.
+    #[command(
+        after_help = "Example:\n  shifu tournament --players 2 --agents random,greedy,mcts:iters=50 --seeds 50\n  \
+        shifu tournament --players 2 --agents mcts:iters=200,greedy --sprt --elo1 100 --seeds 500"
+    )]
+    Tournament(tournament::TournamentArgs),
     /// Agent A against agent B, A rotated through every seat on the same seeds.
     #[command(
         after_help = "Example:\n  shifu duel --players 2 --agents mcts:iters=100,greedy --seeds 100 --seed 1\n  \
@@ -83,6 +91,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Tournament(a) => tournament::run(a),
         Command::Show(a) => show::run(a),
         Command::Merge(a) => {
             runfile::merge(&a.out, &a.inputs).map(|n| println!("{n} games in {}", a.out.display()))

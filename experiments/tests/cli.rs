@@ -504,3 +504,50 @@ fn sweep_analyses_every_cell_on_the_same_seeds() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("start_coins"), "{}", stderr(&bad));
 }
+
+#[test]
+fn tournament_rates_every_agent_and_sprt_stops_the_same_on_any_thread_count() {
+    let o = shifu(&[
+        "tournament",
+        "--players",
+        "2",
+        "--agents",
+        "random,greedy",
+        "--seeds",
+        "10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("| greedy |") && out.contains("| random |"),
+        "{out}"
+    );
+    assert!(
+        out.contains("40 games") || out.contains("(20 games)"),
+        "{out}"
+    );
+    let sprt = |threads: &str| {
+        let o = shifu(&[
+            "tournament",
+            "--players",
+            "2",
+            "--agents",
+            "greedy,random",
+            "--sprt",
+            "--elo1",
+            "100",
+            "--seeds",
+            "100",
+            "--threads",
+            threads,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let one = sprt("1");
+    assert!(one.contains("H1 accepted"), "{one}");
+    assert_eq!(one, sprt("2"));
+    let bad = shifu(&["tournament", "--players", "3", "--agents", "random,greedy"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("two-player"), "{}", stderr(&bad));
+}
