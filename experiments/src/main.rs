@@ -3,9 +3,13 @@
 //! A thin binary over the engine and agents crates. Every subcommand names a game, a player
 //! count, parameters (`--set key=value`, `--config file.toml`), and a master seed.
 
+// Statistics walk parallel per-seat arrays; index loops say that best.
+#![allow(clippy::needless_range_loop)]
+
 mod bench;
 mod duel;
 mod play;
+mod report;
 mod runfile;
 mod setup;
 mod show;
@@ -64,6 +68,11 @@ enum Command {
     /// Measure playout speed with random agents; prints JSON.
     #[command(after_help = "Example:\n  shifu bench --players 4 --seconds 5")]
     Bench(bench::BenchArgs),
+    /// A run's CSV as a markdown summary with an SVG chart of the win rate by seat.
+    #[command(
+        after_help = "Example:\n  shifu seats --players 4 --games 100000 --out seats.csv && shifu report seats.csv --out seats.md"
+    )]
+    Report(report::ReportArgs),
     /// Merge shard CSV files into the single-run file.
     #[command(after_help = "Example:\n  shifu merge --out all.csv part0.csv part1.csv part2.csv")]
     Merge(MergeArgs),
@@ -91,6 +100,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(a),
         Command::Duel(a) => duel::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Report(a) => report::run(a),
         Command::Tournament(a) => tournament::run(a),
         Command::Show(a) => show::run(a),
         Command::Merge(a) => {

@@ -551,3 +551,34 @@ fn tournament_rates_every_agent_and_sprt_stops_the_same_on_any_thread_count() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("two-player"), "{}", stderr(&bad));
 }
+
+#[test]
+fn report_turns_a_run_into_markdown_and_an_svg_chart() {
+    let d = tmpdir("report");
+    let csv = d.join("run.csv");
+    assert!(play_out(&csv, &[]).status.success());
+    let md = d.join("run.md");
+    let o = shifu(&[
+        "report",
+        csv.to_str().unwrap(),
+        "--out",
+        md.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("300 games, 2 players"), "{text}");
+    assert!(
+        text.contains("| 1 | ") && text.contains("Chi-square"),
+        "{text}"
+    );
+    let svg = std::fs::read_to_string(d.join("run.seats.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.matches("<rect").count() >= 3);
+    let bad = shifu(&[
+        "report",
+        md.to_str().unwrap(),
+        "--out",
+        d.join("x.md").to_str().unwrap(),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -1,0 +1,177 @@
+//! `shifu report`: a run's CSV (from `play --out` or `seats --out`) as a markdown summary with an
+//! SVG chart of the win rate by seat with 95% error bars.
+
+use crate::stats::{balance, chi_square_equal, wilson};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use plotters::prelude::*;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Options of `shifu report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// The run's CSV file.
+    input: PathBuf,
+    /// The markdown file to write; the chart goes beside it as `<name>.seats.svg`.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn run(args: ReportArgs) -> Result<()> {
+    let mut r = csv::Reader::from_path(&args.input)
+        .with_context(|| format!("reading {}", args.input.display()))?;
+    let header = r.headers()?.clone();
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let (Some(players_col), Some(winners_col), Some(capped_col), Some(rounds_col)) =
+        (col("players"), col("winners"), col("capped"), col("rounds"))
+    else {
+        bail!(
+            "{} is not a shifu run file (no players/winners/capped/rounds columns)",
+            args.input.display()
+        );
+    };
+    let mut seats = 0usize;
+    let mut wins = Vec::new();
+    let mut rank_sum = Vec::new();
+    let (mut games, mut capped, mut rounds) = (0u64, 0u64, 0f64);
+    let mut agents = String::new();
+    for (line, rec) in r.records().enumerate() {
+        let rec = rec.with_context(|| format!("{} row {}", args.input.display(), line + 2))?;
+        let n: usize = rec
+            .get(players_col)
+            .unwrap_or("")
+            .parse()
+            .context("bad players")?;
+        if seats == 0 {
+            seats = n;
+            wins = vec![0.0; n];
+            rank_sum = vec![0.0; n];
+            agents = rec.get(4).unwrap_or("").to_string();
+        } else if n != seats {
+            bail!(
+                "row {}: {n} players where earlier rows have {seats}",
+                line + 2
+            );
+        }
+        let w: Vec<usize> = rec
+            .get(winners_col)
+            .unwrap_or("")
+            .split('|')
+            .filter(|x| !x.is_empty())
+            .map(|x| x.parse::<usize>().map(|s| s - 1))
+            .collect::<std::result::Result<_, _>>()
+            .with_context(|| format!("row {}: bad winners", line + 2))?;
+        for &s in &w {
+            wins[s] += 1.0 / w.len() as f64;
+        }
+        for s in 0..n {
+            if let Some(i) = col(&format!("rank_{}", s + 1)) {
+                rank_sum[s] += rec.get(i).unwrap_or("0").parse::<f64>().unwrap_or(0.0);
+            }
+        }
+        games += 1;
+        capped += (rec.get(capped_col) == Some("true")) as u64;
+        rounds += rec
+            .get(rounds_col)
+            .unwrap_or("0")
+            .parse::<f64>()
+            .unwrap_or(0.0);
+    }
+    if games == 0 {
+        bail!("{} has no games", args.input.display());
+    }
+    let n = games as f64;
+    let rates: Vec<f64> = wins.iter().map(|w| w / n).collect();
+    let intervals: Vec<(f64, f64)> = wins.iter().map(|&w| wilson(w, n)).collect();
+    let (chi, df, p) = chi_square_equal(&wins);
+    // The chart.
+    let svg = args.out.with_extension("seats.svg");
+    {
+        let root = SVGBackend::new(&svg, (640, 400)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let top = intervals
+            .iter()
+            .map(|x| x.1)
+            .fold(0.0, f64::max)
+            .max(1.0 / seats as f64)
+            * 1.2;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("Win rate by seat ({games} games)"),
+                ("sans-serif", 20),
+            )
+            .margin(15)
+            .x_label_area_size(35)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.5f64..seats as f64 + 0.5, 0.0..top)?;
+        chart
+            .configure_mesh()
+            .x_desc("seat")
+            .y_desc("win share")
+            .x_labels(seats)
+            .x_label_formatter(&|x| format!("{}", x.round() as i64))
+            .disable_x_mesh()
+            .draw()?;
+        chart.draw_series((0..seats).map(|s| {
+            let x = s as f64 + 1.0;
+            Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, rates[s])],
+                BLUE.mix(0.5).filled(),
+            )
+        }))?;
+        chart.draw_series((0..seats).map(|s| {
+            let x = s as f64 + 1.0;
+            PathElement::new(
+                vec![(x, intervals[s].0), (x, intervals[s].1)],
+                BLACK.stroke_width(2),
+            )
+        }))?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![
+                (0.5, 1.0 / seats as f64),
+                (seats as f64 + 0.5, 1.0 / seats as f64),
+            ],
+            RED.stroke_width(1),
+        )))?;
+        root.present()?;
+    }
+    let mut md = String::new();
+    writeln!(md, "# Run report: {}", args.input.display())?;
+    writeln!(md)?;
+    writeln!(
+        md,
+        "{games} games, {seats} players, agents `{agents}` (first row)."
+    )?;
+    writeln!(md)?;
+    writeln!(
+        md,
+        "![win rate by seat]({})",
+        svg.file_name().unwrap_or_default().to_string_lossy()
+    )?;
+    writeln!(md)?;
+    writeln!(md, "| seat | win share | 95% CI (Wilson) | mean rank |")?;
+    writeln!(md, "| --- | --- | --- | --- |")?;
+    for s in 0..seats {
+        writeln!(
+            md,
+            "| {} | {:.4} | [{:.4}, {:.4}] | {:.3} |",
+            s + 1,
+            rates[s],
+            intervals[s].0,
+            intervals[s].1,
+            rank_sum[s] / n
+        )?;
+    }
+    writeln!(md)?;
+    writeln!(md, "Chi-square against equal chances: {chi:.2} on {df} df, p = {p:.3e}. Balance (1 − largest gap): {:.4}.", balance(&rates))?;
+    writeln!(
+        md,
+        "Capped games: {:.1}%. Mean rounds: {:.1}.",
+        100.0 * capped as f64 / n,
+        rounds / n
+    )?;
+    std::fs::write(&args.out, md).with_context(|| format!("writing {}", args.out.display()))?;
+    println!("wrote {} and {}", args.out.display(), svg.display());
+    Ok(())
+}
