@@ -22,6 +22,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
     let mut r = csv::Reader::from_path(&args.input)
         .with_context(|| format!("reading {}", args.input.display()))?;
     let header = r.headers()?.clone();
+    if header.iter().any(|h| h == "holm_p") {
+        return sweep_report(&args, r, &header);
+    }
     let col = |name: &str| header.iter().position(|h| h == name);
     let (Some(players_col), Some(winners_col), Some(capped_col), Some(rounds_col)) =
         (col("players"), col("winners"), col("capped"), col("rounds"))
@@ -171,6 +174,125 @@ pub fn run(args: ReportArgs) -> Result<()> {
         100.0 * capped as f64 / n,
         rounds / n
     )?;
+    std::fs::write(&args.out, md).with_context(|| format!("writing {}", args.out.display()))?;
+    println!("wrote {} and {}", args.out.display(), svg.display());
+    Ok(())
+}
+
+/// A sweep file (from `shifu sweep --out`): a table and a heatmap of win share by cell and seat.
+fn sweep_report(
+    args: &ReportArgs,
+    mut r: csv::Reader<std::fs::File>,
+    header: &csv::StringRecord,
+) -> Result<()> {
+    let seats = header
+        .iter()
+        .filter(|h| h.starts_with("win_share_"))
+        .count();
+    let idx = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .context(format!("no column {name}"))
+    };
+    let mut cells = Vec::new();
+    let mut shares: Vec<Vec<f64>> = Vec::new();
+    let mut rows_md = String::new();
+    for rec in r.records() {
+        let rec = rec?;
+        let cell = rec.get(0).unwrap_or("").to_string();
+        let num = |name: &str| -> Result<f64> {
+            Ok(rec
+                .get(idx(name)?)
+                .unwrap_or("")
+                .parse::<f64>()
+                .with_context(|| format!("bad {name}"))?)
+        };
+        let mut v = Vec::new();
+        let mut line = format!("| {cell} |");
+        for s in 1..=seats {
+            let x = num(&format!("win_share_{s}"))?;
+            v.push(x);
+            line.push_str(&format!(
+                " {x:.4} [{:.4}, {:.4}] |",
+                num(&format!("ci_low_{s}"))?,
+                num(&format!("ci_high_{s}"))?
+            ));
+        }
+        line.push_str(&format!(
+            " {:.2e} | {:.4} |",
+            num("holm_p")?,
+            num("balance")?
+        ));
+        writeln!(rows_md, "{line}")?;
+        cells.push(cell);
+        shares.push(v);
+    }
+    if cells.is_empty() {
+        bail!("{} has no cells", args.input.display());
+    }
+    let svg = args.out.with_extension("heatmap.svg");
+    {
+        let h = 60 + 28 * cells.len() as u32;
+        let root = SVGBackend::new(&svg, (720, h.max(200))).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (label, grid) = root.split_horizontally(380);
+        let fair = 1.0 / seats as f64;
+        let cw = (grid.dim_in_pixel().0 as i32 - 20) / seats as i32;
+        for (i, cell) in cells.iter().enumerate() {
+            let y = 40 + 28 * i as i32;
+            label.draw(&Text::new(cell.clone(), (5, y + 6), ("sans-serif", 13)))?;
+            for (s, &x) in shares[i].iter().enumerate() {
+                // Blue below an equal share, red above; white at 1/n.
+                let d = ((x - fair) / fair).clamp(-1.0, 1.0);
+                let c = if d >= 0.0 {
+                    RGBColor(255, (255.0 * (1.0 - d)) as u8, (255.0 * (1.0 - d)) as u8)
+                } else {
+                    RGBColor((255.0 * (1.0 + d)) as u8, (255.0 * (1.0 + d)) as u8, 255)
+                };
+                let x0 = 10 + cw * s as i32;
+                grid.draw(&Rectangle::new(
+                    [(x0, y), (x0 + cw - 2, y + 24)],
+                    c.filled(),
+                ))?;
+                grid.draw(&Text::new(
+                    format!("{x:.3}"),
+                    (x0 + 6, y + 6),
+                    ("sans-serif", 12),
+                ))?;
+            }
+        }
+        for s in 0..seats {
+            grid.draw(&Text::new(
+                format!("seat {}", s + 1),
+                (10 + cw * s as i32 + 6, 15),
+                ("sans-serif", 13),
+            ))?;
+        }
+        root.present()?;
+    }
+    let mut md = String::new();
+    writeln!(md, "# Sweep report: {}", args.input.display())?;
+    writeln!(md)?;
+    writeln!(
+        md,
+        "Win share by seat in each cell (red above an equal share, blue below)."
+    )?;
+    writeln!(md)?;
+    writeln!(
+        md,
+        "![heatmap]({})",
+        svg.file_name().unwrap_or_default().to_string_lossy()
+    )?;
+    writeln!(md)?;
+    let mut head = String::from("| cell |");
+    for s in 1..=seats {
+        head.push_str(&format!(" seat {s} [95% CI] |"));
+    }
+    head.push_str(" Holm p | balance |");
+    writeln!(md, "{head}")?;
+    writeln!(md, "|{}", " --- |".repeat(seats + 3))?;
+    md.push_str(&rows_md);
     std::fs::write(&args.out, md).with_context(|| format!("writing {}", args.out.display()))?;
     println!("wrote {} and {}", args.out.display(), svg.display());
     Ok(())

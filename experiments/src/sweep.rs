@@ -35,6 +35,9 @@ pub struct SweepArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Also write one CSV row per cell (for `shifu report`, which draws a heatmap).
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
 }
 
 /// Splits `key=values` into the key and its values.
@@ -175,6 +178,45 @@ pub fn run(args: SweepArgs) -> Result<()> {
         if b > balance(&best_rates) {
             best = i;
         }
+    }
+    if let Some(path) = &args.out {
+        let mut w = csv::Writer::from_path(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        let mut head = vec!["cell".to_string(), "games".into()];
+        for s in 1..=seats {
+            head.extend([
+                format!("win_share_{s}"),
+                format!("ci_low_{s}"),
+                format!("ci_high_{s}"),
+            ]);
+        }
+        head.extend(
+            ["chi_square_p", "holm_p", "balance", "capped", "mean_rounds"].map(String::from),
+        );
+        w.write_record(&head)?;
+        for (i, (c, t)) in cells.iter().zip(&tallies).enumerate() {
+            let mut row = vec![
+                c.iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                args.games.to_string(),
+            ];
+            let rates: Vec<f64> = (0..seats).map(|s| t.win[s] / n).collect();
+            for (s, rate) in rates.iter().enumerate() {
+                let (lo, hi) = wilson(t.win[s], n);
+                row.extend([rate.to_string(), lo.to_string(), hi.to_string()]);
+            }
+            row.extend([
+                p[i].to_string(),
+                adj[i].to_string(),
+                balance(&rates).to_string(),
+                (t.capped as f64 / n).to_string(),
+                (t.rounds as f64 / n).to_string(),
+            ]);
+            w.write_record(&row)?;
+        }
+        w.flush()?;
     }
     let p0 = 1.0 / seats as f64;
     let detectable = (1.959_964 + 0.841_621) * (p0 * (1.0 - p0) / n).sqrt();

@@ -582,3 +582,40 @@ fn report_turns_a_run_into_markdown_and_an_svg_chart() {
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn sweep_csv_becomes_a_heatmap_report() {
+    let d = tmpdir("sweep-report");
+    let csv = d.join("sweep.csv");
+    let o = shifu(&[
+        "sweep",
+        "--players",
+        "2",
+        "--games",
+        "20",
+        "--vary",
+        "start_coins=1,2/2,2",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = d.join("sweep.md");
+    let o = shifu(&[
+        "report",
+        csv.to_str().unwrap(),
+        "--out",
+        md.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        text.contains("| start_coins=1,2 |") && text.contains("Holm p"),
+        "{text}"
+    );
+    let svg = std::fs::read_to_string(d.join("sweep.heatmap.svg")).unwrap();
+    assert!(
+        svg.matches("<rect").count() >= 5,
+        "2 cells x 2 seats + background"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
