@@ -316,6 +316,9 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    if args.rotate && specs.iter().all(|s| s == &specs[0]) {
+        bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
+    }
     let (lo, hi, shard_name) = shard(&args)?;
     let params = toml::to_string(&game.params).context("serialising the parameters")?;
     let param_set = fnv_hex(&params)[..8].to_string();

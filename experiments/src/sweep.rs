@@ -113,6 +113,9 @@ pub fn run(args: SweepArgs) -> Result<()> {
     for (i, s) in specs.iter().enumerate() {
         build_agent::<TofuShifu>(s, 0, i as u8)?;
     }
+    if args.rotate && specs.iter().all(|s| s == &specs[0]) {
+        bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
