@@ -1,7 +1,7 @@
 //! `shifu play`: many games in parallel, win rates by seat.
 
 use crate::runfile::{fnv_hex, Manifest, RunFile};
-use crate::setup::GameArgs;
+use crate::setup::{GameArgs, RunArgs};
 use crate::stats::{balance, chi_square_equal, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -18,18 +18,8 @@ use std::path::PathBuf;
 pub struct PlayArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Agent spec per seat, comma-separated; one spec is used for every seat.
-    #[arg(long, default_value = "random")]
-    agents: String,
-    /// Number of games.
-    #[arg(long, default_value_t = 10_000)]
-    games: u64,
-    /// Master seed; game i plays with seed splitmix64(seed ^ splitmix64(i)).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunArgs,
     /// Write one CSV row per game to this file (via FILE.tmp, renamed when complete), with a
     /// manifest FILE.manifest.json beside it.
     #[arg(long, value_name = "FILE")]
@@ -46,10 +36,6 @@ pub struct PlayArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
-    /// Seat rotation (common random numbers): each seed is played once per seat with the agents
-    /// rotated, agent j in seat (j + r) mod n in rotation r; --games counts all the games.
-    #[arg(long)]
-    pub rotate: bool,
 }
 
 /// Totals over games, by seat.
@@ -146,14 +132,14 @@ fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
     if n == 0 || k >= n {
         bail!("shard {k}/{n} is out of range: k counts from 0 and must be below n");
     }
-    if n > args.games {
+    if n > args.run.games {
         bail!(
             "{n} shards for {} games: each shard needs at least one game",
-            args.games
+            args.run.games
         );
     }
-    let lo = k * args.games / n;
-    let hi = (k + 1) * args.games / n;
+    let lo = k * args.run.games / n;
+    let hi = (k + 1) * args.run.games / n;
     Ok((lo, hi, format!("{k}/{n}")))
 }
 
@@ -308,15 +294,15 @@ fn tally_record(t: &mut Tally, rec: &csv::StringRecord, seats: usize) -> Result<
 pub fn run(args: PlayArgs) -> Result<()> {
     let game = args.game.build()?;
     let seats = game.num_seats();
-    let specs = seat_specs(&args.agents, seats)?;
+    let specs = seat_specs(&args.run.agents, seats)?;
     // Check every spec before starting.
     for (i, s) in specs.iter().enumerate() {
         build_agent::<TofuShifu>(s, 0, i as u8)?;
     }
-    if args.games == 0 {
+    if args.run.games == 0 {
         bail!("--games must be at least 1");
     }
-    if args.rotate && specs.iter().all(|s| s == &specs[0]) {
+    if args.run.rotate && specs.iter().all(|s| s == &specs[0]) {
         bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
     }
     let (lo, hi, shard_name) = shard(&args)?;
@@ -334,11 +320,11 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 params: params.clone(),
                 param_set: param_set.clone(),
                 data: format!("{} ({})", game.data.source, game.data.status),
-                master_seed: args.seed,
-                games: args.games,
+                master_seed: args.run.seed,
+                games: args.run.games,
                 shard_range: (lo, hi),
                 shard: shard_name.clone(),
-                seed_rule: if args.rotate {
+                seed_rule: if args.run.rotate {
                     "seat rotation: game i plays seed splitmix64(master_seed ^ splitmix64(i / players)) with the agents rotated by i mod players; the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into()
                 } else {
                     "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into()
@@ -358,7 +344,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         start = f.next;
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(args.run.threads.unwrap_or(0))
         .build()?;
     let bar = if args.quiet || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
@@ -376,7 +362,14 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut from = start;
     while from < hi {
         let to = (from + chunk).min(hi);
-        let rows = play_range(&game, &specs, args.seed, args.rotate, from..to, &pool);
+        let rows = play_range(
+            &game,
+            &specs,
+            args.run.seed,
+            args.run.rotate,
+            from..to,
+            &pool,
+        );
         for r in &rows {
             tally.add(r, seats);
         }
@@ -410,7 +403,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         "{} with {seats} players, {} games, master seed {}, agents {}{}",
         game.name(),
         tally.games,
-        args.seed,
+        args.run.seed,
         specs.join(" | "),
         if shard_name == "0/1" {
             String::new()
@@ -426,7 +419,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         println!(
             "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]   {:>9.3}  {:>15.3}",
             s + 1,
-            if args.rotate {
+            if args.run.rotate {
                 "(rotated)"
             } else {
                 spec.as_str()
@@ -444,7 +437,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     println!(
         "equal chances by seat: chi-square {chi:.2} on {df} df, p = {p:.3e}; balance (1 - largest gap) {:.4}{}",
         balance(&rates),
-        if args.rotate { "; agents rotated through the seats on each seed" } else { "" }
+        if args.run.rotate { "; agents rotated through the seats on each seed" } else { "" }
     );
     println!(
         "shared wins {:.2}%, capped at {} rounds {:.2}%, mean rounds {:.1}, mean steps {:.1}",

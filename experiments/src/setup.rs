@@ -50,3 +50,24 @@ impl GameArgs {
         TofuShifu::new(data, params).context("building the game")
     }
 }
+
+/// Which agents play how many games from which seed: shared by `play`, `seats` and `sweep`.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Agent spec per seat, comma-separated; one spec is used for every seat.
+    #[arg(long, default_value = "random")]
+    pub agents: String,
+    /// Number of games (in a sweep: per cell, on the same seeds).
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// Master seed; game i plays with seed splitmix64(seed ^ splitmix64(i)).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seat rotation (common random numbers): each seed is played once per seat with the agents
+    /// rotated, agent j in seat (j + r) mod n in rotation r; --games counts all the games.
+    #[arg(long)]
+    pub rotate: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}

@@ -3,7 +3,7 @@
 //! can detect.
 
 use crate::play::{play_range, seat_specs, Tally};
-use crate::setup::GameArgs;
+use crate::setup::{GameArgs, RunArgs};
 use crate::stats::{balance, chi_square_equal, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -20,21 +20,8 @@ pub struct SweepArgs {
     /// `key=v1,v2,v3` for single values. Repeat for a grid.
     #[arg(long, value_name = "KEY=VALUES")]
     vary: Vec<String>,
-    /// Agent spec per seat (comma-separated) or one for all.
-    #[arg(long, default_value = "random")]
-    agents: String,
-    /// Games per cell (the same seeds in every cell).
-    #[arg(long, default_value_t = 10_000)]
-    games: u64,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Rotate the agents through the seats on each seed.
-    #[arg(long)]
-    rotate: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunArgs,
     /// Also write one CSV row per cell (for `shifu report`, which draws a heatmap).
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
@@ -71,7 +58,7 @@ pub fn run(args: SweepArgs) -> Result<()> {
     if args.vary.is_empty() {
         bail!("give at least one --vary key=values");
     }
-    if args.games == 0 {
+    if args.run.games == 0 {
         bail!("--games must be at least 1");
     }
     let axes: Vec<(String, Vec<String>)> = args
@@ -109,23 +96,23 @@ pub fn run(args: SweepArgs) -> Result<()> {
         })?);
     }
     let seats = games[0].num_seats();
-    let specs = seat_specs(&args.agents, seats)?;
+    let specs = seat_specs(&args.run.agents, seats)?;
     for (i, s) in specs.iter().enumerate() {
         build_agent::<TofuShifu>(s, 0, i as u8)?;
     }
-    if args.rotate && specs.iter().all(|s| s == &specs[0]) {
+    if args.run.rotate && specs.iter().all(|s| s == &specs[0]) {
         bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(args.run.threads.unwrap_or(0))
         .build()?;
     let mut tallies = Vec::new();
     for g in &games {
         let mut t = Tally::default();
         let mut from = 0;
-        while from < args.games {
-            let to = (from + 4096).min(args.games);
-            for r in play_range(g, &specs, args.seed, args.rotate, from..to, &pool) {
+        while from < args.run.games {
+            let to = (from + 4096).min(args.run.games);
+            for r in play_range(g, &specs, args.run.seed, args.run.rotate, from..to, &pool) {
                 t.add(&r, seats);
             }
             from = to;
@@ -137,14 +124,14 @@ pub fn run(args: SweepArgs) -> Result<()> {
         .map(|t| chi_square_equal(&t.win[..seats]).2)
         .collect();
     let adj = holm(&p);
-    let n = args.games as f64;
+    let n = args.run.games as f64;
     println!(
         "{} with {seats} players, agents {}, {} games per cell on the same seeds (master seed {}){}",
         games[0].name(),
         specs.join(" | "),
-        args.games,
-        args.seed,
-        if args.rotate { ", agents rotated through the seats" } else { "" }
+        args.run.games,
+        args.run.seed,
+        if args.run.rotate { ", agents rotated through the seats" } else { "" }
     );
     println!();
     let mut head = String::from("| cell |");
@@ -203,7 +190,7 @@ pub fn run(args: SweepArgs) -> Result<()> {
                     .map(|(k, v)| format!("{k}={v}"))
                     .collect::<Vec<_>>()
                     .join(" "),
-                args.games.to_string(),
+                args.run.games.to_string(),
             ];
             let rates: Vec<f64> = (0..seats).map(|s| t.win[s] / n).collect();
             for (s, rate) in rates.iter().enumerate() {
@@ -234,7 +221,7 @@ pub fn run(args: SweepArgs) -> Result<()> {
     );
     println!(
         "detectable effect: with {} games per cell, a seat whose win rate differs from {:.3} by {:.4} or more is found at 5% significance with 80% power",
-        args.games, p0, detectable
+        args.run.games, p0, detectable
     );
     Ok(())
 }
