@@ -38,13 +38,14 @@ enum Command {
     /// Play many games in parallel and print win rates by seat.
     #[command(
         after_help = "Example:\n  shifu play --players 4 --agents random --games 100000 --seed 1\n  \
-        shifu play --players 3 --set start_coins=2,2,2 --set objective_limit=one-total"
+        shifu play --players 3 --set start_coins=2,2,2 --set objective_limit=one-total\n  \
+        shifu play --games 1000000 --out games.csv --shard 0/4   (after a kill: the same with --resume)"
     )]
     Play(play::PlayArgs),
     /// Seat (first-player) analysis: play, then win rate by seat with Wilson intervals, a
     /// chi-square test against equal chances, balance and mean rank. Same options as `play`.
     #[command(
-        after_help = "Example:\n  shifu seats --players 4 --agents greedy --games 100000 --rotate --out seats.csv"
+        after_help = "Example:\n  shifu seats --players 4 --agents greedy,random,random,random --games 100000 --rotate --out seats.csv"
     )]
     Seats(play::PlayArgs),
     /// A grid over parameters with the same seeds in every cell, a seat analysis per cell.
