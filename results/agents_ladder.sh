@@ -3,13 +3,7 @@
 #   bash results/agents_ladder.sh            (about 45 minutes on 2 cores)
 # Every duel rotates agent A through every seat on the same seeds; MCTS budgets are in
 # iterations, so the numbers do not depend on the machine's speed.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-SHIFU=${SHIFU:-}
-if [ -z "$SHIFU" ]; then
-  cargo build --release --bin shifu
-  SHIFU=target/release/shifu
-fi
+source "$(dirname "$0")/shifu.sh"
 out=results/agents_ladder.md
 duel() { "$SHIFU" duel --markdown --seed 2026 "$@" | tail -n 1; }
 {

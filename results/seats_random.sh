@@ -2,13 +2,7 @@
 # Regenerates results/seats_random_{2,3,4}p.{txt,md,seats.svg}: first-player advantage of Tofu
 # Shifu between random agents, 1,000,000 games per player count, plus peak memory of the 4-player
 # run at 100,000 and 1,000,000 games.     bash results/seats_random.sh   (about 15 minutes on 2 cores)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-SHIFU=${SHIFU:-}
-if [ -z "$SHIFU" ]; then
-  cargo build --release --bin shifu
-  SHIFU=target/release/shifu
-fi
+source "$(dirname "$0")/shifu.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for p in 2 3 4; do

@@ -2,13 +2,7 @@
 # Regenerates results/sweep_*.{txt,md,heatmap.svg}: which start coins by seat and which town
 # objective coin costs balance four-player Tofu Shifu, for random and greedy play.
 #   bash results/sweeps.sh      (about 5 minutes on 2 cores)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-SHIFU=${SHIFU:-}
-if [ -z "$SHIFU" ]; then
-  cargo build --release --bin shifu
-  SHIFU=target/release/shifu
-fi
+source "$(dirname "$0")/shifu.sh"
 sweep() {
   local name=$1; shift
   "$SHIFU" sweep --players 4 --seed 2026 --out "results/$name.csv" "$@" > "results/$name.txt"

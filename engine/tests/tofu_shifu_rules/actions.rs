@@ -16,6 +16,17 @@ fn pay_all(g: &TofuShifu, s: &mut State, rng: &mut GameRng) {
     }
 }
 
+/// Moves to Seat and pays its Apprentice signpost with a Chef token.
+fn enter_seat(g: &TofuShifu, s: &mut State, rng: &mut GameRng) {
+    play(g, s, rng, Action::Move(Space::Seat));
+    play(g, s, rng, Action::PayToken(Hat::Chef));
+}
+
+/// Serving `dish` to the customer at `table`, `seat`.
+fn serve(table: u8, seat: u8, dish: Dish) -> Action {
+    Action::ServeCustomer { table, seat, dish }
+}
+
 // ------------------------------------------------------------------ Upgrade (Iron Wok)
 
 #[test]
@@ -86,8 +97,7 @@ fn seat_position(seed: u64) -> (TofuShifu, State, GameRng) {
 #[test]
 fn seat_draws_two_tiles() {
     let (g, mut s, mut rng) = seat_position(2);
-    play(&g, &mut s, &mut rng, Action::Move(Space::Seat));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Chef));
+    enter_seat(&g, &mut s, &mut rng);
     assert_eq!(s.turn.phase, Phase::SeatExtra);
     play(&g, &mut s, &mut rng, Action::SeatDraw);
     assert_eq!(s.drawn.count_ones(), 2);
@@ -97,8 +107,7 @@ fn seat_draws_two_tiles() {
 #[test]
 fn seat_extra_waiter_hats_draw_two_more_each_at_most_three() {
     let (g, mut s, mut rng) = seat_position(2);
-    play(&g, &mut s, &mut rng, Action::Move(Space::Seat));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Chef));
+    enter_seat(&g, &mut s, &mut rng);
     for _ in 0..3 {
         play(&g, &mut s, &mut rng, Action::SeatExtra(0));
         play(&g, &mut s, &mut rng, Action::PayToken(Hat::Waiter));
@@ -112,8 +121,7 @@ fn seat_extra_waiter_hats_draw_two_more_each_at_most_three() {
 #[test]
 fn seat_two_apprentice_hats_replace_a_waiter_hat() {
     let (g, mut s, mut rng) = seat_position(2);
-    play(&g, &mut s, &mut rng, Action::Move(Space::Seat));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Chef));
+    enter_seat(&g, &mut s, &mut rng);
     assert_eq!(
         legal(&g, &s),
         vec![Action::SeatExtra(0), Action::SeatExtra(1), Action::SeatDraw]
@@ -140,8 +148,7 @@ fn seat_copied_cannot_use_two_apprentice_hats() {
 #[test]
 fn seat_places_at_most_two_customers_per_table_and_returns_the_rest() {
     let (g, mut s, mut rng) = seat_position(3);
-    play(&g, &mut s, &mut rng, Action::Move(Space::Seat));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Chef));
+    enter_seat(&g, &mut s, &mut rng);
     play(&g, &mut s, &mut rng, Action::SeatExtra(0));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Waiter));
     play(&g, &mut s, &mut rng, Action::SeatDraw);
@@ -161,8 +168,7 @@ fn seat_places_at_most_two_customers_per_table_and_returns_the_rest() {
 #[test]
 fn seat_unplaced_tiles_return_to_the_bag() {
     let (g, mut s, mut rng) = seat_position(3);
-    play(&g, &mut s, &mut rng, Action::Move(Space::Seat));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Chef));
+    enter_seat(&g, &mut s, &mut rng);
     play(&g, &mut s, &mut rng, Action::SeatDraw);
     let first = s.drawn.trailing_zeros() as u8;
     play(&g, &mut s, &mut rng, Action::ReturnTile(first));
@@ -185,8 +191,7 @@ fn seat_offers_one_empty_table_when_several_are_empty() {
     add_upgrade(&g, &mut s, 0, "P65");
     add_upgrade(&g, &mut s, 0, "P66");
     seat_customer(&g, &mut s, 0, "C40", 0);
-    play(&g, &mut s, &mut rng, Action::Move(Space::Seat));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Chef));
+    enter_seat(&g, &mut s, &mut rng);
     play(&g, &mut s, &mut rng, Action::SeatDraw);
     let tables: Vec<u8> = legal(&g, &s)
         .iter()
@@ -218,26 +223,8 @@ fn serve_prices_are_1_2_3_4_and_one_market_sale() {
     let coins = s.players[0].coins;
     play(&g, &mut s, &mut rng, Action::Move(Space::Serve));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Waiter));
-    play(
-        &g,
-        &mut s,
-        &mut rng,
-        Action::ServeCustomer {
-            table: 0,
-            seat: 0,
-            dish: Dish::SilkenTofu,
-        },
-    );
-    play(
-        &g,
-        &mut s,
-        &mut rng,
-        Action::ServeCustomer {
-            table: 0,
-            seat: 0,
-            dish: Dish::Tofu,
-        },
-    );
+    play(&g, &mut s, &mut rng, serve(0, 0, Dish::SilkenTofu));
+    play(&g, &mut s, &mut rng, serve(0, 0, Dish::Tofu));
     play(&g, &mut s, &mut rng, Action::SellToMarket(Dish::Soymilk));
     assert_eq!(s.players[0].coins, coins + 6);
     // "only one can be sold per Serve action"
@@ -252,16 +239,7 @@ fn serve_a_customer_accepts_one_of_each_ordered_dish() {
     seat_customer(&g, &mut s, 0, "C01", 0); // orders Soymilk, Silken Tofu
     play(&g, &mut s, &mut rng, Action::Move(Space::Serve));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Waiter));
-    play(
-        &g,
-        &mut s,
-        &mut rng,
-        Action::ServeCustomer {
-            table: 0,
-            seat: 0,
-            dish: Dish::Soymilk,
-        },
-    );
+    play(&g, &mut s, &mut rng, serve(0, 0, Dish::Soymilk));
     let l = legal(&g, &s);
     assert!(!l.contains(&Action::ServeCustomer {
         table: 0,
@@ -302,17 +280,7 @@ fn checkout_coin_customer_pays_one_coin_when_leaving() {
     seat_customer(&g, &mut s, 0, "C37", 0); // coin customer, unserved
     seat_customer(&g, &mut s, 0, "C02", 0); // no coin
     let coins = s.players[0].coins;
-    play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-    play(
-        &g,
-        &mut s,
-        &mut rng,
-        Action::CleanTable {
-            table: 0,
-            objective: NONE,
-        },
-    );
+    checkout_first_table(&g, &mut s, &mut rng);
     assert_eq!(s.players[0].coins, coins + 1);
     assert_eq!(s.players[0].table_customers(0), 0);
     assert_eq!(s.bag.count_ones(), 40, "tiles go back to the bag");
@@ -322,22 +290,10 @@ fn checkout_coin_customer_pays_one_coin_when_leaving() {
 fn checkout_returns_served_dishes_to_the_reserve() {
     let (g, mut s, mut rng) = checkout_position(5, &[]);
     seat_customer(&g, &mut s, 0, "C01", 0);
-    s.players[0].served[0][0] = 0b11; // served Soymilk and Silken Tofu
-    s.reserve_dishes[0] -= 1;
-    s.reserve_dishes[1] -= 1;
+    mark_served(&mut s, 0, 0, 0, 0b11); // served Soymilk and Silken Tofu
     g.check_invariants(&s).unwrap();
     let before = s.reserve_dishes;
-    play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-    play(
-        &g,
-        &mut s,
-        &mut rng,
-        Action::CleanTable {
-            table: 0,
-            objective: NONE,
-        },
-    );
+    checkout_first_table(&g, &mut s, &mut rng);
     assert_eq!(s.reserve_dishes[0], before[0] + 1);
     assert_eq!(s.reserve_dishes[1], before[1] + 1);
 }
@@ -352,11 +308,8 @@ fn checkout_one_restaurant_objective_per_table_several_per_checkout() {
     add_restaurant_objective(&g, &mut s, 0, "P63"); // Silken Tofu + Tofu
     seat_customer(&g, &mut s, 0, "C01", 0); // Soymilk, Silken
     seat_customer(&g, &mut s, 0, "C14", 1); // Silken, Tofu
-    s.players[0].served[0][0] = 0b0011;
-    s.players[0].served[1][0] = 0b0110;
-    s.reserve_dishes[0] -= 1;
-    s.reserve_dishes[1] -= 2;
-    s.reserve_dishes[2] -= 1;
+    mark_served(&mut s, 0, 0, 0, 0b0011);
+    mark_served(&mut s, 0, 1, 0, 0b0110);
     g.check_invariants(&s).unwrap();
     play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));

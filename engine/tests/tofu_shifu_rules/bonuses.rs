@@ -67,22 +67,9 @@ fn bonus_upgrade_discount() {
 fn bonus_checkout_bonus() {
     let (g, mut s, mut rng) = with_bonus(Bonus::CheckoutBonus);
     seat_customer(&g, &mut s, 0, "C25", 0); // Soymilk, Silken, Tofu; no coin
-    s.players[0].served[0][0] = 0b0111;
-    for d in 0..3 {
-        s.reserve_dishes[d] -= 1;
-    }
+    mark_served(&mut s, 0, 0, 0, 0b0111);
     let coins = s.players[0].coins;
-    play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
-    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-    play(
-        &g,
-        &mut s,
-        &mut rng,
-        Action::CleanTable {
-            table: 0,
-            objective: NONE,
-        },
-    );
+    checkout_first_table(&g, &mut s, &mut rng);
     assert_eq!(s.players[0].coins, coins + 1);
 }
 

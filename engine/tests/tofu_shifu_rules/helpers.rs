@@ -190,3 +190,26 @@ pub fn add_completed(g: &TofuShifu, s: &mut State, seat: usize, id: &str) {
 pub fn show_town(g: &TofuShifu, s: &mut State, id: &str) {
     s.town_display |= 1 << town(g, id);
 }
+
+/// Marks dishes (bit per dish) as served to the customer at `table`, `slot`, taking the tokens
+/// from the reserve, as a Serve would have.
+pub fn mark_served(s: &mut State, seat: usize, table: usize, slot: usize, dishes: u8) {
+    s.players[seat].served[table][slot] |= dishes;
+    for d in 0..4 {
+        if dishes & (1 << d) != 0 {
+            s.reserve_dishes[d] -= 1;
+        }
+    }
+}
+
+/// Moves to Checkout, pays its Cashier hat with a token, and cleans up table 1 completing no
+/// objective.
+pub fn checkout_first_table(g: &TofuShifu, s: &mut State, rng: &mut GameRng) {
+    play(g, s, rng, Action::Move(Space::Checkout));
+    play(g, s, rng, Action::PayToken(Hat::Cashier));
+    let clean = Action::CleanTable {
+        table: 0,
+        objective: NONE,
+    };
+    play(g, s, rng, clean);
+}

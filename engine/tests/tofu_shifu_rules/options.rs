@@ -32,17 +32,7 @@ fn option_unserved_coin_customer_pays() {
         set_hat_flags(&mut s, 0, [0, 0, 1, 1]);
         seat_customer(&g, &mut s, 0, "C37", 0);
         let coins = s.players[0].coins;
-        play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
-        play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-        play(
-            &g,
-            &mut s,
-            &mut rng,
-            Action::CleanTable {
-                table: 0,
-                objective: NONE,
-            },
-        );
+        checkout_first_table(&g, &mut s, &mut rng);
         assert_eq!(s.players[0].coins, coins + gain, "{sets:?}");
     }
 }
