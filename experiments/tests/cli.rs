@@ -84,8 +84,7 @@ fn play_results_do_not_depend_on_thread_count() {
 
 #[test]
 fn play_takes_parameters_from_set_and_config() {
-    let dir = std::env::temp_dir().join(format!("shifu-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmpdir("config");
     let cfg = dir.join("p.toml");
     std::fs::write(&cfg, "players = 2\nstart_coins = [3, 3]\nmax_rounds = 5\n").unwrap();
     let o = shifu(&[
@@ -147,8 +146,7 @@ fn show_lists_legal_actions_and_replays_choices() {
 
 #[test]
 fn show_saves_and_loads_a_state() {
-    let dir = std::env::temp_dir().join(format!("shifu-show-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmpdir("show");
     let f = dir.join("pos.json");
     let a = shifu(&[
         "show",
