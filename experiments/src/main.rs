@@ -9,6 +9,7 @@
 mod bench;
 mod duel;
 mod play;
+mod ratings;
 mod report;
 mod runfile;
 mod setup;
@@ -53,10 +54,12 @@ enum Command {
         after_help = "Example:\n  shifu sweep --players 4 --games 20000 --vary start_coins=1,2,2,3/2,2,2,2/0,1,2,3 \\\n      --vary town_objective_cost_scale=0.5,1,1.5"
     )]
     Sweep(sweep::SweepArgs),
-    /// Every pairing of the agents (two players), both seat orders on the same seeds;
-    /// Bradley-Terry ratings on the Elo scale with bootstrap intervals; or an SPRT.
+    /// Every line-up of the agents in every seat order on the same seeds; ratings on the Elo
+    /// scale with bootstrap intervals (Bradley-Terry for 2 players, Plackett-Luce for 3-4);
+    /// or an SPRT of "A is stronger than B".
     #[command(
         after_help = "Example:\n  shifu tournament --players 2 --agents random,greedy,mcts:iters=50 --seeds 50\n  \
+        shifu tournament --players 4 --agents random,greedy,mcts:iters=50 --seeds 20\n  \
         shifu tournament --players 2 --agents mcts:iters=200,greedy --sprt --elo1 100 --seeds 500"
     )]
     Tournament(tournament::TournamentArgs),

@@ -2,7 +2,7 @@
 
 use crate::runfile::{fnv_hex, Manifest, RunFile};
 use crate::setup::{GameArgs, RunArgs};
-use crate::stats::{balance, chi_square_equal, wilson};
+use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -435,7 +435,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let (chi, df, p) = chi_square_equal(&tally.win[..seats]);
     println!();
     println!(
-        "equal chances by seat: chi-square {chi:.2} on {df} df, p = {p:.3e}; balance (1 - largest gap) {:.4}{}",
+        "equal chances by seat: chi-square {chi:.2} on {df} df, p = {}; balance (1 - largest gap) {:.4}{}",
+        fmt_p(p, 3),
         balance(&rates),
         if args.run.rotate { "; agents rotated through the seats on each seed" } else { "" }
     );

@@ -1,7 +1,7 @@
 //! `shifu report`: a run's CSV (from `play --out` or `seats --out`) as a markdown summary with an
 //! SVG chart of the win rate by seat with 95% error bars.
 
-use crate::stats::{balance, chi_square_equal, wilson};
+use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use plotters::prelude::*;
@@ -167,7 +167,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
         )?;
     }
     writeln!(md)?;
-    writeln!(md, "Chi-square against equal chances: {chi:.2} on {df} df, p = {p:.3e}. Balance (1 − largest gap): {:.4}.", balance(&rates))?;
+    writeln!(md, "Chi-square against equal chances: {chi:.2} on {df} df, p = {}. Balance (1 − largest gap): {:.4}.", fmt_p(p, 3), balance(&rates))?;
     writeln!(
         md,
         "Capped games: {:.1}%. Mean rounds: {:.1}.",
@@ -219,8 +219,8 @@ fn sweep_report(
             ));
         }
         line.push_str(&format!(
-            " {:.2e} | {:.4} |",
-            num("holm_p")?,
+            " {} | {:.4} |",
+            fmt_p(num("holm_p")?, 2),
             num("balance")?
         ));
         writeln!(rows_md, "{line}")?;

@@ -34,6 +34,16 @@ pub fn chi_square_equal(wins: &[f64]) -> (f64, f64, f64) {
     (stat, df, p)
 }
 
+/// A p-value for printing: scientific notation, or "< 1e-300" when it underflowed to zero
+/// (the chi-square tail of a million-game study can be below the smallest double).
+pub fn fmt_p(p: f64, digits: usize) -> String {
+    if p < 1e-300 {
+        "< 1e-300".to_string()
+    } else {
+        format!("{p:.digits$e}")
+    }
+}
+
 /// Balance: 1 minus the largest gap between two seats' win rates.
 pub fn balance(rates: &[f64]) -> f64 {
     let max = rates.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
@@ -56,6 +66,10 @@ mod tests {
         assert!((x - 4.0).abs() < 1e-12);
         assert!((p - 0.0455).abs() < 1e-3, "{p}");
         assert!((balance(&[0.2, 0.3, 0.25]) - 0.9).abs() < 1e-12);
+        // A huge imbalance underflows; it prints as a bound, not as zero.
+        let (_, _, p) = chi_square_equal(&[400_000.0, 600_000.0]);
+        assert_eq!(fmt_p(p, 3), "< 1e-300");
+        assert_eq!(fmt_p(0.0455, 2), "4.55e-2");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::play::{play_range, seat_specs, Tally};
 use crate::setup::{GameArgs, RunArgs};
-use crate::stats::{balance, chi_square_equal, wilson};
+use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use shifu_agents::build_agent;
@@ -157,9 +157,9 @@ pub fn run(args: SweepArgs) -> Result<()> {
         }
         let b = balance(&rates);
         row.push_str(&format!(
-            " {:.2e} | {:.2e} | {b:.4} | {:.1}% | {:.1} |",
-            p[i],
-            adj[i],
+            " {} | {} | {b:.4} | {:.1}% | {:.1} |",
+            fmt_p(p[i], 2),
+            fmt_p(adj[i], 2),
             100.0 * t.capped as f64 / n,
             t.rounds as f64 / n
         ));

@@ -1,8 +1,10 @@
-//! `shifu tournament`: every pairing of the listed agents in two-player games, both seat orders
-//! on the same seeds, Bradley-Terry ratings on the Elo scale with bootstrap intervals; and an SPRT
-//! mode that tests "A is stronger than B" and stops as soon as it is decided.
+//! `shifu tournament`: every line-up of the listed agents in every seat order on the same seeds,
+//! ratings on the Elo scale with bootstrap intervals (Bradley-Terry for two players,
+//! Plackett-Luce for three or more); and an SPRT mode that tests "A is stronger than B" in
+//! two-player games and stops as soon as it is decided.
 
 use crate::play::{seat_specs, split_specs};
+use crate::ratings::{plackett_luce, PlStats};
 use crate::setup::GameArgs;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -17,10 +19,11 @@ use shifu_engine::{Game, GameRng};
 pub struct TournamentArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// The agents, comma-separated specs (at least two).
+    /// The agents, comma-separated specs (at least two). With fewer agents than seats, every
+    /// line-up seats each agent at least once (2 agents at 4 seats: AAAB, AABB, ABBB).
     #[arg(long)]
     agents: String,
-    /// Seeds per pairing; each is played with both seat orders.
+    /// Seeds; each is played by every line-up in every distinct seat order.
     #[arg(long, default_value_t = 50)]
     seeds: u64,
     /// Master seed.
@@ -58,50 +61,64 @@ fn duel_game(game: &TofuShifu, a: &str, b: &str, seed: u64, a_seat: usize) -> f6
         .win_share(a_seat as u8)
 }
 
-/// Bradley-Terry strengths by the MM algorithm (Hunter 2004) from `wins[i][j]` (i's score
-/// against j), on the Elo scale with mean 0.
-pub fn bradley_terry(wins: &[Vec<f64>]) -> Vec<f64> {
-    let k = wins.len();
-    let mut p = vec![1.0f64; k];
-    for _ in 0..2000 {
-        let mut next = p.clone();
-        for i in 0..k {
-            // A small prior (half a win and half a loss against a unit opponent) keeps an
-            // unbeaten or winless agent finite.
-            let w: f64 = wins[i].iter().sum::<f64>() + 0.5;
-            let mut d = 1.0 / (p[i] + 1.0);
-            for j in 0..k {
-                if j != i {
-                    let n = wins[i][j] + wins[j][i];
-                    if n > 0.0 {
-                        d += n / (p[i] + p[j]);
-                    }
-                }
-            }
-            next[i] = w / d;
+/// The line-ups of a tournament of `k` agents at `n` seats, as sorted agent indices: every
+/// `n`-combination of distinct agents when there are at least `n` agents; otherwise every
+/// multiset of `n` agents in which each of the `k` agents appears.
+pub fn lineups(k: usize, n: usize) -> Vec<Vec<usize>> {
+    fn extend(k: usize, n: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if cur.len() == n {
+            out.push(cur.clone());
+            return;
         }
-        let g = (next.iter().map(|x| x.ln()).sum::<f64>() / k as f64).exp();
-        for x in next.iter_mut() {
-            *x /= g;
-        }
-        let change = next
-            .iter()
-            .zip(&p)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
-        p = next;
-        if change < 1e-10 {
-            break;
+        for a in from..k {
+            cur.push(a);
+            extend(k, n, a, cur, out);
+            cur.pop();
         }
     }
-    p.iter().map(|x| 400.0 * x.log10()).collect()
+    let mut all = Vec::new();
+    extend(k, n, 0, &mut Vec::new(), &mut all);
+    all.retain(|l| {
+        let distinct = (0..k).filter(|a| l.contains(a)).count();
+        if k >= n {
+            distinct == n
+        } else {
+            distinct == k
+        }
+    });
+    all
+}
+
+/// Every distinct seating of a line-up (its distinct permutations, in lexicographic order).
+pub fn seatings(lineup: &[usize]) -> Vec<Vec<usize>> {
+    let mut p = lineup.to_vec();
+    p.sort_unstable();
+    let mut out = vec![p.clone()];
+    // Next lexicographic permutation, skipping repeats.
+    loop {
+        let Some(i) = (1..p.len()).rev().find(|&i| p[i - 1] < p[i]) else {
+            return out;
+        };
+        let j = (i..p.len())
+            .rev()
+            .find(|&j| p[j] > p[i - 1])
+            .expect("exists");
+        p.swap(i - 1, j);
+        p[i..].reverse();
+        out.push(p.clone());
+    }
+}
+
+/// One tournament game: the agent index in each seat, each seat's rank and win share.
+struct Played {
+    seating: usize,
+    rank: [u8; 8],
+    share: [f64; 8],
 }
 
 pub fn run(args: TournamentArgs) -> Result<()> {
     let game = args.game.build()?;
-    if game.num_seats() != 2 {
-        bail!("tournament supports two-player games for now (Plackett-Luce ratings for 3-4 players are not built yet); pass --players 2");
-    }
+    let n = game.num_seats();
     let specs = split_specs(&args.agents);
     seat_specs(&specs.join(","), specs.len())?;
     if specs.len() < 2 {
@@ -114,63 +131,94 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     if args.sprt {
+        if n != 2 {
+            bail!("--sprt tests A against B in two-player games; pass --players 2");
+        }
         return sprt(&args, &game, &specs, &pool);
     }
     let k = specs.len();
-    // results[(i, j)] = per seed, i's total score over both seat orders against j.
-    let pairs: Vec<(usize, usize)> = (0..k)
-        .flat_map(|i| ((i + 1)..k).map(move |j| (i, j)))
-        .collect();
-    let per_pair: Vec<Vec<f64>> = pool.install(|| {
-        pairs
-            .par_iter()
-            .map(|&(i, j)| {
-                (0..args.seeds)
-                    .into_par_iter()
-                    .map(|s| {
-                        let seed = game_seed(args.seed, s);
-                        duel_game(&game, &specs[i], &specs[j], seed, 0)
-                            + duel_game(&game, &specs[i], &specs[j], seed, 1)
-                    })
-                    .collect()
+    let seats: Vec<Vec<usize>> = lineups(k, n).iter().flat_map(|l| seatings(l)).collect();
+    let per_seed = seats.len();
+    let played: Vec<Played> = pool.install(|| {
+        (0..args.seeds as usize * per_seed)
+            .into_par_iter()
+            .map(|g| {
+                let seed = game_seed(args.seed, (g / per_seed) as u64);
+                let seating = g % per_seed;
+                let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = seats[seating]
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &a)| build_agent(&specs[a], seed, s as u8).expect("checked"))
+                    .collect();
+                let o = play_game(&game, &mut agents, seed, &mut Vec::new()).outcome;
+                let mut share = [0.0; 8];
+                for (s, x) in share.iter_mut().enumerate().take(n) {
+                    *x = o.win_share(s as u8);
+                }
+                Played {
+                    seating,
+                    rank: o.rank,
+                    share,
+                }
             })
             .collect()
     });
-    let table = |sample: &dyn Fn(usize) -> usize| {
-        let mut w = vec![vec![0.0; k]; k];
-        for (p, &(i, j)) in pairs.iter().enumerate() {
-            for s in 0..args.seeds as usize {
-                let x = per_pair[p][sample(s)];
-                w[i][j] += x;
-                w[j][i] += 2.0 - x;
+    let seed_stats: Vec<PlStats> = played
+        .chunks(per_seed)
+        .map(|games| {
+            let mut st = PlStats::new(k);
+            for p in games {
+                st.add_game(&seats[p.seating], &p.rank[..n]);
             }
-        }
-        w
-    };
-    let wins = table(&|s| s);
-    let elo = bradley_terry(&wins);
-    // Bootstrap over seeds (each seed's two games resampled together).
+            st
+        })
+        .collect();
+    let mut all = PlStats::new(k);
+    for st in &seed_stats {
+        all.merge(st);
+    }
+    let elo = plackett_luce(&all);
+    // Bootstrap over seeds (all the games of a seed resampled together).
     let mut rng = GameRng::seed_from_u64(args.seed ^ 0x5EED);
-    let n = args.seeds as usize;
+    let seeds = seed_stats.len();
     let mut boot: Vec<Vec<f64>> = vec![Vec::new(); k];
     for _ in 0..400 {
-        let idx: Vec<usize> = (0..n).map(|_| rng.gen_range(0..n)).collect();
-        let e = bradley_terry(&table(&|s| idx[s]));
-        for a in 0..k {
-            boot[a].push(e[a]);
+        let mut st = PlStats::new(k);
+        for _ in 0..seeds {
+            st.merge(&seed_stats[rng.gen_range(0..seeds)]);
+        }
+        for (a, e) in plackett_luce(&st).into_iter().enumerate() {
+            boot[a].push(e);
+        }
+    }
+    // Per agent: seats played, win shares and ranks summed.
+    let mut seats_played = vec![0.0f64; k];
+    let mut wins = vec![0.0f64; k];
+    let mut ranks = vec![0.0f64; k];
+    for p in &played {
+        for (s, &a) in seats[p.seating].iter().enumerate() {
+            seats_played[a] += 1.0;
+            wins[a] += p.share[s];
+            ranks[a] += f64::from(p.rank[s]);
         }
     }
     println!(
-        "{}: {} agents, every pairing on {} seeds x 2 seat orders ({} games), master seed {}",
+        "{}, {} players: {} agents, {} seatings ({} line-up(s) in every seat order) on {} seeds = {} games, master seed {}",
         game.name(),
+        n,
         k,
+        per_seed,
+        lineups(k, n).len(),
         args.seeds,
-        pairs.len() as u64 * args.seeds * 2,
+        played.len(),
         args.seed
     );
     println!();
-    println!("| agent | Elo (Bradley-Terry, mean 0) | 95% bootstrap interval | score |");
-    println!("| --- | --- | --- | --- |");
+    println!(
+        "| agent | Elo ({}, mean 0) | 95% bootstrap interval | win share | mean rank | seats played |",
+        if n == 2 { "Bradley-Terry" } else { "Plackett-Luce" }
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by(|&a, &b| elo[b].total_cmp(&elo[a]));
     for a in order {
@@ -178,13 +226,22 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         b.sort_by(f64::total_cmp);
         let lo = b[(b.len() as f64 * 0.025) as usize];
         let hi = b[((b.len() as f64 * 0.975) as usize).min(b.len() - 1)];
-        let played: f64 = (0..k).map(|j| wins[a][j] + wins[j][a]).sum();
-        let score: f64 = wins[a].iter().sum();
         println!(
-            "| {} | {:+.0} | [{:+.0}, {:+.0}] | {:.1} / {:.0} |",
-            specs[a], elo[a], lo, hi, score, played
+            "| {} | {:+.0} | [{:+.0}, {:+.0}] | {:.3} | {:.2} | {:.0} |",
+            specs[a],
+            elo[a],
+            lo,
+            hi,
+            wins[a] / seats_played[a],
+            ranks[a] / seats_played[a],
+            seats_played[a]
         );
     }
+    println!();
+    println!(
+        "Elo differences: 100 points = the stronger agent finishes ahead of the weaker in 64% of their comparisons{}.",
+        if n == 2 { "" } else { " (Plackett-Luce over the whole finishing order; shared ranks by Breslow's approximation)" }
+    );
     Ok(())
 }
 
@@ -264,15 +321,25 @@ fn sprt(
 
 #[cfg(test)]
 mod tests {
-    use super::bradley_terry;
+    use super::{lineups, seatings};
 
     #[test]
-    fn bradley_terry_orders_and_scales() {
-        // A beats B 75% of the time: about 191 Elo apart (400 log10 3), shrunk a little by the prior.
-        let wins = vec![vec![0.0, 75.0], vec![25.0, 0.0]];
-        let e = bradley_terry(&wins);
-        let gap = e[0] - e[1];
-        assert!(gap > 170.0 && gap < 192.0, "{gap}");
-        assert!((e[0] + e[1]).abs() < 1e-6);
+    fn lineups_and_seatings() {
+        // Three agents at four seats: each agent at least once.
+        assert_eq!(
+            lineups(3, 4),
+            vec![vec![0, 0, 1, 2], vec![0, 1, 1, 2], vec![0, 1, 2, 2]]
+        );
+        // Four agents at three seats: the four 3-combinations.
+        assert_eq!(lineups(4, 3).len(), 4);
+        assert_eq!(lineups(2, 2), vec![vec![0, 1]]);
+        assert_eq!(seatings(&[0, 1]), vec![vec![0, 1], vec![1, 0]]);
+        assert_eq!(seatings(&[0, 1, 2]).len(), 6);
+        // 4! / (2! 1! 1!) distinct seatings of 0,0,1,2.
+        let s = seatings(&[0, 0, 1, 2]);
+        assert_eq!(s.len(), 12);
+        let mut d = s.clone();
+        d.dedup();
+        assert_eq!(d.len(), 12);
     }
 }

@@ -520,10 +520,7 @@ fn tournament_rates_every_agent_and_sprt_stops_the_same_on_any_thread_count() {
         out.contains("| greedy |") && out.contains("| random |"),
         "{out}"
     );
-    assert!(
-        out.contains("40 games") || out.contains("(20 games)"),
-        "{out}"
-    );
+    assert!(out.contains("on 10 seeds = 20 games"), "{out}");
     let sprt = |threads: &str| {
         let o = shifu(&[
             "tournament",
@@ -545,9 +542,45 @@ fn tournament_rates_every_agent_and_sprt_stops_the_same_on_any_thread_count() {
     let one = sprt("1");
     assert!(one.contains("H1 accepted"), "{one}");
     assert_eq!(one, sprt("2"));
-    let bad = shifu(&["tournament", "--players", "3", "--agents", "random,greedy"]);
+    let bad = shifu(&[
+        "tournament",
+        "--players",
+        "3",
+        "--agents",
+        "random,greedy",
+        "--sprt",
+    ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("two-player"), "{}", stderr(&bad));
+}
+
+#[test]
+fn tournament_rates_three_and_four_player_line_ups_by_plackett_luce() {
+    // Two agents at three seats: line-ups AAB and ABB, 3 seat orders each, on 8 seeds.
+    let o = shifu(&[
+        "tournament",
+        "--players",
+        "3",
+        "--agents",
+        "random,greedy",
+        "--seeds",
+        "8",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("6 seatings") && out.contains("48 games"),
+        "{out}"
+    );
+    assert!(out.contains("Plackett-Luce"), "{out}");
+    // Greedy is rated above random: its row comes first, with a positive rating.
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| ")).collect();
+    assert!(rows[2].starts_with("| greedy | +"), "{out}");
+    // Each agent sat in 72 of the 144 seats.
+    assert!(
+        rows[2].ends_with("| 72 |") && rows[3].ends_with("| 72 |"),
+        "{out}"
+    );
 }
 
 #[test]
