@@ -12,7 +12,9 @@
 pub mod alloc_counter;
 pub mod error;
 pub mod game;
+pub mod param_file;
 pub mod perft;
+pub mod tofu_kingdom;
 pub mod tofu_shifu;
 
 pub use error::EngineError;

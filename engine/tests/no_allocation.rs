@@ -9,7 +9,7 @@ use shifu_engine::{rng_from_seed, Game};
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-fn play(g: &TofuShifu, seed: u64, buf: &mut Vec<shifu_engine::tofu_shifu::Action>) -> u64 {
+fn play<G: Game>(g: &G, seed: u64, buf: &mut Vec<G::Action>) -> u64 {
     let mut rng = rng_from_seed(seed);
     let mut pick = rng_from_seed(seed + 99);
     let mut s = g.new_state(&mut rng);
@@ -33,6 +33,20 @@ fn whole_games_allocate_nothing_once_the_buffer_is_warm() {
         let (steps, allocations) =
             count(|| (2..7).map(|seed| play(&g, seed, &mut buf)).sum::<u64>());
         assert!(steps > 5_000, "{steps} steps");
+        assert_eq!(allocations, 0, "{players} players, {steps} steps");
+    }
+}
+
+#[test]
+fn tofu_kingdom_games_allocate_nothing_once_the_buffer_is_warm() {
+    use shifu_engine::tofu_kingdom::{Params, TofuKingdom};
+    for players in 3..=8u8 {
+        let g = TofuKingdom::with_params(Params::with_players(players)).unwrap();
+        let mut buf = Vec::with_capacity(64);
+        play(&g, 1, &mut buf);
+        let (steps, allocations) =
+            count(|| (2..12).map(|seed| play(&g, seed, &mut buf)).sum::<u64>());
+        assert!(steps > 500, "{steps} steps");
         assert_eq!(allocations, 0, "{players} players, {steps} steps");
     }
 }

@@ -5,6 +5,7 @@
 
 use super::data::PriceMode;
 use crate::error::EngineError;
+use crate::param_file;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -110,70 +111,37 @@ impl Params {
 
     /// Parses TOML text; unknown keys and bad values are errors naming the key.
     pub fn from_toml_str(text: &str) -> Result<Params, EngineError> {
-        toml::from_str(text).map_err(|e| {
-            EngineError::param(
-                e.span()
-                    .map(|s| text[s].trim().to_string())
-                    .unwrap_or_default(),
-                e.message().to_string(),
-            )
-        })
+        param_file::from_toml_str(text)
     }
 
     /// Reads a TOML parameter file.
     pub fn from_toml_file(path: &Path) -> Result<Params, EngineError> {
-        let text = std::fs::read_to_string(path).map_err(|e| EngineError::ParamFile {
-            file: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        toml::from_str(&text).map_err(|e| EngineError::ParamFile {
-            file: path.to_path_buf(),
-            message: e.to_string(),
-        })
+        param_file::from_toml_file(path)
     }
 
     /// The names of every key, for help texts and error messages.
     pub fn keys() -> Vec<String> {
-        match toml::Value::try_from(Params::default()) {
-            Ok(toml::Value::Table(t)) => {
-                let mut k: Vec<String> = t.keys().cloned().collect();
-                for opt in [
-                    "start_coins",
-                    "end_objectives",
-                    "hand_size",
-                    "hand_limit",
-                    "market_size",
-                    "market_prices",
-                    "market_price_mode",
-                ] {
-                    if !k.iter().any(|x| x == opt) {
-                        k.push(opt.to_string());
-                    }
-                }
-                k.sort();
-                k
-            }
-            _ => Vec::new(),
-        }
+        param_file::keys(
+            &Params::default(),
+            &[
+                "start_coins",
+                "end_objectives",
+                "hand_size",
+                "hand_limit",
+                "market_size",
+                "market_prices",
+                "market_price_mode",
+            ],
+        )
     }
 
     /// Applies one `key=value` override. Values are TOML (`true`, `1.5`, `"slot"`), a bare word
     /// (`one-total`), or a comma list (`1,2,2,3`). `objective_cost.ID=n` sets one objective.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), EngineError> {
         let key = key.trim();
-        let parsed = parse_value(value.trim());
-        let mut table = match toml::Value::try_from(&*self) {
-            Ok(toml::Value::Table(t)) => t,
-            _ => {
-                return Err(EngineError::param(
-                    key,
-                    "internal: parameters do not serialise",
-                ))
-            }
-        };
         if let Some(id) = key.strip_prefix("objective_cost.") {
-            let n = match &parsed {
-                toml::Value::Integer(n) if *n >= 0 => *n,
+            let n = match param_file::parse_value(value.trim()) {
+                toml::Value::Integer(n) if n >= 0 => n,
                 _ => {
                     return Err(EngineError::param(
                         key,
@@ -184,20 +152,7 @@ impl Params {
             self.objective_cost.insert(id.to_string(), n as u16);
             return Ok(());
         }
-        if !Params::keys().iter().any(|k| k == key) {
-            return Err(EngineError::param(
-                key,
-                format!("unknown parameter; known: {}", Params::keys().join(", ")),
-            ));
-        }
-        table.insert(key.to_string(), parsed);
-        let p: Params = toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| {
-                EngineError::param(key, format!("bad value `{value}`: {}", e.message()))
-            })?;
-        *self = p;
-        Ok(())
+        param_file::set(self, key, value, &Params::keys())
     }
 
     /// Applies `key=value` strings in order.
@@ -206,25 +161,11 @@ impl Params {
         pairs: impl IntoIterator<Item = &'a str>,
     ) -> Result<(), EngineError> {
         for kv in pairs {
-            let (k, v) = kv.split_once('=').ok_or_else(|| {
-                EngineError::param(kv, "expected key=value, for example players=3")
-            })?;
+            let (k, v) = param_file::split_pair(kv)?;
             self.set(k, v)?;
         }
         Ok(())
     }
-}
-
-fn parse_value(v: &str) -> toml::Value {
-    if let Ok(t) = format!("v = {v}").parse::<toml::Table>() {
-        if let Some(x) = t.get("v") {
-            return x.clone();
-        }
-    }
-    if v.contains(',') {
-        return toml::Value::Array(v.split(',').map(|p| parse_value(p.trim())).collect());
-    }
-    toml::Value::String(v.to_string())
 }
 
 #[cfg(test)]

@@ -1,0 +1,97 @@
+//! Parameter mechanics shared by every game: TOML files, `key=value` overrides and the list of
+//! known keys, for any serde parameter struct that denies unknown fields.
+
+use crate::error::EngineError;
+use serde::{de::DeserializeOwned, Serialize};
+use std::path::Path;
+
+/// Parses TOML text; unknown keys and bad values are errors naming the key.
+pub fn from_toml_str<P: DeserializeOwned>(text: &str) -> Result<P, EngineError> {
+    toml::from_str(text).map_err(|e| {
+        EngineError::param(
+            e.span()
+                .map(|s| text[s].trim().to_string())
+                .unwrap_or_default(),
+            e.message().to_string(),
+        )
+    })
+}
+
+/// Reads a TOML parameter file.
+pub fn from_toml_file<P: DeserializeOwned>(path: &Path) -> Result<P, EngineError> {
+    let text = std::fs::read_to_string(path).map_err(|e| EngineError::ParamFile {
+        file: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    toml::from_str(&text).map_err(|e| EngineError::ParamFile {
+        file: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+/// The keys `params` serialises (fields left `None` are missing; pass them as `extra`), sorted.
+pub fn keys<P: Serialize>(params: &P, extra: &[&str]) -> Vec<String> {
+    let mut k: Vec<String> = match toml::Value::try_from(params) {
+        Ok(toml::Value::Table(t)) => t.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    for opt in extra {
+        if !k.iter().any(|x| x == opt) {
+            k.push(opt.to_string());
+        }
+    }
+    k.sort();
+    k
+}
+
+/// Applies one `key=value` override to `params`. Values are TOML (`true`, `1.5`, `"slot"`), a
+/// bare word (`one-total`), or a comma list (`1,2,2,3`). `known` lists the accepted keys.
+pub fn set<P: Serialize + DeserializeOwned>(
+    params: &mut P,
+    key: &str,
+    value: &str,
+    known: &[String],
+) -> Result<(), EngineError> {
+    let key = key.trim();
+    if !known.iter().any(|k| k == key) {
+        return Err(EngineError::param(
+            key,
+            format!("unknown parameter; known: {}", known.join(", ")),
+        ));
+    }
+    let mut table = match toml::Value::try_from(&*params) {
+        Ok(toml::Value::Table(t)) => t,
+        _ => {
+            return Err(EngineError::param(
+                key,
+                "internal: parameters do not serialise",
+            ))
+        }
+    };
+    table.insert(key.to_string(), parse_value(value.trim()));
+    *params = toml::Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            EngineError::param(key, format!("bad value `{value}`: {}", e.message()))
+        })?;
+    Ok(())
+}
+
+/// Splits `key=value`.
+pub fn split_pair(kv: &str) -> Result<(&str, &str), EngineError> {
+    kv.split_once('=')
+        .ok_or_else(|| EngineError::param(kv, "expected key=value, for example players=3"))
+}
+
+/// A command-line value as TOML: itself when it parses, else a comma list or a bare word.
+pub fn parse_value(v: &str) -> toml::Value {
+    if let Ok(t) = format!("v = {v}").parse::<toml::Table>() {
+        if let Some(x) = t.get("v") {
+            return x.clone();
+        }
+    }
+    if v.contains(',') {
+        return toml::Value::Array(v.split(',').map(|p| parse_value(p.trim())).collect());
+    }
+    toml::Value::String(v.to_string())
+}

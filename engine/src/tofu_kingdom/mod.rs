@@ -1,0 +1,304 @@
+//! Tofu Kingdom (3 to 8 players): hidden roles, questions answered under eye marks (must tell the
+//! truth, must lie, either), and Prince Mochi's guess. Pure inference under lying.
+//!
+//! Files, each named for what it holds:
+//! - [`data`]: the card data file (YAML schema, loading, validation);
+//! - [`params`]: parameters and the named rule options;
+//! - [`state`]: the position: the public [`Table`] and the dealt cards;
+//! - [`action`]: the actions (ask, answer, guess, steal);
+//! - `rules.rs`: answers and their truth, the legal actions, applying an action, scoring;
+//! - `hidden.rs`: observations, the worlds consistent with the answers heard, determinization;
+//! - `invariants.rs`: conservation checks used by the tests.
+//!
+//! Rules the rulebook leaves open are options in [`Params`], each with its default documented
+//! there. Modelling choices: the Prince asks each other player one question in an order he
+//! chooses, then the extra question; a steal with a single possible victim resolves without a
+//! decision; several steals resolve clockwise from the Prince's left.
+
+pub mod action;
+pub mod data;
+mod hidden;
+mod invariants;
+pub mod params;
+mod rules;
+pub mod state;
+
+pub use action::Action;
+pub use data::{Card, CardData, Eye, Reward, Symbol};
+pub use hidden::Observation;
+pub use params::{CentreAnswer, DealMode, Params};
+pub use state::{Answer, Exchange, Phase, Question, State, Table, MAX_PLAYERS, NO_CARD};
+
+use crate::error::EngineError;
+use crate::game::{Game, Outcome, Seat, MAX_SEATS};
+use data::MAX_CHARACTERS;
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+#[cfg(debug_assertions)]
+thread_local! {
+    static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(64));
+}
+
+/// Tofu Kingdom: rules, card data and parameters. Immutable and shared by all threads.
+#[derive(Debug, Clone)]
+pub struct TofuKingdom {
+    /// The card data.
+    pub data: CardData,
+    /// The parameters as given.
+    pub params: Params,
+    players: u8,
+    /// The Character cards dealt each round.
+    deck: [u8; MAX_CHARACTERS],
+    deck_len: u8,
+    /// Cards left in the centre each round.
+    centre_len: u8,
+    target: i16,
+}
+
+impl TofuKingdom {
+    /// Builds a game from card data and parameters, checking that they fit together.
+    pub fn new(data: CardData, params: Params) -> Result<TofuKingdom, EngineError> {
+        let players = params.players;
+        if !(3..=MAX_PLAYERS as u8).contains(&players) {
+            return Err(EngineError::param(
+                "players",
+                format!("Tofu Kingdom takes 3 to 8 players, got {players}"),
+            ));
+        }
+        if params.first_prince >= players {
+            return Err(EngineError::param(
+                "first_prince",
+                format!(
+                    "seat {} does not exist with {players} players (seats count from 0)",
+                    params.first_prince
+                ),
+            ));
+        }
+        if params.max_rounds == 0 {
+            return Err(EngineError::param("max_rounds", "must be at least 1"));
+        }
+        let list: Vec<u8> = match params.deal_mode {
+            DealMode::KurakiMura => data.characters.clone(),
+            DealMode::BlueOrange => data.blue_orange.get(&players).cloned().ok_or_else(|| {
+                EngineError::param(
+                    "deal_mode",
+                    format!("the data file has no blue_orange list for {players} players"),
+                )
+            })?,
+        };
+        if list.len() < players as usize - 1 {
+            return Err(EngineError::param(
+                "players",
+                format!(
+                    "{} Character cards cannot be dealt to {} players besides the Prince",
+                    list.len(),
+                    players - 1
+                ),
+            ));
+        }
+        let mut deck = [0u8; MAX_CHARACTERS];
+        deck[..list.len()].copy_from_slice(&list);
+        let target = params.winning_score.unwrap_or(data.winning_score);
+        if target == 0 {
+            return Err(EngineError::param("winning_score", "must be at least 1"));
+        }
+        Ok(TofuKingdom {
+            players,
+            deck,
+            deck_len: list.len() as u8,
+            centre_len: (list.len() - (players as usize - 1)) as u8,
+            target: target.min(i16::MAX as u16) as i16,
+            data,
+            params,
+        })
+    }
+
+    /// The embedded data with these parameters.
+    pub fn with_params(params: Params) -> Result<TofuKingdom, EngineError> {
+        Self::new(CardData::embedded(), params)
+    }
+
+    /// The Character cards in play this game (dealt each round).
+    pub fn deck(&self) -> &[u8] {
+        &self.deck[..self.deck_len as usize]
+    }
+
+    /// Cards left face down in the centre each round.
+    pub fn centre_len(&self) -> u8 {
+        self.centre_len
+    }
+
+    /// Points that end the game.
+    pub fn target(&self) -> i16 {
+        self.target
+    }
+
+    /// Shuffles the deck and deals one card to each seat but the Prince; the rest go to the
+    /// centre.
+    fn deal<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
+        let mut deck = self.deck;
+        let n = self.deck_len as usize;
+        deck[..n].shuffle(rng);
+        let t = &mut s.table;
+        let mut next = 0;
+        for k in 1..self.players {
+            let seat = (t.prince + k) % self.players;
+            s.cards[seat as usize] = deck[next];
+            next += 1;
+        }
+        s.cards[t.prince as usize] = self.data.prince;
+        s.centre = [NO_CARD; MAX_PLAYERS];
+        s.centre_len = (n - next) as u8;
+        s.centre[..n - next].copy_from_slice(&deck[next..n]);
+        let prince = t.prince as usize;
+        s.table.prince_rounds[prince] += 1;
+        if s.centre().iter().all(|&c| c != self.data.princess) {
+            s.table.princess_dealt[prince] += 1;
+        }
+    }
+}
+
+impl State {
+    /// The centre cards.
+    pub fn centre(&self) -> &[u8] {
+        &self.centre[..self.centre_len as usize]
+    }
+}
+
+impl Game for TofuKingdom {
+    type State = State;
+    type Action = Action;
+    type Observation = Observation;
+
+    fn name(&self) -> &'static str {
+        "tofu-kingdom"
+    }
+
+    fn num_seats(&self) -> usize {
+        self.players as usize
+    }
+
+    fn new_state<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+        let empty = Exchange {
+            to: 0,
+            question: Question::WherePrincess,
+            answer: Answer::Centre,
+        };
+        let mut s = State {
+            table: Table {
+                players: self.players,
+                prince: self.params.first_prince,
+                round: 1,
+                turns: 0,
+                points: [0; MAX_PLAYERS],
+                gained: [0; MAX_PLAYERS],
+                phase: Phase::Ask,
+                asked: 0,
+                log: [empty; state::MAX_QUESTIONS],
+                log_len: 0,
+                guess: None,
+                revealed: NO_CARD,
+                scored: 0,
+                steals: 0,
+                prince_rounds: [0; MAX_PLAYERS],
+                finds: [0; MAX_PLAYERS],
+                princess_dealt: [0; MAX_PLAYERS],
+                symbol_rounds: [0; 3],
+                faction_points: [0; 3],
+                stolen: 0,
+                capped: false,
+            },
+            cards: [NO_CARD; MAX_PLAYERS],
+            centre: [NO_CARD; MAX_PLAYERS],
+            centre_len: 0,
+        };
+        self.deal(&mut s, rng);
+        s
+    }
+
+    fn to_move(&self, s: &State) -> Option<Seat> {
+        match s.table.phase {
+            Phase::Ask | Phase::Guess => Some(s.table.prince),
+            Phase::Answer { to, .. } => Some(to),
+            Phase::Steal { seat } => Some(seat),
+            Phase::Over => None,
+        }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
+        self.legal(s, out)
+    }
+
+    fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+        #[cfg(debug_assertions)]
+        DEBUG_LEGAL.with(|buf| {
+            // A reused buffer, so debug builds allocate no more than release builds once warm.
+            let mut legal = buf.borrow_mut();
+            self.legal(s, &mut legal);
+            debug_assert!(legal.contains(&a), "illegal {a:?} in {:?}", s.table.phase);
+        });
+        self.play(s, a, rng)
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if !s.table.is_over() {
+            return None;
+        }
+        let n = self.players as usize;
+        let mut score = [0.0; MAX_SEATS];
+        for i in 0..n {
+            score[i] = f64::from(s.table.points[i]);
+        }
+        // "The player with the highest score wins the game. The game is a tie if more than one
+        // player shares the highest score."
+        Some(Outcome::from_keys(
+            n,
+            score,
+            &s.table.points[..n],
+            s.table.capped,
+        ))
+    }
+
+    fn determinize<R: Rng + ?Sized>(&self, s: &State, observer: Seat, rng: &mut R) -> State {
+        self.sample_world(s, observer, rng)
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Observation {
+        self.observe(s, seat)
+    }
+
+    fn turns_completed(&self, s: &State) -> u32 {
+        s.table.turns
+    }
+
+    fn round(&self, s: &State) -> u32 {
+        u32::from(s.table.round)
+    }
+
+    fn action_name(&self, _s: &State, a: Action) -> String {
+        let card = |c: u8| {
+            self.data
+                .cards
+                .get(c as usize)
+                .map(|x| x.id.clone())
+                .unwrap_or_else(|| format!("card {c}"))
+        };
+        match a {
+            Action::Ask { to, question } => format!(
+                "ask player {}: {}",
+                to + 1,
+                match question {
+                    Question::WherePrincess => "where is Princess Tofu?".to_string(),
+                    Question::OwnCard => "which card do you hold?".to_string(),
+                    Question::CardOf(x) => format!("which card does player {} hold?", x + 1),
+                }
+            ),
+            Action::Answer(Answer::Seat(x)) => format!("answer: with player {}", x + 1),
+            Action::Answer(Answer::Centre) => "answer: in the centre".to_string(),
+            Action::Answer(Answer::Card(c)) => format!("answer: {}", card(c)),
+            Action::Guess(x) => format!("name player {} as Princess Tofu", x + 1),
+            Action::Steal(x) => format!("take a point from player {}", x + 1),
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Randomized Tofu Kingdom tests: invariants after every action over thousands of games,
+//! determinization that never produces a world inconsistent with the answers heard, and perft.
+
+use rand::{Rng, SeedableRng};
+use shifu_engine::perft::perft;
+use shifu_engine::tofu_kingdom::{CentreAnswer, DealMode, Params, State, TofuKingdom};
+use shifu_engine::{rng_from_seed, Game, GameRng};
+use std::collections::HashMap;
+
+fn variants() -> Vec<TofuKingdom> {
+    let mut v = Vec::new();
+    for players in 3..=8u8 {
+        for deal_mode in [DealMode::KurakiMura, DealMode::BlueOrange] {
+            for centre_answer in [CentreAnswer::SayCentre, CentreAnswer::Free] {
+                v.push(
+                    TofuKingdom::with_params(Params {
+                        players,
+                        deal_mode,
+                        centre_answer,
+                        centre_is_a_lie: players % 2 == 0,
+                        first_prince: players % 3,
+                        ..Params::default()
+                    })
+                    .unwrap(),
+                );
+            }
+        }
+    }
+    v
+}
+
+/// Plays a random game, calling `each` on every position before its action.
+fn random_game(g: &TofuKingdom, seed: u64, mut each: impl FnMut(&State)) -> State {
+    let mut rng = rng_from_seed(seed);
+    let mut pick = GameRng::seed_from_u64(seed ^ 0xABCD);
+    let mut s = g.new_state(&mut rng);
+    let mut legal = Vec::new();
+    while g.to_move(&s).is_some() {
+        each(&s);
+        g.legal_actions(&s, &mut legal);
+        assert!(!legal.is_empty());
+        let a = legal[pick.gen_range(0..legal.len())];
+        g.apply(&mut s, a, &mut rng);
+        if let Err(e) = g.check_invariants(&s) {
+            panic!("seed {seed}, {} players, after {a:?}: {e}", g.num_seats());
+        }
+    }
+    s
+}
+
+#[test]
+fn thousands_of_random_games_keep_every_invariant_and_every_answer_respects_its_eye() {
+    let games = variants();
+    let mut total = 0;
+    for (i, g) in games.iter().enumerate() {
+        for seed in 0..150u64 {
+            let end = random_game(g, seed * 100 + i as u64, |_| {});
+            let o = g.outcome(&end).expect("over");
+            assert!(o.capped || end.table.points.iter().any(|&p| p >= g.target()));
+            total += 1;
+        }
+    }
+    assert!(total >= 3000, "{total}");
+}
+
+#[test]
+fn legal_lists_hold_distinct_actions_that_all_apply() {
+    for g in variants().iter().step_by(3) {
+        random_game(g, 7, |s| {
+            let mut legal = Vec::new();
+            g.legal_actions(s, &mut legal);
+            let mut d = legal.clone();
+            d.sort_by_key(|a| format!("{a:?}"));
+            d.dedup();
+            assert_eq!(d.len(), legal.len());
+            for &a in &legal {
+                let mut t = *s;
+                g.apply_checked(&mut t, a, &mut rng_from_seed(1)).unwrap();
+            }
+        });
+    }
+}
+
+#[test]
+fn princes_determinization_never_produces_a_world_inconsistent_with_the_answers() {
+    for g in variants() {
+        let mut rng = rng_from_seed(5);
+        for seed in 0..10 {
+            random_game(&g, seed, |s| {
+                let prince = s.table.prince;
+                let w = g.determinize(s, prince, &mut rng);
+                assert!(g.consistent(&w.table, &w.cards), "inconsistent world");
+                g.check_invariants(&w).unwrap();
+                assert_eq!(g.observation(&w, prince), g.observation(s, prince));
+                // Other seats know every dealt card: only the centre's order may change.
+                let other = (prince + 1) % g.num_seats() as u8;
+                let v = g.determinize(s, other, &mut rng);
+                assert_eq!(v.cards, s.cards);
+                assert_eq!(g.observation(&v, other), g.observation(s, other));
+            });
+        }
+    }
+}
+
+#[test]
+fn princes_determinization_samples_the_consistent_worlds_uniformly() {
+    // Five players (840 deals): after the questions, enumerate the consistent worlds and check
+    // that 100 samples per world hit each about equally often and nothing else.
+    let g = TofuKingdom::with_params(Params::with_players(5)).unwrap();
+    let mut rng = rng_from_seed(11);
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut at_guess = None;
+        random_game(&g, seed, |s| {
+            if at_guess.is_none() && s.table.phase == shifu_engine::tofu_kingdom::Phase::Guess {
+                at_guess = Some(*s);
+            }
+        });
+        let Some(s) = at_guess else { continue };
+        let mut worlds = Vec::new();
+        g.for_each_world(&s.table, |w| worlds.push(*w));
+        assert!(worlds.contains(&s.cards), "the true world is consistent");
+        if !(3..=150).contains(&worlds.len()) {
+            continue;
+        }
+        let mut hits: HashMap<[u8; 8], u32> = HashMap::new();
+        let n = 100 * worlds.len();
+        for _ in 0..n {
+            let w = g.determinize(&s, s.table.prince, &mut rng);
+            *hits.entry(w.cards).or_default() += 1;
+        }
+        assert_eq!(
+            hits.len(),
+            worlds.len(),
+            "every consistent world and no other"
+        );
+        let expected = n as f64 / worlds.len() as f64;
+        let chi: f64 = hits
+            .values()
+            .map(|&h| (h as f64 - expected).powi(2) / expected)
+            .sum();
+        // Far above the 0.999 quantile of chi-square with df = worlds - 1 (about
+        // df + 4.4 sqrt(df)): a sampler that favours some worlds fails by a wide margin.
+        let df = worlds.len() as f64 - 1.0;
+        assert!(
+            chi < df + 6.0 * df.sqrt() + 10.0,
+            "chi-square {chi} over {} worlds",
+            worlds.len()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} positions checked");
+}
+
+#[test]
+fn same_seed_same_game_on_any_thread() {
+    let g = TofuKingdom::with_params(Params::with_players(6)).unwrap();
+    let here = random_game(&g, 42, |_| {});
+    let there = std::thread::scope(|sc| sc.spawn(|| random_game(&g, 42, |_| {})).join().unwrap());
+    assert_eq!(here, there);
+    let json = serde_json::to_string(&here).unwrap();
+    assert_eq!(serde_json::from_str::<State>(&json).unwrap(), here);
+}
+
+fn counts(players: u8, depth: u32) -> Vec<u64> {
+    let g = TofuKingdom::with_params(Params::with_players(players)).unwrap();
+    let mut rng = rng_from_seed(1);
+    let s = g.new_state(&mut rng);
+    (1..=depth).map(|d| perft(&g, &s, &rng, d)).collect()
+}
+
+#[test]
+fn perft_three_and_five_players_seed_1() {
+    assert_eq!(counts(3, 6), PERFT_3P);
+    assert_eq!(counts(5, 4), PERFT_5P, "5p");
+}
+
+/// Depths 1 to 6, three players, seed 1, default data and parameters.
+const PERFT_3P: [u64; 6] = [6, 31, 93, 476, 2856, 14756];
+/// Depths 1 to 4, five players, seed 1.
+const PERFT_5P: [u64; 4] = [20, 99, 1485, 6814];

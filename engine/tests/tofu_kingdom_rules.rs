@@ -1,0 +1,443 @@
+//! Tofu Kingdom rule tests, one per rule, named after it. Positions are dealt by hand.
+
+use shifu_engine::tofu_kingdom::{
+    Action, Answer, CardData, CentreAnswer, DealMode, Params, Phase, Question, State, TofuKingdom,
+    NO_CARD,
+};
+use shifu_engine::{rng_from_seed, Game, GameRng};
+
+fn game(players: u8) -> TofuKingdom {
+    TofuKingdom::with_params(Params::with_players(players)).unwrap()
+}
+
+fn game_with(params: Params) -> TofuKingdom {
+    TofuKingdom::with_params(params).unwrap()
+}
+
+/// A new game whose current deal is replaced: `by_seat[i]` is seat i's card id (the Prince's
+/// entry is ignored); the deck's other cards go to the centre.
+fn dealt(g: &TofuKingdom, by_seat: &[&str]) -> (State, GameRng) {
+    let mut rng = rng_from_seed(1);
+    let mut s = g.new_state(&mut rng);
+    let prince = s.table.prince as usize;
+    for (i, id) in by_seat.iter().enumerate() {
+        if i != prince {
+            s.cards[i] = g.data.index_of(id).unwrap();
+        }
+    }
+    let mut k = 0;
+    s.centre = [NO_CARD; 8];
+    for &c in g.deck() {
+        if !s.cards.contains(&c) {
+            s.centre[k] = c;
+            k += 1;
+        }
+    }
+    s.centre_len = k as u8;
+    g.check_invariants(&s).unwrap();
+    (s, rng)
+}
+
+fn legal(g: &TofuKingdom, s: &State) -> Vec<Action> {
+    let mut v = Vec::new();
+    g.legal_actions(s, &mut v);
+    v
+}
+
+fn card(g: &TofuKingdom, id: &str) -> u8 {
+    g.data.index_of(id).unwrap()
+}
+
+/// Asks `to` the question and returns the legal answers.
+fn answers(g: &TofuKingdom, s: &State, to: u8, question: Question) -> Vec<Answer> {
+    let mut t = *s;
+    let mut rng = rng_from_seed(0);
+    g.apply_checked(&mut t, Action::Ask { to, question }, &mut rng)
+        .unwrap();
+    legal(g, &t)
+        .into_iter()
+        .map(|a| match a {
+            Action::Answer(x) => x,
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+/// Plays the question phase: each other player is asked where the Princess is and gives their
+/// first legal answer; then the extra question goes to seat `extra_to`.
+fn ask_all(g: &TofuKingdom, s: &mut State, rng: &mut GameRng) {
+    while s.table.phase == Phase::Ask {
+        let ask = legal(g, s)[0];
+        g.apply_checked(s, ask, rng).unwrap();
+        let answer = legal(g, s)[0];
+        g.apply_checked(s, answer, rng).unwrap();
+    }
+    assert_eq!(s.table.phase, Phase::Guess);
+}
+
+#[test]
+fn setup_deals_one_character_card_to_each_player_but_the_prince_rest_face_down_in_centre() {
+    for (players, centre) in [(3, 5), (5, 3), (8, 0)] {
+        let g = game(players);
+        let s = g.new_state(&mut rng_from_seed(players as u64));
+        assert_eq!(s.centre_len, centre, "{players} players");
+        assert_eq!(s.cards[0], g.data.prince, "seat 0 starts as Prince Mochi");
+        g.check_invariants(&s).unwrap();
+    }
+}
+
+#[test]
+fn blue_orange_deal_mode_uses_the_per_player_count_lists() {
+    let g = game_with(Params {
+        players: 3,
+        deal_mode: DealMode::BlueOrange,
+        ..Params::default()
+    });
+    assert_eq!(g.deck().len(), 3);
+    let ids: Vec<&str> = g
+        .deck()
+        .iter()
+        .map(|&c| g.data.card(c).id.as_str())
+        .collect();
+    assert_eq!(ids, ["princess_tofu", "queen_tofu", "tofu_maid"]);
+    let s = g.new_state(&mut rng_from_seed(3));
+    assert_eq!(s.centre_len, 1);
+    g.check_invariants(&s).unwrap();
+}
+
+#[test]
+fn prince_asks_each_other_player_one_question_then_one_extra_to_anyone() {
+    let g = game(4);
+    let (mut s, mut rng) = dealt(&g, &["", "princess_tofu", "queen_tofu", "tofu_maid"]);
+    // Three players, each: where, own card, and the card of each of the 2 others.
+    assert_eq!(legal(&g, &s).len(), 3 * 4);
+    for round in 0..3 {
+        let asks = legal(&g, &s);
+        assert_eq!(asks.len(), (3 - round) * 4, "question {round}");
+        let Action::Ask { to, .. } = asks[0] else {
+            panic!()
+        };
+        g.apply_checked(&mut s, asks[0], &mut rng).unwrap();
+        let a = legal(&g, &s)[0];
+        g.apply_checked(&mut s, a, &mut rng).unwrap();
+        assert!(legal(&g, &s)
+            .iter()
+            .all(|x| !matches!(x, Action::Ask { to: t, .. } if *t == to) || round == 2));
+    }
+    // The extra question: any of the three again.
+    assert_eq!(legal(&g, &s).len(), 12);
+    let extra = legal(&g, &s)[5];
+    g.apply_checked(&mut s, extra, &mut rng).unwrap();
+    let a = legal(&g, &s)[0];
+    g.apply_checked(&mut s, a, &mut rng).unwrap();
+    assert_eq!(s.table.phase, Phase::Guess);
+    assert_eq!(s.table.log_len, 4);
+    // The Prince cannot ask himself or ask about his own card.
+    let (s2, _) = dealt(&g, &["", "princess_tofu", "queen_tofu", "tofu_maid"]);
+    assert!(legal(&g, &s2).iter().all(|a| !matches!(
+        a,
+        Action::Ask { to: 0, .. }
+            | Action::Ask {
+                question: Question::CardOf(0),
+                ..
+            }
+    )));
+}
+
+#[test]
+fn eye_t_must_tell_the_truth() {
+    let g = game(4);
+    let (s, _) = dealt(&g, &["", "princess_tofu", "queen_tofu", "tofu_chef"]);
+    assert_eq!(
+        answers(&g, &s, 1, Question::WherePrincess),
+        [Answer::Seat(1)]
+    );
+    assert_eq!(
+        answers(&g, &s, 3, Question::OwnCard),
+        [Answer::Card(card(&g, "tofu_chef"))]
+    );
+    assert_eq!(
+        answers(&g, &s, 3, Question::CardOf(2)),
+        [Answer::Card(card(&g, "queen_tofu"))]
+    );
+}
+
+#[test]
+fn eye_f_must_lie_with_any_false_answer() {
+    let g = game(4);
+    let (s, _) = dealt(&g, &["", "princess_tofu", "queen_tofu", "tofu_chef"]);
+    let where_ = answers(&g, &s, 2, Question::WherePrincess);
+    // Seats 2 and 3, and "in the centre" (3 cards lie there): everything but the truth.
+    assert_eq!(where_, [Answer::Seat(2), Answer::Seat(3), Answer::Centre]);
+    let own = answers(&g, &s, 2, Question::OwnCard);
+    assert_eq!(own.len(), 6);
+    assert!(!own.contains(&Answer::Card(card(&g, "queen_tofu"))));
+}
+
+#[test]
+fn eye_question_mark_may_answer_either_way() {
+    let g = game(4);
+    let (s, _) = dealt(&g, &["", "princess_tofu", "pudding_spy", "tofu_chef"]);
+    assert_eq!(answers(&g, &s, 2, Question::WherePrincess).len(), 4);
+    assert_eq!(answers(&g, &s, 2, Question::CardOf(1)).len(), 7);
+}
+
+#[test]
+fn princess_in_centre_default_the_truth_is_in_the_centre_and_any_player_is_a_lie() {
+    let g = game(4);
+    let (s, _) = dealt(&g, &["", "queen_tofu", "tofu_chef", "tofu_maid"]);
+    assert_eq!(
+        answers(&g, &s, 2, Question::WherePrincess),
+        [Answer::Centre]
+    );
+    assert_eq!(
+        answers(&g, &s, 1, Question::WherePrincess),
+        [Answer::Seat(1), Answer::Seat(2), Answer::Seat(3)]
+    );
+}
+
+#[test]
+fn princess_in_centre_free_option_answers_name_players_and_nobody_is_bound() {
+    let g = game_with(Params {
+        players: 4,
+        centre_answer: CentreAnswer::Free,
+        ..Params::default()
+    });
+    let (s, _) = dealt(&g, &["", "queen_tofu", "tofu_chef", "tofu_maid"]);
+    let all = [Answer::Seat(1), Answer::Seat(2), Answer::Seat(3)];
+    assert_eq!(answers(&g, &s, 2, Question::WherePrincess), all);
+    assert_eq!(answers(&g, &s, 1, Question::WherePrincess), all);
+    // With her dealt, the marks bind again and "the centre" is no answer.
+    let (s, _) = dealt(&g, &["", "princess_tofu", "tofu_chef", "tofu_maid"]);
+    assert_eq!(
+        answers(&g, &s, 2, Question::WherePrincess),
+        [Answer::Seat(1)]
+    );
+}
+
+#[test]
+fn centre_is_a_lie_option_off_liars_must_name_a_wrong_player() {
+    let g = game_with(Params {
+        players: 4,
+        centre_is_a_lie: false,
+        ..Params::default()
+    });
+    let (s, _) = dealt(&g, &["", "princess_tofu", "queen_tofu", "tofu_chef"]);
+    assert_eq!(
+        answers(&g, &s, 2, Question::WherePrincess),
+        [Answer::Seat(2), Answer::Seat(3)]
+    );
+}
+
+#[test]
+fn no_centre_answer_when_every_card_is_dealt() {
+    let g = game(8);
+    let ids = [
+        "",
+        "princess_tofu",
+        "tofu_chef",
+        "queen_tofu",
+        "tofu_minister",
+        "tofu_guard",
+        "pudding_spy",
+        "tofu_maid",
+    ];
+    let (s, _) = dealt(&g, &ids);
+    assert_eq!(s.centre_len, 0);
+    assert_eq!(answers(&g, &s, 3, Question::WherePrincess).len(), 6);
+    assert!(!answers(&g, &s, 6, Question::WherePrincess).contains(&Answer::Centre));
+}
+
+#[test]
+fn naming_princess_tofu_makes_heart_the_winning_symbol_and_every_heart_card_scores() {
+    let g = game(5);
+    let (mut s, mut rng) = dealt(
+        &g,
+        &["", "princess_tofu", "tofu_chef", "queen_tofu", "tofu_maid"],
+    );
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(1), &mut rng).unwrap();
+    // Prince Mochi 1 (data PROPOSAL), Princess 2, Chef 1; crown and mask cards nothing.
+    assert_eq!(&s.table.points[..5], &[1, 2, 1, 0, 0]);
+    assert_eq!(s.table.finds[0], 1);
+    assert_eq!(s.table.symbol_rounds, [1, 0, 0]);
+}
+
+#[test]
+fn naming_another_card_uses_its_upper_left_symbol() {
+    // Tofu Chef's upper-left symbol is the mask: naming the Chef makes the mask cards score.
+    let g = game(5);
+    let (mut s, mut rng) = dealt(
+        &g,
+        &["", "princess_tofu", "tofu_chef", "queen_tofu", "tofu_maid"],
+    );
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(2), &mut rng).unwrap();
+    assert_eq!(&s.table.points[..5], &[0, 0, 0, 0, 1]);
+    assert_eq!(s.table.symbol_rounds, [0, 0, 1]);
+    assert_eq!(s.table.prince, 1, "the Prince Mochi card passed clockwise");
+    assert_eq!(s.table.round, 2);
+}
+
+#[test]
+fn naming_queen_tofu_makes_crown_win() {
+    let g = game(5);
+    let (mut s, mut rng) = dealt(
+        &g,
+        &["", "princess_tofu", "tofu_guard", "queen_tofu", "tofu_maid"],
+    );
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(3), &mut rng).unwrap();
+    assert_eq!(&s.table.points[..5], &[0, 0, 1, 2, 0]);
+}
+
+/// A position where seat 3 holds the Minister, seats 1 and 2 have points from earlier rounds,
+/// and the Queen is named: the Minister's steal has two possible victims.
+fn steal_position(g: &TofuKingdom) -> (State, GameRng) {
+    let (mut s, mut rng) = dealt(
+        g,
+        &[
+            "",
+            "princess_tofu",
+            "tofu_chef",
+            "tofu_minister",
+            "queen_tofu",
+        ],
+    );
+    s.table.points[1] = 2;
+    s.table.points[2] = 1;
+    s.table.faction_points[0] = 3;
+    ask_all(g, &mut s, &mut rng);
+    (s, rng)
+}
+
+#[test]
+fn steal_reward_is_a_choice_of_the_scoring_player() {
+    let g = game(5);
+    let (mut s, mut rng) = steal_position(&g);
+    g.apply_checked(&mut s, Action::Guess(4), &mut rng).unwrap();
+    assert_eq!(s.table.phase, Phase::Steal { seat: 3 });
+    assert_eq!(g.to_move(&s), Some(3));
+    // The Queen's 2 points were gained this round: she cannot be robbed.
+    assert_eq!(legal(&g, &s), [Action::Steal(1), Action::Steal(2)]);
+    g.apply_checked(&mut s, Action::Steal(2), &mut rng).unwrap();
+    assert_eq!(&s.table.points[..5], &[0, 2, 0, 1, 2]);
+    g.check_invariants(&s).unwrap();
+}
+
+#[test]
+fn points_gained_this_round_cannot_be_stolen() {
+    let g = game(5);
+    let (mut s, mut rng) = steal_position(&g);
+    s.table.points[2] = 0;
+    s.table.points[1] = 0;
+    s.table.faction_points[0] = 0;
+    g.apply_checked(&mut s, Action::Guess(4), &mut rng).unwrap();
+    // Only the Queen has points, all gained this round: the steal takes nothing.
+    assert_eq!(&s.table.points[..5], &[0, 0, 0, 0, 2]);
+    assert_eq!(s.table.round, 2);
+}
+
+#[test]
+fn steal_rule_from_the_data_file_can_allow_taking_this_rounds_points() {
+    let text = CardData::embedded_text().replace(
+        "\"cannot steal points gained this round\"",
+        "\"may steal any points\"",
+    );
+    let data = CardData::from_yaml_str(&text, "x.yaml").unwrap();
+    let g = TofuKingdom::new(data, Params::with_players(5)).unwrap();
+    let (mut s, mut rng) = steal_position(&g);
+    g.apply_checked(&mut s, Action::Guess(4), &mut rng).unwrap();
+    assert_eq!(
+        legal(&g, &s),
+        [Action::Steal(1), Action::Steal(2), Action::Steal(4)]
+    );
+}
+
+#[test]
+fn game_ends_after_the_round_in_which_a_player_reaches_the_target_highest_score_wins() {
+    let g = game(5);
+    let (mut s, mut rng) = dealt(
+        &g,
+        &["", "princess_tofu", "tofu_chef", "queen_tofu", "tofu_maid"],
+    );
+    s.table.points[1] = 5;
+    s.table.faction_points[0] = 5;
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(1), &mut rng).unwrap();
+    assert_eq!(g.to_move(&s), None);
+    let o = g.outcome(&s).unwrap();
+    assert_eq!(o.winners, 0b10);
+    assert_eq!(o.score[1], 7.0);
+    assert!(!o.capped);
+}
+
+#[test]
+fn equal_highest_scores_share_the_win() {
+    let g = game(5);
+    let (mut s, mut rng) = dealt(
+        &g,
+        &["", "princess_tofu", "tofu_chef", "queen_tofu", "tofu_maid"],
+    );
+    s.table.points[1] = 5;
+    s.table.points[3] = 7;
+    s.table.faction_points[0] = 12;
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(1), &mut rng).unwrap();
+    let o = g.outcome(&s).unwrap();
+    assert_eq!(o.winners, 0b1010);
+    assert_eq!(o.win_share(1), 0.5);
+}
+
+#[test]
+fn rewards_symbols_and_target_come_from_the_data_file() {
+    let text = CardData::embedded_text()
+        .replace("winning_score: 7", "winning_score: 3")
+        .replace(
+            "reward: {beans: 1}}  # reward PROPOSAL",
+            "reward: {beans: 3}}  # reward PROPOSAL",
+        );
+    let data = CardData::from_yaml_str(&text, "x.yaml").unwrap();
+    let g = TofuKingdom::new(data, Params::with_players(5)).unwrap();
+    assert_eq!(g.target(), 3);
+    let (mut s, mut rng) = dealt(
+        &g,
+        &["", "princess_tofu", "tofu_chef", "queen_tofu", "tofu_maid"],
+    );
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(1), &mut rng).unwrap();
+    // Prince Mochi now earns 3 and ends the game.
+    assert_eq!(s.table.points[0], 3);
+    assert_eq!(g.to_move(&s), None);
+}
+
+#[test]
+fn round_cap_stops_the_game_and_marks_it() {
+    let g = game_with(Params {
+        players: 3,
+        max_rounds: 1,
+        ..Params::default()
+    });
+    let (mut s, mut rng) = dealt(&g, &["", "tofu_guard", "tofu_maid"]);
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(1), &mut rng).unwrap();
+    assert!(g.outcome(&s).unwrap().capped);
+}
+
+#[test]
+fn illegal_actions_are_refused_and_leave_the_state_untouched() {
+    let g = game(4);
+    let (mut s, mut rng) = dealt(&g, &["", "princess_tofu", "queen_tofu", "tofu_chef"]);
+    let before = s;
+    let e = g
+        .apply_checked(&mut s, Action::Guess(1), &mut rng)
+        .unwrap_err();
+    assert!(e.to_string().contains("name player 2"), "{e}");
+    assert_eq!(s, before);
+    let bad = Params {
+        players: 9,
+        ..Params::default()
+    };
+    let e = TofuKingdom::with_params(bad).unwrap_err().to_string();
+    assert!(e.contains("players") && e.contains("3 to 8"), "{e}");
+}
