@@ -76,6 +76,9 @@ impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
         if legal.len() == 1 {
             return legal[0];
         }
+        if let Some(a) = d.game().greedy_choice(d, &self.weights, &mut self.rng) {
+            return a;
+        }
         let state = d.determinize(&mut self.rng);
         let game = d.game();
         self.legal.clear();

@@ -6,7 +6,6 @@ use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
 use shifu_agents::{game_seed, random_playout};
-use shifu_engine::Game;
 use std::time::Instant;
 
 /// Options of `shifu bench`.
@@ -61,7 +60,11 @@ impl Measure {
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
-    let game = args.game.build()?;
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: crate::games::Playable>(args: &BenchArgs) -> Result<()> {
+    let game: G = args.game.build()?;
     // Single core.
     let mut buf = Vec::with_capacity(64);
     let start = Instant::now();

@@ -1,5 +1,6 @@
 //! `shifu duel`: agent A against agent B, A rotated through every seat on the same seeds.
 
+use crate::games::Playable;
 use crate::play::split_specs;
 use crate::setup::GameArgs;
 use crate::stats::wilson;
@@ -7,8 +8,6 @@ use anyhow::{bail, Result};
 use clap::Args;
 use rayon::prelude::*;
 use shifu_agents::{build_agent, game_seed, play_game, Agent};
-use shifu_engine::tofu_shifu::TofuShifu;
-use shifu_engine::Game;
 
 /// Options of `shifu duel`.
 #[derive(Args, Debug)]
@@ -33,7 +32,11 @@ pub struct DuelArgs {
 }
 
 pub fn run(args: DuelArgs) -> Result<()> {
-    let game = args.game.build()?;
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: Playable>(args: &DuelArgs) -> Result<()> {
+    let game: G = args.game.build()?;
     let n = game.num_seats();
     let specs = split_specs(&args.agents);
     if specs.len() != 2 {
@@ -43,7 +46,7 @@ pub fn run(args: DuelArgs) -> Result<()> {
         );
     }
     for s in &specs {
-        build_agent::<TofuShifu>(s, 0, 0)?;
+        build_agent::<G>(s, 0, 0)?;
     }
     if args.seeds == 0 {
         bail!("--seeds must be at least 1");
@@ -60,7 +63,7 @@ pub fn run(args: DuelArgs) -> Result<()> {
         jobs.par_iter()
             .map_init(Vec::new, |buf, &(i, a_seat)| {
                 let seed = game_seed(args.seed, i);
-                let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = (0..n)
+                let mut agents: Vec<Box<dyn Agent<G>>> = (0..n)
                     .map(|s| {
                         let spec = if s == a_seat { &specs[0] } else { &specs[1] };
                         build_agent(spec, seed, s as u8).expect("checked")

@@ -8,6 +8,7 @@
 
 mod bench;
 mod duel;
+mod games;
 mod play;
 mod ratings;
 mod report;

@@ -1,5 +1,6 @@
 //! `shifu play`: many games in parallel, win rates by seat.
 
+use crate::games::Playable;
 use crate::runfile::{fnv_hex, Manifest, RunFile};
 use crate::setup::{GameArgs, RunArgs};
 use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
@@ -8,8 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use shifu_agents::{build_agent, game_seed, play_game, Agent};
-use shifu_engine::tofu_shifu::TofuShifu;
-use shifu_engine::{Game, MAX_SEATS};
+use shifu_engine::MAX_SEATS;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -39,7 +39,7 @@ pub struct PlayArgs {
 }
 
 /// Totals over games, by seat.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct Tally {
     pub games: u64,
     pub win: [f64; MAX_SEATS],
@@ -49,6 +49,30 @@ pub struct Tally {
     pub rounds: u64,
     steps: u64,
     shared: u64,
+    /// The game's own tallies ([`Playable::TALLIES`]) over the games played in this process.
+    pub extra: [f64; MAX_EXTRA],
+    /// Games behind `extra`.
+    pub extra_games: u64,
+}
+
+/// Most game-wide tallies a game may keep.
+pub const MAX_EXTRA: usize = 32;
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            games: 0,
+            win: [0.0; MAX_SEATS],
+            rank: [0.0; MAX_SEATS],
+            score: [0.0; MAX_SEATS],
+            capped: 0,
+            rounds: 0,
+            steps: 0,
+            shared: 0,
+            extra: [0.0; MAX_EXTRA],
+            extra_games: 0,
+        }
+    }
 }
 
 impl Tally {
@@ -65,6 +89,10 @@ impl Tally {
         self.shared += (o.winner_count() > 1) as u64;
         self.rounds += r.rounds as u64;
         self.steps += r.steps;
+        for (x, y) in self.extra.iter_mut().zip(&r.extra) {
+            *x += y;
+        }
+        self.extra_games += 1;
     }
 }
 
@@ -157,8 +185,8 @@ fn seed_and_rotation(master: u64, rotate: bool, seats: usize, i: u64) -> (u64, u
 }
 
 /// Plays games `range` in parallel and returns them in game order.
-pub fn play_range(
-    game: &TofuShifu,
+pub fn play_range<G: Playable>(
+    game: &G,
     specs: &[String],
     master: u64,
     rotate: bool,
@@ -171,26 +199,28 @@ pub fn play_range(
             .into_par_iter()
             .map_init(Vec::new, |buf, i| {
                 let (seed, rotation) = seed_and_rotation(master, rotate, seats, i);
-                let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = (0..seats)
+                let mut agents: Vec<Box<dyn Agent<G>>> = (0..seats)
                     .map(|s| {
                         let spec = &specs[(s + seats - rotation) % seats];
                         build_agent(spec, seed, s as u8).expect("specs are checked first")
                     })
                     .collect();
                 let rec = play_game(game, &mut agents, seed, buf);
-                let mut objectives = [0u32; MAX_SEATS];
-                let mut coins = [0u32; MAX_SEATS];
+                let mut counts = [[0u32; MAX_SEATS]; 2];
                 for s in 0..seats {
-                    objectives[s] = rec.state.players[s].objectives();
-                    coins[s] = rec.state.players[s].coins as u32;
+                    let c = game.counts(&rec.state, s);
+                    counts[0][s] = c[0];
+                    counts[1][s] = c[1];
                 }
+                let mut extra = [0.0; MAX_EXTRA];
+                game.tally(&rec.state, &mut extra);
                 GameRow {
                     rotation,
                     index: i,
                     seed,
                     outcome: rec.outcome,
-                    objectives,
-                    coins,
+                    counts,
+                    extra,
                     rounds: rec.rounds,
                     steps: rec.steps,
                 }
@@ -205,13 +235,14 @@ pub struct GameRow {
     index: u64,
     seed: u64,
     outcome: shifu_engine::Outcome,
-    objectives: [u32; MAX_SEATS],
-    coins: [u32; MAX_SEATS],
+    /// The game's two per-seat counts ([`Playable::COUNTS`]).
+    counts: [[u32; MAX_SEATS]; 2],
+    extra: [f64; MAX_EXTRA],
     rounds: u32,
     steps: u64,
 }
 
-fn header(seats: usize) -> Vec<String> {
+fn header(seats: usize, counts: [&str; 2]) -> Vec<String> {
     let mut h: Vec<String> = [
         "game",
         "seed",
@@ -223,7 +254,7 @@ fn header(seats: usize) -> Vec<String> {
     .iter()
     .map(|x| x.to_string())
     .collect();
-    for what in ["score", "rank", "objectives", "coins"] {
+    for what in ["score", "rank", counts[0], counts[1]] {
         for s in 1..=seats {
             h.push(format!("{what}_{s}"));
         }
@@ -246,8 +277,8 @@ fn record(r: &GameRow, game: &str, seats: usize, agents: &str, param_set: &str) 
     ];
     v.extend((0..seats).map(|s| o.score[s].to_string()));
     v.extend((0..seats).map(|s| o.rank[s].to_string()));
-    v.extend((0..seats).map(|s| r.objectives[s].to_string()));
-    v.extend((0..seats).map(|s| r.coins[s].to_string()));
+    v.extend((0..seats).map(|s| r.counts[0][s].to_string()));
+    v.extend((0..seats).map(|s| r.counts[1][s].to_string()));
     let winners: Vec<String> = (0..seats as u8)
         .filter(|&s| o.is_winner(s))
         .map(|s| (s + 1).to_string())
@@ -292,12 +323,16 @@ fn tally_record(t: &mut Tally, rec: &csv::StringRecord, seats: usize) -> Result<
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    let game = args.game.build()?;
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
+    let game: G = args.game.build()?;
     let seats = game.num_seats();
     let specs = seat_specs(&args.run.agents, seats)?;
     // Check every spec before starting.
     for (i, s) in specs.iter().enumerate() {
-        build_agent::<TofuShifu>(s, 0, i as u8)?;
+        build_agent::<G>(s, 0, i as u8)?;
     }
     if args.run.games == 0 {
         bail!("--games must be at least 1");
@@ -305,8 +340,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if args.run.rotate && specs.iter().all(|s| s == &specs[0]) {
         bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
     }
-    let (lo, hi, shard_name) = shard(&args)?;
-    let params = toml::to_string(&game.params).context("serialising the parameters")?;
+    let (lo, hi, shard_name) = shard(args)?;
+    let params = game.params_toml()?;
     let param_set = fnv_hex(&params)[..8].to_string();
     let agents_col = specs.join("|");
     let mut file = match &args.out {
@@ -319,7 +354,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 agents: specs.clone(),
                 params: params.clone(),
                 param_set: param_set.clone(),
-                data: format!("{} ({})", game.data.source, game.data.status),
+                data: game.data_label(),
                 master_seed: args.run.seed,
                 games: args.run.games,
                 shard_range: (lo, hi),
@@ -330,7 +365,12 @@ pub fn run(args: PlayArgs) -> Result<()> {
                     "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into()
                 },
             };
-            Some(RunFile::open(out, &header(seats), &manifest, args.resume)?)
+            Some(RunFile::open(
+                out,
+                &header(seats, G::COUNTS),
+                &manifest,
+                args.resume,
+            )?)
         }
         None if args.resume => bail!("--resume needs --out"),
         None => None,
@@ -411,13 +451,13 @@ pub fn run(args: PlayArgs) -> Result<()> {
             format!(", shard {shard_name} (games {lo}..{hi})")
         }
     );
-    println!("card data: {} ({})", game.data.source, game.data.status);
+    println!("card data: {}", game.data_label());
     println!();
-    println!("seat  agent            win share   95% CI             mean rank  mean objectives");
+    println!("seat  agent            win share   95% CI             mean rank  mean score");
     for (s, spec) in specs.iter().enumerate() {
         let (lo, hi) = wilson(tally.win[s], n);
         println!(
-            "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]   {:>9.3}  {:>15.3}",
+            "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]   {:>9.3}  {:>10.3}",
             s + 1,
             if args.run.rotate {
                 "(rotated)"
@@ -443,11 +483,22 @@ pub fn run(args: PlayArgs) -> Result<()> {
     println!(
         "shared wins {:.2}%, capped at {} rounds {:.2}%, mean rounds {:.1}, mean steps {:.1}",
         100.0 * tally.shared as f64 / n,
-        game.params.max_rounds,
+        game.max_rounds(),
         100.0 * tally.capped as f64 / n,
         tally.rounds as f64 / n,
         tally.steps as f64 / n
     );
+    if !G::TALLIES.is_empty() && tally.extra_games > 0 {
+        if tally.extra_games < tally.games {
+            println!(
+                "(the lines below cover the {} games played since the resume)",
+                tally.extra_games
+            );
+        }
+        for line in game.summarize(&tally.extra[..G::TALLIES.len()], tally.extra_games) {
+            println!("{line}");
+        }
+    }
     println!(
         "{:.1} s, {:.0} games/s, {:.0} steps/s",
         secs,

@@ -1,15 +1,15 @@
 //! The options every subcommand shares: which game, how many players, which data and
 //! parameters.
 
-use anyhow::{bail, Context, Result};
+use crate::games::Playable;
+use anyhow::Result;
 use clap::Args;
-use shifu_engine::tofu_shifu::{CardData, Params, TofuShifu};
 use std::path::PathBuf;
 
 /// Game, players, data and parameters.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The game. Implemented: tofu-shifu.
+    /// The game: tofu-shifu or tofu-kingdom.
     #[arg(long, default_value = "tofu-shifu")]
     pub game: String,
     /// Number of players (overrides `players` in --config and --set).
@@ -27,27 +27,9 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
-    /// Builds the game these options describe.
-    pub fn build(&self) -> Result<TofuShifu> {
-        if self.game != "tofu-shifu" {
-            bail!(
-                "unknown or not yet implemented game `{}`; implemented: tofu-shifu (tofu-kingdom, wok-star and ginza-retro-cafe are planned)",
-                self.game
-            );
-        }
-        let mut params = match &self.config {
-            Some(path) => Params::from_toml_file(path)?,
-            None => Params::default(),
-        };
-        params.set_all(self.set.iter().map(String::as_str))?;
-        if let Some(p) = self.players {
-            params.players = p;
-        }
-        let data = match &self.data {
-            Some(path) => CardData::from_path(path)?,
-            None => CardData::embedded(),
-        };
-        TofuShifu::new(data, params).context("building the game")
+    /// Builds the game these options describe, as game type `G` (see [`crate::with_game!`]).
+    pub fn build<G: Playable>(&self) -> Result<G> {
+        G::build(self)
     }
 }
 

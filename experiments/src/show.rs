@@ -1,11 +1,11 @@
 //! `shifu show`: a position and its legal actions.
 
+use crate::games::Playable;
 use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use shifu_agents::game_rng;
 use shifu_engine::tofu_shifu::{cards, Dish, Space, State, TofuShifu, NONE};
-use shifu_engine::Game;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -32,23 +32,27 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: ShowArgs) -> Result<()> {
-    let game = args.game.build()?;
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
+    let game: G = args.game.build()?;
     let mut rng = game_rng(args.seed);
-    let mut state: State = match &args.state {
+    let mut state: G::State = match &args.state {
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("reading state file {}", p.display()))?;
-            serde_json::from_str(&text)
-                .with_context(|| format!("state file {} is not a Tofu Shifu state", p.display()))?
+            serde_json::from_str(&text).with_context(|| {
+                format!("state file {} is not a {} state", p.display(), game.name())
+            })?
         }
         None => game.new_state(&mut rng),
     };
-    if state.num_players as usize != game.num_seats() {
+    let players = G::state_players(&state);
+    if players != game.num_seats() {
         bail!(
-            "the state has {} players but the game was built for {}; pass --players {}",
-            state.num_players,
+            "the state has {players} players but the game was built for {}; pass --players {players}",
             game.num_seats(),
-            state.num_players
         );
     }
     let mut legal = Vec::new();
@@ -71,7 +75,7 @@ pub fn run(args: ShowArgs) -> Result<()> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&state)?);
     } else {
-        print!("{}", render(&game, &state));
+        print!("{}", game.render(&state));
     }
     game.legal_actions(&state, &mut legal);
     println!("\nlegal actions ({}):", legal.len());

@@ -2,14 +2,13 @@
 //! with a Holm correction across cells, the most balanced cell, and the effect size the game count
 //! can detect.
 
+use crate::games::Playable;
 use crate::play::{play_range, seat_specs, Tally};
 use crate::setup::{GameArgs, RunArgs};
 use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use shifu_agents::build_agent;
-use shifu_engine::tofu_shifu::TofuShifu;
-use shifu_engine::Game;
 
 /// Options of `shifu sweep`.
 #[derive(Args, Debug)]
@@ -55,6 +54,10 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 }
 
 pub fn run(args: SweepArgs) -> Result<()> {
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
     if args.vary.is_empty() {
         bail!("give at least one --vary key=values");
     }
@@ -81,7 +84,7 @@ pub fn run(args: SweepArgs) -> Result<()> {
             .collect();
     }
     // Build every cell's game first, so a bad value fails before any game is played.
-    let mut games: Vec<TofuShifu> = Vec::new();
+    let mut games: Vec<G> = Vec::new();
     for c in &cells {
         let mut ga = args.game.clone();
         ga.set.extend(c.iter().map(|(k, v)| format!("{k}={v}")));
@@ -98,7 +101,7 @@ pub fn run(args: SweepArgs) -> Result<()> {
     let seats = games[0].num_seats();
     let specs = seat_specs(&args.run.agents, seats)?;
     for (i, s) in specs.iter().enumerate() {
-        build_agent::<TofuShifu>(s, 0, i as u8)?;
+        build_agent::<G>(s, 0, i as u8)?;
     }
     if args.run.rotate && specs.iter().all(|s| s == &specs[0]) {
         bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");

@@ -3,6 +3,7 @@
 //! Plackett-Luce for three or more); and an SPRT mode that tests "A is stronger than B" in
 //! two-player games and stops as soon as it is decided.
 
+use crate::games::Playable;
 use crate::play::{seat_specs, split_specs};
 use crate::ratings::{plackett_luce, PlStats};
 use crate::setup::GameArgs;
@@ -11,8 +12,7 @@ use clap::Args;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use shifu_agents::{build_agent, game_seed, play_game, Agent};
-use shifu_engine::tofu_shifu::TofuShifu;
-use shifu_engine::{Game, GameRng};
+use shifu_engine::GameRng;
 
 /// Options of `shifu tournament`.
 #[derive(Args, Debug)]
@@ -51,8 +51,8 @@ pub struct TournamentArgs {
 }
 
 /// Plays seed `i` of a pairing with A in `a_seat`; returns A's score (1, 1/2 or 0).
-fn duel_game(game: &TofuShifu, a: &str, b: &str, seed: u64, a_seat: usize) -> f64 {
-    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = (0..2)
+fn duel_game<G: Playable>(game: &G, a: &str, b: &str, seed: u64, a_seat: usize) -> f64 {
+    let mut agents: Vec<Box<dyn Agent<G>>> = (0..2)
         .map(|s| build_agent(if s == a_seat { a } else { b }, seed, s as u8).expect("checked"))
         .collect();
     let mut buf = Vec::new();
@@ -117,7 +117,11 @@ struct Played {
 }
 
 pub fn run(args: TournamentArgs) -> Result<()> {
-    let game = args.game.build()?;
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
+    let game: G = args.game.build()?;
     let n = game.num_seats();
     let specs = split_specs(&args.agents);
     seat_specs(&specs.join(","), specs.len())?;
@@ -125,7 +129,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         bail!("--agents needs at least two specs");
     }
     for s in &specs {
-        build_agent::<TofuShifu>(s, 0, 0)?;
+        build_agent::<G>(s, 0, 0)?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -134,7 +138,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
         if n != 2 {
             bail!("--sprt tests A against B in two-player games; pass --players 2");
         }
-        return sprt(&args, &game, &specs, &pool);
+        return sprt(args, &game, &specs, &pool);
     }
     let k = specs.len();
     let seats: Vec<Vec<usize>> = lineups(k, n).iter().flat_map(|l| seatings(l)).collect();
@@ -145,7 +149,7 @@ pub fn run(args: TournamentArgs) -> Result<()> {
             .map(|g| {
                 let seed = game_seed(args.seed, (g / per_seed) as u64);
                 let seating = g % per_seed;
-                let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = seats[seating]
+                let mut agents: Vec<Box<dyn Agent<G>>> = seats[seating]
                     .iter()
                     .enumerate()
                     .map(|(s, &a)| build_agent(&specs[a], seed, s as u8).expect("checked"))
@@ -247,9 +251,9 @@ pub fn run(args: TournamentArgs) -> Result<()> {
 
 /// The sequential probability ratio test of "A beats B with Elo difference elo1" against
 /// "elo0", over games in seed order (both seat orders per seed).
-fn sprt(
+fn sprt<G: Playable>(
     args: &TournamentArgs,
-    game: &TofuShifu,
+    game: &G,
     specs: &[String],
     pool: &rayon::ThreadPool,
 ) -> Result<()> {

@@ -124,6 +124,80 @@ fn bad_input_exits_2_with_a_message_naming_it() {
 }
 
 #[test]
+fn tofu_kingdom_plays_through_the_same_runner_with_its_own_csv_counts_and_summary() {
+    let d = tmpdir("kingdom");
+    let csv = d.join("tk.csv");
+    let run = |threads: &str, out: &std::path::Path| {
+        shifu(&[
+            "play",
+            "--game",
+            "tofu-kingdom",
+            "--players",
+            "6",
+            "--agents",
+            "greedy,random,random,random,random,random",
+            "--games",
+            "40",
+            "--threads",
+            threads,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = run("1", &csv);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("tofu-kingdom with 6 players, 40 games"),
+        "{out}"
+    );
+    assert!(out.contains("Prince finds Princess Tofu"), "{out}");
+    assert!(out.contains("winning symbol by round: heart"), "{out}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let header = text.lines().next().unwrap();
+    assert!(
+        header.contains("finds_1") && header.contains("prince_rounds_6"),
+        "{header}"
+    );
+    assert_eq!(text.lines().count(), 41);
+    // Same file on two threads.
+    let csv2 = d.join("tk2.csv");
+    assert!(run("2", &csv2).status.success());
+    assert_eq!(text, std::fs::read_to_string(&csv2).unwrap());
+    // Its parameters and options are checked like Tofu Shifu's.
+    for (args, needle) in [
+        (vec!["--players", "2"], "3 to 8"),
+        (vec!["--set", "centre_answer=maybe"], "centre_answer"),
+        (
+            vec!["--data", "/nonexistent/tk.yaml"],
+            "/nonexistent/tk.yaml",
+        ),
+    ] {
+        let mut a = vec!["play", "--game", "tofu-kingdom", "--games", "5"];
+        a.extend(args);
+        let o = shifu(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}");
+        assert!(stderr(&o).contains(needle), "{a:?}: {}", stderr(&o));
+    }
+    let o = shifu(&[
+        "show",
+        "--game",
+        "tofu-kingdom",
+        "--seed",
+        "4",
+        "--take",
+        "0,0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Prince Mochi: player 1"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
 fn show_lists_legal_actions_and_replays_choices() {
     let o = shifu(&["show", "--players", "2", "--seed", "3"]);
     assert!(o.status.success(), "{}", stderr(&o));

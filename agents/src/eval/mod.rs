@@ -1,9 +1,14 @@
 //! Heuristic evaluations: how good a position looks for one seat. The greedy agent maximises
 //! one; MCTS scores rollouts cut off by its depth limit with one.
 
+mod tofu_kingdom;
 mod tofu_shifu;
 
+pub use tofu_kingdom::{posterior, TofuKingdomWeights};
 pub use tofu_shifu::TofuShifuWeights;
+
+use crate::Decision;
+use rand::Rng;
 
 use serde::{de::DeserializeOwned, Serialize};
 use shifu_engine::{Game, Seat};
@@ -19,6 +24,22 @@ pub trait Evaluate: Game {
     /// objective (or the game's main scoring unit) is worth about `1.0`. It reads only what
     /// `seat` may see, so it may be called on determinized copies.
     fn evaluate(&self, state: &Self::State, seat: Seat, weights: &Self::Weights) -> f64;
+
+    /// A game-specific greedy choice, taken by the greedy agent instead of its one-ply lookahead
+    /// when it returns `Some`. Games of pure inference (Tofu Kingdom), where what matters is a
+    /// belief rather than the material a position shows, decide here from the seat's
+    /// observation. The default defers to the lookahead.
+    fn greedy_choice<R: Rng + ?Sized>(
+        &self,
+        _decision: &Decision<'_, Self>,
+        _weights: &Self::Weights,
+        _rng: &mut R,
+    ) -> Option<Self::Action>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// Loads weights from a TOML file; missing keys keep their defaults, unknown keys are errors.

@@ -121,7 +121,9 @@ impl TofuKingdom {
         let mut out = *s;
         let t = &s.table;
         if observer != t.prince {
+            // Sorted first, so the result depends only on what the observer knows.
             let n = out.centre_len as usize;
+            out.centre[..n].sort_unstable();
             out.centre[..n].shuffle(rng);
             return out;
         }

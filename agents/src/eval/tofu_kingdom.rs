@@ -1,0 +1,438 @@
+//! The Tofu Kingdom evaluation and greedy policy.
+//!
+//! The greedy agent decides from its seat's observation alone:
+//! - as Prince Mochi it keeps the exact posterior over the card deals consistent with every
+//!   answer heard ([`posterior`]), asks the question whose answer is expected to leave the least
+//!   uncertainty (entropy) about where Princess Tofu is, and names the seat most likely to hold
+//!   her;
+//! - as an answerer it gives the allowed answer after which the Prince's posterior puts the most
+//!   weight on seats whose card's upper-left (winning) symbol is the answerer's own lower-right
+//!   symbol, so that his guess is steered toward a round the answerer scores;
+//! - with a steal reward it robs the leader among those it may rob.
+//!
+//! The answer model behind the posterior (the stated prior): a T card tells the truth. A card
+//! that may lie (F or "?") steers with probability `steer` (default 0.5): it gives, uniformly, one
+//! of its allowed answers that point the Prince toward a seat whose card would make its own
+//! symbol win (where is the Princess: such a seat; "your card" or "that player's card": the
+//! Princess when that card's winning symbol is its own, any other card when not). Otherwise, and
+//! whenever no allowed answer steers, an F card lies uniformly among the false answers and a "?"
+//! card tells the truth with probability `maybe_truth` (default 1/2), else lies uniformly.
+//! Without the steering term, liars who all point at Queen Tofu outvote the truthful cards in
+//! the posterior and fool the Prince every time (measured at 8 players).
+
+use super::Evaluate;
+use crate::Decision;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use shifu_engine::tofu_kingdom::{
+    Action, Answer, Eye, Phase, Question, State, Table, TofuKingdom, MAX_PLAYERS,
+};
+use shifu_engine::Seat;
+
+/// Weights of the Tofu Kingdom evaluation and greedy policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TofuKingdomWeights {
+    /// Per own point.
+    pub points: f64,
+    /// How much the best opponent's points are subtracted.
+    pub opponent_share: f64,
+    /// The prior probability that a "?" card answers truthfully (when not steering).
+    pub maybe_truth: f64,
+    /// The prior probability that a card which may lie gives a steering answer.
+    pub steer: f64,
+    /// Most worlds (drawn by posterior weight) used to score the Prince's questions.
+    pub question_worlds: usize,
+}
+
+impl Default for TofuKingdomWeights {
+    fn default() -> Self {
+        TofuKingdomWeights {
+            points: 1.0,
+            opponent_share: 0.5,
+            maybe_truth: 0.5,
+            steer: 0.5,
+            question_worlds: 400,
+        }
+    }
+}
+
+/// Where Princess Tofu can be: seats 0..8, or 8 for the centre.
+const LOCATIONS: usize = MAX_PLAYERS + 1;
+
+fn location(g: &TofuKingdom, w: &[u8; MAX_PLAYERS]) -> usize {
+    g.princess_holder(w).map(usize::from).unwrap_or(MAX_PLAYERS)
+}
+
+/// Whether `answer` to `question` points the Prince toward a seat whose card would make the
+/// answerer's own symbol win, in the world `w`.
+fn steers(
+    g: &TofuKingdom,
+    w: &[u8; MAX_PLAYERS],
+    to: u8,
+    question: Question,
+    answer: Answer,
+) -> bool {
+    let mine = Some(g.data.card(w[to as usize]).lower_right);
+    let wins = |seat: u8| g.data.card(w[seat as usize]).upper_left == mine;
+    let princess = Answer::Card(g.data.princess);
+    match (question, answer) {
+        (Question::WherePrincess, Answer::Seat(s)) => wins(s),
+        (Question::WherePrincess, _) => false,
+        (Question::OwnCard, a) => wins(to) && a == princess,
+        (Question::CardOf(x), a) => wins(x) == (a == princess),
+    }
+}
+
+/// The answer model: the probability of each answer in `domain` (the question's answers, in
+/// [`TofuKingdom::answer_domain`] order) from the holder of `w[to]`, written to `out`.
+fn answer_probs(
+    g: &TofuKingdom,
+    w: &[u8; MAX_PLAYERS],
+    to: u8,
+    question: Question,
+    domain: &[Answer],
+    weights: &TofuKingdomWeights,
+    out: &mut [f64],
+) {
+    let mut allowed = 0.0f64;
+    let mut lies = 0.0f64;
+    let mut steering = 0.0f64;
+    let mut has_truth = false;
+    let mut truth = [None; 16];
+    let mut steer = [false; 16];
+    for (i, &a) in domain.iter().enumerate() {
+        let ok = g.answer_allowed(w, to, question, a);
+        truth[i] = g.is_true(w, to, question, a);
+        out[i] = if ok { 1.0 } else { 0.0 };
+        allowed += out[i];
+        if ok && truth[i] == Some(false) {
+            lies += 1.0;
+        }
+        if ok && steers(g, w, to, question, a) {
+            steer[i] = true;
+            steering += 1.0;
+        }
+        has_truth |= truth[i] == Some(true);
+    }
+    let eye = g.data.card(w[to as usize]).eye;
+    let may_lie = matches!(eye, Some(Eye::Lie) | Some(Eye::Either));
+    let p_steer = if may_lie && steering > 0.0 {
+        weights.steer
+    } else {
+        0.0
+    };
+    let either = eye == Some(Eye::Either) && has_truth;
+    for i in 0..domain.len() {
+        if out[i] == 0.0 {
+            continue;
+        }
+        let base = match (either, truth[i]) {
+            (true, Some(true)) => weights.maybe_truth,
+            (true, Some(false)) => (1.0 - weights.maybe_truth) / lies.max(1.0),
+            _ => 1.0 / allowed,
+        };
+        let st = if steer[i] { 1.0 / steering } else { 0.0 };
+        out[i] = p_steer * st + (1.0 - p_steer) * base;
+    }
+}
+
+/// The Prince's exact posterior over the deals consistent with the public record `t`: each
+/// world (cards by seat) with its probability under the answer model (uniform prior over deals).
+pub fn posterior(
+    g: &TofuKingdom,
+    t: &Table,
+    weights: &TofuKingdomWeights,
+) -> Vec<([u8; MAX_PLAYERS], f64)> {
+    let mut worlds = Vec::new();
+    // Each logged exchange's answer domain and the answer's place in it.
+    let entries: Vec<(Vec<Answer>, usize)> = t
+        .log()
+        .iter()
+        .map(|e| {
+            let mut d = Vec::new();
+            g.answer_domain(t, e.question, &mut d);
+            let i = d.iter().position(|&a| a == e.answer).unwrap_or(0);
+            (d, i)
+        })
+        .collect();
+    let mut probs = [0.0; 16];
+    g.for_each_world(t, |w| {
+        let mut p = 1.0;
+        for (e, (domain, i)) in t.log().iter().zip(&entries) {
+            answer_probs(g, w, e.to, e.question, domain, weights, &mut probs);
+            p *= probs[*i];
+        }
+        if p > 0.0 {
+            worlds.push((*w, p));
+        }
+    });
+    let total: f64 = worlds.iter().map(|x| x.1).sum();
+    for x in worlds.iter_mut() {
+        x.1 /= total;
+    }
+    worlds
+}
+
+/// The probability of Princess Tofu's location (seats, then the centre) under a posterior.
+fn princess_marginal(g: &TofuKingdom, worlds: &[([u8; MAX_PLAYERS], f64)]) -> [f64; LOCATIONS] {
+    let mut m = [0.0; LOCATIONS];
+    for (w, p) in worlds {
+        m[location(g, w)] += p;
+    }
+    m
+}
+
+fn entropy(m: &[f64]) -> f64 {
+    let total: f64 = m.iter().sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    -m.iter()
+        .filter(|&&x| x > 0.0)
+        .map(|&x| (x / total) * (x / total).ln())
+        .sum::<f64>()
+}
+
+/// Picks uniformly among the best-scoring actions (within 1e-9).
+fn best<R: Rng + ?Sized>(scored: &[(Action, f64)], rng: &mut R) -> Option<Action> {
+    let top = scored.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+    let ties: Vec<Action> = scored
+        .iter()
+        .filter(|x| x.1 >= top - 1e-9)
+        .map(|x| x.0)
+        .collect();
+    if ties.is_empty() {
+        return None;
+    }
+    Some(ties[rng.gen_range(0..ties.len())])
+}
+
+/// `k` worlds drawn by systematic resampling in proportion to their probability, each of
+/// weight `1/k`.
+fn resample<R: Rng + ?Sized>(
+    worlds: &[([u8; MAX_PLAYERS], f64)],
+    k: usize,
+    rng: &mut R,
+) -> Vec<([u8; MAX_PLAYERS], f64)> {
+    let step = 1.0 / k as f64;
+    let mut u = rng.gen::<f64>() * step;
+    let mut out = Vec::with_capacity(k);
+    let mut cum = 0.0;
+    for (w, p) in worlds {
+        cum += p;
+        while u < cum && out.len() < k {
+            out.push((*w, step));
+            u += step;
+        }
+    }
+    out
+}
+
+/// Prince: the question with the least expected entropy of the Princess's location after
+/// its answer.
+fn choose_question<R: Rng + ?Sized>(
+    g: &TofuKingdom,
+    t: &Table,
+    legal: &[Action],
+    w: &TofuKingdomWeights,
+    rng: &mut R,
+) -> Option<Action> {
+    let mut worlds = posterior(g, t, w);
+    if worlds.len() > w.question_worlds.max(1) {
+        worlds = resample(&worlds, w.question_worlds.max(1), rng);
+    }
+    let mut answers = Vec::new();
+    let mut probs = [0.0; 16];
+    let mut scored = Vec::with_capacity(legal.len());
+    for &a in legal {
+        let Action::Ask { to, question } = a else {
+            continue;
+        };
+        g.answer_domain(t, question, &mut answers);
+        // joint[answer][location]
+        let mut joint = vec![[0.0f64; LOCATIONS]; answers.len()];
+        for (world, p) in &worlds {
+            let loc = location(g, world);
+            answer_probs(g, world, to, question, &answers, w, &mut probs);
+            for (row, l) in joint.iter_mut().zip(&probs) {
+                row[loc] += p * l;
+            }
+        }
+        let expected: f64 = joint
+            .iter()
+            .map(|row| row.iter().sum::<f64>() * entropy(row))
+            .sum();
+        scored.push((a, -expected));
+    }
+    best(&scored, rng)
+}
+
+/// Prince: the seat most likely to hold Princess Tofu.
+fn choose_guess<R: Rng + ?Sized>(
+    g: &TofuKingdom,
+    t: &Table,
+    legal: &[Action],
+    w: &TofuKingdomWeights,
+    rng: &mut R,
+) -> Option<Action> {
+    let m = princess_marginal(g, &posterior(g, t, w));
+    let scored: Vec<(Action, f64)> = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Guess(s) => Some((a, m[s as usize])),
+            _ => None,
+        })
+        .collect();
+    best(&scored, rng)
+}
+
+/// Answerer: the allowed answer after which the Prince's posterior leans most toward seats
+/// whose card makes the answerer's own symbol win.
+fn choose_answer<R: Rng + ?Sized>(
+    g: &TofuKingdom,
+    t: &Table,
+    cards: &[u8; MAX_PLAYERS],
+    seat: u8,
+    legal: &[Action],
+    w: &TofuKingdomWeights,
+    rng: &mut R,
+) -> Option<Action> {
+    let Phase::Answer { to, question } = t.phase else {
+        return None;
+    };
+    let mine = g.data.card(cards[seat as usize]).lower_right;
+    // The Prince's belief after each possible answer: his current posterior times the answer
+    // model's probability of that answer in each world.
+    let mut domain = Vec::new();
+    g.answer_domain(t, question, &mut domain);
+    let mut after = vec![[0.0f64; LOCATIONS]; domain.len()];
+    let mut probs = [0.0; 16];
+    for (world, p) in posterior(g, t, w) {
+        let loc = location(g, &world);
+        answer_probs(g, &world, to, question, &domain, w, &mut probs);
+        for (row, l) in after.iter_mut().zip(&probs) {
+            row[loc] += p * l;
+        }
+    }
+    let mut scored = Vec::with_capacity(legal.len());
+    for &a in legal {
+        let Action::Answer(answer) = a else { continue };
+        let Some(i) = domain.iter().position(|&d| d == answer) else {
+            continue;
+        };
+        let total: f64 = after[i].iter().sum::<f64>().max(1e-300);
+        let m = after[i].map(|x| x / total);
+        // The Prince names a seat: weight each seat by his belief that she is there.
+        let mut steer = 0.0;
+        let mut top = (f64::NEG_INFINITY, 0u8);
+        for s in (0..t.players).filter(|&s| s != t.prince) {
+            let wins = g.data.card(cards[s as usize]).upper_left == Some(mine);
+            if wins {
+                steer += m[s as usize];
+            }
+            if m[s as usize] > top.0 {
+                top = (m[s as usize], s);
+            }
+        }
+        let leading_wins = g.data.card(cards[top.1 as usize]).upper_left == Some(mine);
+        scored.push((a, steer + if leading_wins { 1.0 } else { 0.0 }));
+    }
+    best(&scored, rng)
+}
+
+impl Evaluate for TofuKingdom {
+    type Weights = TofuKingdomWeights;
+
+    fn evaluate(&self, s: &State, seat: Seat, w: &TofuKingdomWeights) -> f64 {
+        let t = &s.table;
+        let me = f64::from(t.points[seat as usize]);
+        let best_other = (0..t.players)
+            .filter(|&q| q != seat)
+            .map(|q| f64::from(t.points[q as usize]))
+            .fold(0.0, f64::max);
+        w.points * (me - w.opponent_share * best_other) / f64::from(self.target())
+    }
+
+    fn greedy_choice<R: Rng + ?Sized>(
+        &self,
+        d: &Decision<'_, Self>,
+        w: &TofuKingdomWeights,
+        rng: &mut R,
+    ) -> Option<Action> {
+        let obs = d.observation();
+        let t = &obs.table;
+        match t.phase {
+            Phase::Ask => choose_question(self, t, d.legal(), w, rng),
+            Phase::Guess => choose_guess(self, t, d.legal(), w, rng),
+            Phase::Answer { .. } => choose_answer(self, t, &obs.cards, d.seat(), d.legal(), w, rng),
+            Phase::Steal { .. } => {
+                let scored: Vec<(Action, f64)> = d
+                    .legal()
+                    .iter()
+                    .filter_map(|&a| match a {
+                        Action::Steal(v) => Some((a, f64::from(t.points[v as usize]))),
+                        _ => None,
+                    })
+                    .collect();
+                best(&scored, rng)
+            }
+            Phase::Over => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shifu_engine::tofu_kingdom::Params;
+    use shifu_engine::{rng_from_seed, Game};
+
+    #[test]
+    fn posterior_is_a_distribution_over_consistent_worlds_containing_the_truth() {
+        let g = TofuKingdom::with_params(Params::with_players(4)).unwrap();
+        let mut rng = rng_from_seed(3);
+        let mut s = g.new_state(&mut rng);
+        let mut legal = Vec::new();
+        while s.table.phase != Phase::Guess {
+            g.legal_actions(&s, &mut legal);
+            let a = legal[rng.gen_range(0..legal.len())];
+            g.apply(&mut s, a, &mut rng);
+        }
+        let post = posterior(&g, &s.table, &TofuKingdomWeights::default());
+        let total: f64 = post.iter().map(|x| x.1).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(post.iter().any(|(w, _)| *w == s.cards));
+        assert!(post.iter().all(|(w, _)| g.consistent(&s.table, w)));
+    }
+
+    #[test]
+    fn a_truthful_answer_moves_the_posterior_onto_the_princess() {
+        // Princess with seat 1, who is asked where she is: T cards must tell the truth, so the
+        // posterior's mass on seat 1 rises from its prior.
+        let g = TofuKingdom::with_params(Params::with_players(4)).unwrap();
+        let mut rng = rng_from_seed(1);
+        let mut s = g.new_state(&mut rng);
+        let princess = g.data.index_of("princess_tofu").unwrap();
+        let queen = g.data.index_of("queen_tofu").unwrap();
+        let maid = g.data.index_of("tofu_maid").unwrap();
+        s.cards[1] = princess;
+        s.cards[2] = queen;
+        s.cards[3] = maid;
+        let prior =
+            princess_marginal(&g, &posterior(&g, &s.table, &TofuKingdomWeights::default()))[1];
+        g.apply(
+            &mut s,
+            Action::Ask {
+                to: 1,
+                question: Question::WherePrincess,
+            },
+            &mut rng,
+        );
+        g.apply(&mut s, Action::Answer(Answer::Seat(1)), &mut rng);
+        let after =
+            princess_marginal(&g, &posterior(&g, &s.table, &TofuKingdomWeights::default()))[1];
+        assert!((prior - 1.0 / 7.0).abs() < 1e-9, "{prior}");
+        assert!(after > 2.0 * prior, "{prior} -> {after}");
+    }
+}
