@@ -1,9 +1,12 @@
 //! Agents: no peeking at hidden information, reproducibility, spec errors, and greedy's edge
 //! over random (a statistically safe test).
 
+mod common;
+
+use common::choose;
 use rand::Rng;
-use shifu_agents::{agent_rng, build_agent, game_seed, play_game, Agent, AgentError, Decision};
-use shifu_engine::tofu_shifu::{Action, Params, State, TofuShifu};
+use shifu_agents::{agent_rng, build_agent, game_seed, play_game, Agent, AgentError};
+use shifu_engine::tofu_shifu::{Params, State, TofuShifu};
 use shifu_engine::{rng_from_seed, Game};
 
 fn game(players: u8) -> TofuShifu {
@@ -36,13 +39,6 @@ fn positions(g: &TofuShifu, count: usize) -> Vec<State> {
     }
     out.truncate(count);
     out
-}
-
-fn choose(g: &TofuShifu, agent: &mut dyn Agent<TofuShifu>, s: &State) -> Action {
-    let mut legal = Vec::new();
-    g.legal_actions(s, &mut legal);
-    let seat = g.to_move(s).unwrap();
-    agent.choose(&Decision::new(g, s, seat, &legal))
 }
 
 #[test]

@@ -2,9 +2,12 @@
 //! hidden deal is replaced by another consistent with every answer), answers within the eye
 //! marks, and the greedy Prince's edge over a random one (a statistically safe test).
 
+mod common;
+
+use common::choose;
 use rand::Rng;
 use shifu_agents::{build_agent, game_seed, play_game, Agent, Decision};
-use shifu_engine::tofu_kingdom::{Action, Params, Phase, State, TofuKingdom};
+use shifu_engine::tofu_kingdom::{Params, Phase, State, TofuKingdom};
 use shifu_engine::{rng_from_seed, Game};
 
 fn game(players: u8) -> TofuKingdom {
@@ -35,13 +38,6 @@ fn positions(g: &TofuKingdom, count: usize) -> Vec<State> {
     }
     out.truncate(count);
     out
-}
-
-fn choose(g: &TofuKingdom, agent: &mut dyn Agent<TofuKingdom>, s: &State) -> Action {
-    let mut legal = Vec::new();
-    g.legal_actions(s, &mut legal);
-    let seat = g.to_move(s).unwrap();
-    agent.choose(&Decision::new(g, s, seat, &legal))
 }
 
 #[test]

@@ -47,6 +47,14 @@ pub enum EngineError {
     },
 }
 
+/// Reads a data file's text; a failure names the file.
+pub fn read_data_file(path: &std::path::Path) -> Result<String, EngineError> {
+    std::fs::read_to_string(path).map_err(|source| EngineError::Io {
+        file: path.to_path_buf(),
+        source,
+    })
+}
+
 impl EngineError {
     /// A data error at a field with no position.
     pub fn field(file: &str, field: impl Into<String>, message: impl Into<String>) -> Self {

@@ -19,6 +19,7 @@ pub mod tofu_shifu;
 
 pub use error::EngineError;
 pub use game::{Game, IllegalAction, Outcome, Seat, MAX_SEATS};
+pub use param_file::ParamFile;
 
 /// The RNG every shifu component uses: ChaCha8, seeded explicitly.
 pub type GameRng = rand_chacha::ChaCha8Rng;

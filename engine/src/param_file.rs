@@ -1,9 +1,46 @@
 //! Parameter mechanics shared by every game: TOML files, `key=value` overrides and the list of
-//! known keys, for any serde parameter struct that denies unknown fields.
+//! known keys, for any serde parameter struct that denies unknown fields. A game's `Params`
+//! implements [`ParamFile`] and gets them all.
 
 use crate::error::EngineError;
 use serde::{de::DeserializeOwned, Serialize};
 use std::path::Path;
+
+/// A game's parameters: a serde struct with `deny_unknown_fields` and `default`.
+pub trait ParamFile: Serialize + DeserializeOwned + Default {
+    /// Keys whose default is `None` (absent when serialised), so that they are still known.
+    const OPTIONAL_KEYS: &'static [&'static str];
+
+    /// Parses TOML text; unknown keys and bad values are errors naming the key.
+    fn from_toml_str(text: &str) -> Result<Self, EngineError> {
+        from_toml_str(text)
+    }
+
+    /// Reads a TOML parameter file.
+    fn from_toml_file(path: &Path) -> Result<Self, EngineError> {
+        from_toml_file(path)
+    }
+
+    /// The names of every key, sorted, for help texts and error messages.
+    fn keys() -> Vec<String> {
+        known_keys(&Self::default(), Self::OPTIONAL_KEYS)
+    }
+
+    /// Applies one `key=value` override. Values are TOML (`true`, `1.5`, `"slot"`), a bare
+    /// word (`one-total`), or a comma list (`1,2,2,3`).
+    fn set(&mut self, key: &str, value: &str) -> Result<(), EngineError> {
+        set_key(self, key, value, &Self::keys())
+    }
+
+    /// Applies `key=value` strings in order.
+    fn set_all<'a>(&mut self, pairs: impl IntoIterator<Item = &'a str>) -> Result<(), EngineError> {
+        for kv in pairs {
+            let (k, v) = split_pair(kv)?;
+            self.set(k, v)?;
+        }
+        Ok(())
+    }
+}
 
 /// Parses TOML text; unknown keys and bad values are errors naming the key.
 pub fn from_toml_str<P: DeserializeOwned>(text: &str) -> Result<P, EngineError> {
@@ -30,7 +67,7 @@ pub fn from_toml_file<P: DeserializeOwned>(path: &Path) -> Result<P, EngineError
 }
 
 /// The keys `params` serialises (fields left `None` are missing; pass them as `extra`), sorted.
-pub fn keys<P: Serialize>(params: &P, extra: &[&str]) -> Vec<String> {
+pub fn known_keys<P: Serialize>(params: &P, extra: &[&str]) -> Vec<String> {
     let mut k: Vec<String> = match toml::Value::try_from(params) {
         Ok(toml::Value::Table(t)) => t.keys().cloned().collect(),
         _ => Vec::new(),
@@ -46,7 +83,7 @@ pub fn keys<P: Serialize>(params: &P, extra: &[&str]) -> Vec<String> {
 
 /// Applies one `key=value` override to `params`. Values are TOML (`true`, `1.5`, `"slot"`), a
 /// bare word (`one-total`), or a comma list (`1,2,2,3`). `known` lists the accepted keys.
-pub fn set<P: Serialize + DeserializeOwned>(
+pub fn set_key<P: Serialize + DeserializeOwned>(
     params: &mut P,
     key: &str,
     value: &str,

@@ -9,8 +9,8 @@ use crate::setup::GameArgs;
 use anyhow::{Context, Result};
 use shifu_agents::Evaluate;
 use shifu_engine::tofu_kingdom::MAX_PLAYERS;
-use shifu_engine::Game;
 use shifu_engine::{tofu_kingdom, tofu_shifu};
+use shifu_engine::{Game, ParamFile};
 
 /// Implemented game names, for messages.
 pub const GAMES: &str = "tofu-shifu, tofu-kingdom";
@@ -42,6 +42,19 @@ pub trait Playable: Evaluate + Sized + 'static {
     fn state_players(state: &Self::State) -> usize;
 }
 
+/// The parameters the options give: `--config`, then each `--set`, then `--players`.
+fn params<P: ParamFile>(a: &GameArgs) -> Result<P> {
+    let mut params = match &a.config {
+        Some(path) => P::from_toml_file(path)?,
+        None => P::default(),
+    };
+    params.set_all(a.set.iter().map(String::as_str))?;
+    if let Some(p) = a.players {
+        params.set("players", &p.to_string())?;
+    }
+    Ok(params)
+}
+
 /// Runs `$body` with `$G` bound to the game type named by `$name` (a `&str`).
 #[macro_export]
 macro_rules! with_game {
@@ -68,14 +81,7 @@ impl Playable for tofu_shifu::TofuShifu {
     const TALLIES: &'static [&'static str] = &[];
 
     fn build(a: &GameArgs) -> Result<Self> {
-        let mut params = match &a.config {
-            Some(path) => tofu_shifu::Params::from_toml_file(path)?,
-            None => tofu_shifu::Params::default(),
-        };
-        params.set_all(a.set.iter().map(String::as_str))?;
-        if let Some(p) = a.players {
-            params.players = p;
-        }
+        let params = params(a)?;
         let data = match &a.data {
             Some(path) => tofu_shifu::CardData::from_path(path)?,
             None => tofu_shifu::CardData::embedded(),
@@ -145,14 +151,7 @@ impl Playable for tofu_kingdom::TofuKingdom {
     ];
 
     fn build(a: &GameArgs) -> Result<Self> {
-        let mut params = match &a.config {
-            Some(path) => tofu_kingdom::Params::from_toml_file(path)?,
-            None => tofu_kingdom::Params::default(),
-        };
-        params.set_all(a.set.iter().map(String::as_str))?;
-        if let Some(p) = a.players {
-            params.players = p;
-        }
+        let params = params(a)?;
         let data = match &a.data {
             Some(path) => tofu_kingdom::CardData::from_path(path)?,
             None => tofu_kingdom::CardData::embedded(),

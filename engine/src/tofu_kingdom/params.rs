@@ -2,10 +2,8 @@
 //!
 //! Every key is documented on [`Params`]; an unknown key is an error.
 
-use crate::error::EngineError;
-use crate::param_file;
+use crate::param_file::ParamFile;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// How the Character cards are dealt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -80,38 +78,10 @@ impl Params {
             ..Params::default()
         }
     }
+}
 
-    /// Parses TOML text; unknown keys and bad values are errors naming the key.
-    pub fn from_toml_str(text: &str) -> Result<Params, EngineError> {
-        param_file::from_toml_str(text)
-    }
-
-    /// Reads a TOML parameter file.
-    pub fn from_toml_file(path: &Path) -> Result<Params, EngineError> {
-        param_file::from_toml_file(path)
-    }
-
-    /// The names of every key.
-    pub fn keys() -> Vec<String> {
-        param_file::keys(&Params::default(), &["winning_score"])
-    }
-
-    /// Applies one `key=value` override, for example `centre_answer=free`.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), EngineError> {
-        param_file::set(self, key, value, &Params::keys())
-    }
-
-    /// Applies `key=value` strings in order.
-    pub fn set_all<'a>(
-        &mut self,
-        pairs: impl IntoIterator<Item = &'a str>,
-    ) -> Result<(), EngineError> {
-        for kv in pairs {
-            let (k, v) = param_file::split_pair(kv)?;
-            self.set(k, v)?;
-        }
-        Ok(())
-    }
+impl ParamFile for Params {
+    const OPTIONAL_KEYS: &'static [&'static str] = &["winning_score"];
 }
 
 #[cfg(test)]

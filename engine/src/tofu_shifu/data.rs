@@ -368,10 +368,7 @@ impl CardData {
 
     /// Loads a user's data file (same schema as the embedded one).
     pub fn from_path(path: &Path) -> Result<CardData, EngineError> {
-        let text = std::fs::read_to_string(path).map_err(|source| EngineError::Io {
-            file: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::error::read_data_file(path)?;
         Self::from_json_str(&text, &path.display().to_string())
     }
 

@@ -5,10 +5,9 @@
 
 use super::data::PriceMode;
 use crate::error::EngineError;
-use crate::param_file;
+use crate::param_file::{self, ParamFile};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// How many Town and Player objectives a player may complete in one turn. The English text says
 /// "at most 1 Town Objective card each turn"; the Japanese text's "いずれか1つ" can be read as one
@@ -108,36 +107,21 @@ impl Params {
             ..Params::default()
         }
     }
+}
 
-    /// Parses TOML text; unknown keys and bad values are errors naming the key.
-    pub fn from_toml_str(text: &str) -> Result<Params, EngineError> {
-        param_file::from_toml_str(text)
-    }
+impl ParamFile for Params {
+    const OPTIONAL_KEYS: &'static [&'static str] = &[
+        "start_coins",
+        "end_objectives",
+        "hand_size",
+        "hand_limit",
+        "market_size",
+        "market_prices",
+        "market_price_mode",
+    ];
 
-    /// Reads a TOML parameter file.
-    pub fn from_toml_file(path: &Path) -> Result<Params, EngineError> {
-        param_file::from_toml_file(path)
-    }
-
-    /// The names of every key, for help texts and error messages.
-    pub fn keys() -> Vec<String> {
-        param_file::keys(
-            &Params::default(),
-            &[
-                "start_coins",
-                "end_objectives",
-                "hand_size",
-                "hand_limit",
-                "market_size",
-                "market_prices",
-                "market_price_mode",
-            ],
-        )
-    }
-
-    /// Applies one `key=value` override. Values are TOML (`true`, `1.5`, `"slot"`), a bare word
-    /// (`one-total`), or a comma list (`1,2,2,3`). `objective_cost.ID=n` sets one objective.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), EngineError> {
+    /// As the default, plus `objective_cost.ID=n`, which sets one objective's coin cost.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), EngineError> {
         let key = key.trim();
         if let Some(id) = key.strip_prefix("objective_cost.") {
             let n = match param_file::parse_value(value.trim()) {
@@ -152,19 +136,7 @@ impl Params {
             self.objective_cost.insert(id.to_string(), n as u16);
             return Ok(());
         }
-        param_file::set(self, key, value, &Params::keys())
-    }
-
-    /// Applies `key=value` strings in order.
-    pub fn set_all<'a>(
-        &mut self,
-        pairs: impl IntoIterator<Item = &'a str>,
-    ) -> Result<(), EngineError> {
-        for kv in pairs {
-            let (k, v) = param_file::split_pair(kv)?;
-            self.set(k, v)?;
-        }
-        Ok(())
+        param_file::set_key(self, key, value, &Params::keys())
     }
 }
 

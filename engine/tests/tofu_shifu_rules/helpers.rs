@@ -2,7 +2,7 @@
 //! (deck, reserve, hands), so the conservation invariants hold in every scenario.
 
 use shifu_engine::tofu_shifu::*;
-use shifu_engine::{rng_from_seed, Game, GameRng};
+use shifu_engine::{rng_from_seed, Game, GameRng, ParamFile};
 
 pub fn game(players: u8) -> TofuShifu {
     TofuShifu::with_params(Params::with_players(players)).unwrap()
