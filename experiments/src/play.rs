@@ -96,6 +96,20 @@ impl Tally {
     }
 }
 
+/// A progress bar over `games` games with games/s and the ETA, hidden with `--quiet` or when
+/// stderr is not a terminal.
+pub fn progress_bar(games: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new(games);
+    b.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}")
+            .expect("a valid template"),
+    );
+    b
+}
+
 /// Splits the agents option into one spec per seat.
 pub fn seat_specs(agents: &str, seats: usize) -> Result<Vec<String>> {
     let specs: Vec<String> = split_specs(agents);
@@ -386,16 +400,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.run.threads.unwrap_or(0))
         .build()?;
-    let bar = if args.quiet || !std::io::stderr().is_terminal() {
-        ProgressBar::hidden()
-    } else {
-        let b = ProgressBar::new(hi - lo);
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}")
-                .expect("a valid template"),
-        );
-        b
-    };
+    let bar = progress_bar(hi - lo, args.quiet);
     bar.set_position(start - lo);
     let started = std::time::Instant::now();
     let chunk = 1024 * pool.current_num_threads() as u64;

@@ -3,7 +3,7 @@
 //! can detect.
 
 use crate::games::Playable;
-use crate::play::{play_range, seat_specs, Tally};
+use crate::play::{play_range, progress_bar, seat_specs, Tally};
 use crate::setup::{GameArgs, RunArgs};
 use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
 use anyhow::{bail, Context, Result};
@@ -24,6 +24,9 @@ pub struct SweepArgs {
     /// Also write one CSV row per cell (for `shifu report`, which draws a heatmap).
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// Splits `key=values` into the key and its values.
@@ -110,18 +113,21 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
         .num_threads(args.run.threads.unwrap_or(0))
         .build()?;
     let mut tallies = Vec::new();
+    let bar = progress_bar(args.run.games * games.len() as u64, args.quiet);
     for g in &games {
         let mut t = Tally::default();
         let mut from = 0;
         while from < args.run.games {
-            let to = (from + 4096).min(args.run.games);
+            let to = (from + 256 * pool.current_num_threads() as u64).min(args.run.games);
             for r in play_range(g, &specs, args.run.seed, args.run.rotate, from..to, &pool) {
                 t.add(&r, seats);
             }
+            bar.inc(to - from);
             from = to;
         }
         tallies.push(t);
     }
+    bar.finish_and_clear();
     let p: Vec<f64> = tallies
         .iter()
         .map(|t| chi_square_equal(&t.win[..seats]).2)
