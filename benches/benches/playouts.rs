@@ -1,5 +1,6 @@
 //! Playout throughput (steps/s with random agents), legal-move generation, state clone and
-//! determinization for Tofu Shifu. Run: `cargo bench -p shifu-benches`.
+//! determinization for Tofu Shifu; playouts and the Prince's determinization for Tofu Kingdom.
+//! Run: `cargo bench -p shifu-benches`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use shifu_benches::{midgame, random_playout};
@@ -67,5 +68,53 @@ fn positions(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, playouts, positions);
+fn tofu_kingdom(c: &mut Criterion) {
+    use shifu_engine::tofu_kingdom::{Phase, TofuKingdom};
+    let mut group = c.benchmark_group("tofu_kingdom");
+    group.sample_size(20);
+    for players in [3u8, 5, 8] {
+        let g = TofuKingdom::with_params(shifu_engine::tofu_kingdom::Params::with_players(players))
+            .unwrap();
+        let mut buf = Vec::with_capacity(64);
+        let steps: u64 = SEEDS.map(|s| random_playout(&g, s, &mut buf)).sum();
+        group.throughput(Throughput::Elements(steps));
+        group.bench_with_input(BenchmarkId::new("random_playout", players), &g, |b, g| {
+            b.iter(|| SEEDS.map(|s| random_playout(g, s, &mut buf)).sum::<u64>())
+        });
+        // The Prince's determinization once every question is answered (exact sampling among
+        // the deals consistent with the answers).
+        let states: Vec<_> = (0..32)
+            .map(|seed| {
+                let mut s = midgame(&g, seed, 0);
+                let mut k = 0;
+                while s.table.phase != Phase::Guess {
+                    s = midgame(&g, seed + 1000 * k, 2 * players as u32);
+                    k += 1;
+                }
+                s
+            })
+            .collect();
+        let mut rng = rng_from_seed(1);
+        group.throughput(Throughput::Elements(states.len() as u64));
+        group.bench_with_input(
+            BenchmarkId::new("prince_determinize", players),
+            &g,
+            |b, g| {
+                b.iter(|| {
+                    states
+                        .iter()
+                        .map(|s| {
+                            g.determinize(black_box(s), s.table.prince, &mut rng)
+                                .table
+                                .round
+                        })
+                        .sum::<u16>()
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, positions, tofu_kingdom);
 criterion_main!(benches);
