@@ -152,6 +152,44 @@ fn princes_determinization_samples_the_consistent_worlds_uniformly() {
     assert!(checked >= 3, "{checked} positions checked");
 }
 
+/// Every deal of `deck` to the seats other than the Prince, checked whole (no pruning).
+fn brute_force_count(g: &TofuKingdom, s: &State) -> u64 {
+    fn go(g: &TofuKingdom, s: &State, cards: &mut [u8; 8], seat: u8, used: u16) -> u64 {
+        if seat == g.num_seats() as u8 {
+            return g.consistent(&s.table, cards) as u64;
+        }
+        if seat == s.table.prince {
+            return go(g, s, cards, seat + 1, used);
+        }
+        let mut n = 0;
+        for (i, &c) in g.deck().iter().enumerate() {
+            if used & (1 << i) == 0 {
+                cards[seat as usize] = c;
+                n += go(g, s, cards, seat + 1, used | (1 << i));
+            }
+        }
+        n
+    }
+    let mut cards = s.cards;
+    go(g, s, &mut cards, 0, 0)
+}
+
+#[test]
+fn pruned_enumeration_finds_exactly_the_consistent_deals() {
+    let mut checked = 0;
+    for g in variants().iter().filter(|g| g.num_seats() <= 6) {
+        for seed in 0..3 {
+            random_game(g, seed, |s| {
+                if s.table.log_len > 0 && s.table.turns % 3 == 0 {
+                    assert_eq!(g.for_each_world(&s.table, |_| {}), brute_force_count(g, s));
+                    checked += 1;
+                }
+            });
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
 #[test]
 fn same_seed_same_game_on_any_thread() {
     let g = TofuKingdom::with_params(Params::with_players(6)).unwrap();

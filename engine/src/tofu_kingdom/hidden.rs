@@ -5,7 +5,8 @@
 //! centre, though not which centre card is which. The Prince knows his own card, the questions
 //! and answers, and after his guess the named card and who scored.
 
-use super::state::{State, Table, MAX_PLAYERS, NO_CARD};
+use super::params::CentreAnswer;
+use super::state::{Answer, Question, State, Table, MAX_PLAYERS, NO_CARD};
 use super::TofuKingdom;
 use crate::game::Seat;
 use rand::seq::SliceRandom;
@@ -26,7 +27,7 @@ pub struct Observation {
 }
 
 /// Rejection-sampling tries before exact enumeration.
-const REJECTION_TRIES: usize = 64;
+const REJECTION_TRIES: usize = 16;
 
 impl TofuKingdom {
     pub(super) fn observe(&self, s: &State, seat: Seat) -> Observation {
@@ -88,10 +89,55 @@ impl TofuKingdom {
         for (i, &c) in self.deck().iter().enumerate() {
             if used & (1 << i) == 0 {
                 cards[seat as usize] = c;
-                self.extend_world(t, cards, seat + 1, used | (1 << i), f);
+                if self.partly_consistent(t, cards, seat) {
+                    self.extend_world(t, cards, seat + 1, used | (1 << i), f);
+                }
             }
         }
         cards[seat as usize] = NO_CARD;
+    }
+
+    /// The last seat to be assigned (seats are assigned in order, skipping the Prince).
+    fn last_assigned(&self, t: &Table) -> u8 {
+        if t.prince == self.players - 1 {
+            self.players - 2
+        } else {
+            self.players - 1
+        }
+    }
+
+    /// With seats up to `seat` assigned: every constraint that depends only on those seats and
+    /// involves `seat` holds. Prunes the enumeration; the full check runs on complete deals.
+    fn partly_consistent(&self, t: &Table, cards: &[u8; MAX_PLAYERS], seat: u8) -> bool {
+        let last = self.last_assigned(t);
+        for e in t.log() {
+            let ready = match (e.question, e.answer) {
+                (Question::OwnCard, _) => e.to,
+                (Question::CardOf(x), _) => e.to.max(x),
+                // "With player s" is true exactly when s holds her, whoever else is assigned
+                // (under `say-centre`; under `free` her being in the centre frees every answer).
+                (Question::WherePrincess, Answer::Seat(s))
+                    if self.params.centre_answer == CentreAnswer::SayCentre =>
+                {
+                    e.to.max(s)
+                }
+                _ => last,
+            };
+            if ready == seat && !self.answer_allowed(cards, e.to, e.question, e.answer) {
+                return false;
+            }
+        }
+        if let Some(g) = t.guess {
+            if g == seat && cards[seat as usize] != t.revealed {
+                return false;
+            }
+            let sym = self.data.card(t.revealed).upper_left;
+            let scores = Some(self.data.card(cards[seat as usize]).lower_right) == sym;
+            if scores != (t.scored & (1 << seat) != 0) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Puts the deck cards no seat holds into the centre, in random order.
