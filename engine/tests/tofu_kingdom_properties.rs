@@ -217,3 +217,10 @@ fn perft_three_and_five_players_seed_1() {
 const PERFT_3P: [u64; 6] = [6, 31, 93, 476, 2856, 14756];
 /// Depths 1 to 4, five players, seed 1.
 const PERFT_5P: [u64; 4] = [20, 99, 1485, 6814];
+
+#[test]
+fn state_is_small_plain_data() {
+    let size = std::mem::size_of::<State>();
+    println!("size of one Tofu Kingdom State: {size} bytes");
+    assert!(size <= 256, "{size} bytes");
+}
