@@ -4,7 +4,6 @@
 mod common;
 
 use common::choose;
-use rand::Rng;
 use shifu_agents::{agent_rng, build_agent, game_seed, play_game, Agent, AgentError};
 use shifu_engine::tofu_shifu::{Params, State, TofuShifu};
 use shifu_engine::{rng_from_seed, Game};
@@ -15,30 +14,11 @@ fn game(players: u8) -> TofuShifu {
 
 /// Positions from random games where the seat to move has hidden cards around it and a choice.
 fn positions(g: &TofuShifu, count: usize) -> Vec<State> {
-    let mut out = Vec::new();
-    let mut buf = Vec::new();
-    let mut seed = 0;
-    while out.len() < count {
-        seed += 1;
-        let mut rng = rng_from_seed(seed);
-        let mut pick = rng_from_seed(seed + 1000);
-        let mut s = g.new_state(&mut rng);
-        for step in 0..120 {
-            if g.to_move(&s).is_none() {
-                break;
-            }
-            g.legal_actions(&s, &mut buf);
-            let hidden = (0..s.num_players as usize)
-                .any(|q| q != s.current as usize && s.players[q].hidden_hand() != 0);
-            if step % 11 == 5 && buf.len() > 1 && hidden {
-                out.push(s.clone());
-            }
-            let a = buf[pick.gen_range(0..buf.len())];
-            g.apply(&mut s, a, &mut rng);
-        }
-    }
-    out.truncate(count);
-    out
+    common::positions(g, count, 120, |step, s, legal| {
+        let hidden = (0..s.num_players as usize)
+            .any(|q| q != s.current as usize && s.players[q].hidden_hand() != 0);
+        step % 11 == 5 && legal.len() > 1 && hidden
+    })
 }
 
 #[test]

@@ -5,7 +5,6 @@
 mod common;
 
 use common::choose;
-use rand::Rng;
 use shifu_agents::{build_agent, game_seed, play_game, Agent, Decision};
 use shifu_engine::tofu_kingdom::{Params, Phase, State, TofuKingdom};
 use shifu_engine::{rng_from_seed, Game};
@@ -17,27 +16,9 @@ fn game(players: u8) -> TofuKingdom {
 /// Positions from random games where the Prince decides after hearing answers, or an answerer
 /// decides, with a choice to make.
 fn positions(g: &TofuKingdom, count: usize) -> Vec<State> {
-    let mut out = Vec::new();
-    let mut buf = Vec::new();
-    let mut seed = 0;
-    while out.len() < count {
-        seed += 1;
-        let mut rng = rng_from_seed(seed);
-        let mut pick = rng_from_seed(seed + 1000);
-        let mut s = g.new_state(&mut rng);
-        let mut step = 0;
-        while g.to_move(&s).is_some() && step < 60 {
-            step += 1;
-            g.legal_actions(&s, &mut buf);
-            if step % 5 == 3 && buf.len() > 1 && s.table.log_len > 0 {
-                out.push(s);
-            }
-            let a = buf[pick.gen_range(0..buf.len())];
-            g.apply(&mut s, a, &mut rng);
-        }
-    }
-    out.truncate(count);
-    out
+    common::positions(g, count, 60, |step, s, legal| {
+        step % 5 == 2 && legal.len() > 1 && s.table.log_len > 0
+    })
 }
 
 #[test]
