@@ -27,7 +27,7 @@ pub struct Observation {
 }
 
 /// Rejection-sampling tries before exact enumeration.
-const REJECTION_TRIES: usize = 16;
+const REJECTION_TRIES: usize = 64;
 
 impl TofuKingdom {
     pub(super) fn observe(&self, s: &State, seat: Seat) -> Observation {
@@ -188,18 +188,22 @@ impl TofuKingdom {
                 return out;
             }
         }
-        let total = self.for_each_world(t, |_| {});
-        debug_assert!(total > 0, "the true world is always consistent");
-        if total == 0 {
-            return out;
-        }
-        let mut pick = rng.gen_range(0..total);
-        self.for_each_world(t, |w| {
-            if pick == 0 {
+        let mut seen = 0u64;
+        // One pass, reservoir sampling: the k-th consistent deal replaces the pick with
+        // probability 1/k, so every consistent deal is picked with probability 1/total.
+        let mut picked = false;
+        let total = self.for_each_world(t, |w| {
+            seen += 1;
+            if rng.gen_range(0..seen) == 0 {
                 out.cards = *w;
+                picked = true;
             }
-            pick = pick.wrapping_sub(1);
         });
+        debug_assert!(total > 0 && picked, "the true world is always consistent");
+        if !picked {
+            // Only a hand-made state whose log no deal satisfies gets here.
+            return *s;
+        }
         self.fill_centre(&mut out, rng);
         out
     }
