@@ -15,19 +15,26 @@ impl TofuKingdom {
     /// Every answer that may be given to `question` (before the eye mark narrows it).
     pub fn answer_domain(&self, t: &Table, question: Question, out: &mut Vec<Answer>) {
         out.clear();
+        self.for_each_answer(t, question, |a| out.push(a));
+    }
+
+    /// Calls `f` with every answer to `question`, in [`TofuKingdom::answer_domain`] order: for
+    /// "where is she", each player but the Prince, then "in the centre" when cards lie there
+    /// (under `say-centre`); for a card question, each card in play.
+    fn for_each_answer(&self, t: &Table, question: Question, mut f: impl FnMut(Answer)) {
         match question {
             Question::WherePrincess => {
-                out.extend(
-                    (0..self.players)
-                        .filter(|&s| s != t.prince)
-                        .map(Answer::Seat),
-                );
+                for s in (0..self.players).filter(|&s| s != t.prince) {
+                    f(Answer::Seat(s));
+                }
                 if self.centre_len > 0 && self.params.centre_answer == CentreAnswer::SayCentre {
-                    out.push(Answer::Centre);
+                    f(Answer::Centre);
                 }
             }
             Question::OwnCard | Question::CardOf(_) => {
-                out.extend(self.deck().iter().map(|&c| Answer::Card(c)))
+                for &c in self.deck() {
+                    f(Answer::Card(c));
+                }
             }
         }
     }
@@ -140,30 +147,11 @@ impl TofuKingdom {
                     }
                 }
             }
-            Phase::Answer { to, question } => {
-                let mut push = |a: Answer| {
-                    if self.answer_allowed(&s.cards, to, question, a) {
-                        out.push(Action::Answer(a));
-                    }
-                };
-                match question {
-                    Question::WherePrincess => {
-                        for x in (0..n).filter(|&x| x != t.prince) {
-                            push(Answer::Seat(x));
-                        }
-                        if self.centre_len > 0
-                            && self.params.centre_answer == CentreAnswer::SayCentre
-                        {
-                            push(Answer::Centre);
-                        }
-                    }
-                    _ => {
-                        for &c in self.deck() {
-                            push(Answer::Card(c));
-                        }
-                    }
+            Phase::Answer { to, question } => self.for_each_answer(t, question, |a| {
+                if self.answer_allowed(&s.cards, to, question, a) {
+                    out.push(Action::Answer(a));
                 }
-            }
+            }),
             Phase::Guess => out.extend((0..n).filter(|&x| x != t.prince).map(Action::Guess)),
             Phase::Steal { seat } => out.extend(
                 (0..n)
