@@ -120,9 +120,17 @@ fn prince_asks_each_other_player_one_question_then_one_extra_to_anyone() {
         g.apply_checked(&mut s, asks[0], &mut rng).unwrap();
         let a = legal(&g, &s)[0];
         g.apply_checked(&mut s, a, &mut rng).unwrap();
-        assert!(legal(&g, &s)
-            .iter()
-            .all(|x| !matches!(x, Action::Ask { to: t, .. } if *t == to) || round == 2));
+        if round < 2 {
+            // Until everyone has had a question, an asked player cannot be asked again.
+            let again = legal(&g, &s)
+                .into_iter()
+                .any(|x| matches!(x, Action::Ask { to: t, .. } if t == to));
+            assert!(
+                !again,
+                "player {} asked twice before the extra question",
+                to + 1
+            );
+        }
     }
     // The extra question: any of the three again.
     assert_eq!(legal(&g, &s).len(), 12);

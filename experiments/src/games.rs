@@ -55,6 +55,34 @@ fn params<P: ParamFile>(a: &GameArgs) -> Result<P> {
     Ok(params)
 }
 
+/// The [`Playable`] methods every game writes the same way: building from `CardData` (a
+/// `--data` file or the embedded one) and `Params`, and reading `params`, `data.source`,
+/// `data.status` and `params.max_rounds`.
+macro_rules! from_data_and_params {
+    ($game:ident, $Game:ident) => {
+        fn build(a: &GameArgs) -> Result<Self> {
+            let params = params(a)?;
+            let data = match &a.data {
+                Some(path) => $game::CardData::from_path(path)?,
+                None => $game::CardData::embedded(),
+            };
+            $game::$Game::new(data, params).context("building the game")
+        }
+
+        fn params_toml(&self) -> Result<String> {
+            toml::to_string(&self.params).context("serialising the parameters")
+        }
+
+        fn data_label(&self) -> String {
+            format!("{} ({})", self.data.source, self.data.status)
+        }
+
+        fn max_rounds(&self) -> u32 {
+            u32::from(self.params.max_rounds)
+        }
+    };
+}
+
 /// Runs `$body` with `$G` bound to the game type named by `$name` (a `&str`).
 #[macro_export]
 macro_rules! with_game {
@@ -80,26 +108,7 @@ impl Playable for tofu_shifu::TofuShifu {
     const COUNTS: [&'static str; 2] = ["objectives", "coins"];
     const TALLIES: &'static [&'static str] = &[];
 
-    fn build(a: &GameArgs) -> Result<Self> {
-        let params = params(a)?;
-        let data = match &a.data {
-            Some(path) => tofu_shifu::CardData::from_path(path)?,
-            None => tofu_shifu::CardData::embedded(),
-        };
-        tofu_shifu::TofuShifu::new(data, params).context("building the game")
-    }
-
-    fn params_toml(&self) -> Result<String> {
-        toml::to_string(&self.params).context("serialising the parameters")
-    }
-
-    fn data_label(&self) -> String {
-        format!("{} ({})", self.data.source, self.data.status)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        u32::from(self.params.max_rounds)
-    }
+    from_data_and_params!(tofu_shifu, TofuShifu);
 
     fn counts(&self, s: &Self::State, seat: usize) -> [u32; 2] {
         [s.players[seat].objectives(), s.players[seat].coins as u32]
@@ -150,26 +159,7 @@ impl Playable for tofu_kingdom::TofuKingdom {
         "dealt_8",
     ];
 
-    fn build(a: &GameArgs) -> Result<Self> {
-        let params = params(a)?;
-        let data = match &a.data {
-            Some(path) => tofu_kingdom::CardData::from_path(path)?,
-            None => tofu_kingdom::CardData::embedded(),
-        };
-        tofu_kingdom::TofuKingdom::new(data, params).context("building the game")
-    }
-
-    fn params_toml(&self) -> Result<String> {
-        toml::to_string(&self.params).context("serialising the parameters")
-    }
-
-    fn data_label(&self) -> String {
-        format!("{} ({})", self.data.source, self.data.status)
-    }
-
-    fn max_rounds(&self) -> u32 {
-        u32::from(self.params.max_rounds)
-    }
+    from_data_and_params!(tofu_kingdom, TofuKingdom);
 
     fn counts(&self, s: &Self::State, seat: usize) -> [u32; 2] {
         [

@@ -229,6 +229,29 @@ fn resample<R: Rng + ?Sized>(
     out
 }
 
+/// The joint probability of each answer in `domain` (rows) and each location of Princess Tofu
+/// (columns) under the weighted `worlds` and the answer model; a row, normalised, is the
+/// Prince's belief after hearing that answer.
+fn joint_answer_location(
+    g: &TofuKingdom,
+    worlds: &[([u8; MAX_PLAYERS], f64)],
+    to: u8,
+    question: Question,
+    domain: &[Answer],
+    w: &TofuKingdomWeights,
+) -> Vec<[f64; LOCATIONS]> {
+    let mut joint = vec![[0.0f64; LOCATIONS]; domain.len()];
+    let mut probs = [0.0; 16];
+    for (world, p) in worlds {
+        let loc = location(g, world);
+        answer_probs(g, world, to, question, domain, w, &mut probs);
+        for (row, l) in joint.iter_mut().zip(&probs) {
+            row[loc] += p * l;
+        }
+    }
+    joint
+}
+
 /// Prince: the question with the least expected entropy of the Princess's location after
 /// its answer.
 fn choose_question<R: Rng + ?Sized>(
@@ -243,22 +266,13 @@ fn choose_question<R: Rng + ?Sized>(
         worlds = resample(&worlds, w.question_worlds.max(1), rng);
     }
     let mut answers = Vec::new();
-    let mut probs = [0.0; 16];
     let mut scored = Vec::with_capacity(legal.len());
     for &a in legal {
         let Action::Ask { to, question } = a else {
             continue;
         };
         g.answer_domain(t, question, &mut answers);
-        // joint[answer][location]
-        let mut joint = vec![[0.0f64; LOCATIONS]; answers.len()];
-        for (world, p) in &worlds {
-            let loc = location(g, world);
-            answer_probs(g, world, to, question, &answers, w, &mut probs);
-            for (row, l) in joint.iter_mut().zip(&probs) {
-                row[loc] += p * l;
-            }
-        }
+        let joint = joint_answer_location(g, &worlds, to, question, &answers, w);
         let expected: f64 = joint
             .iter()
             .map(|row| row.iter().sum::<f64>() * entropy(row))
@@ -306,15 +320,7 @@ fn choose_answer<R: Rng + ?Sized>(
     // model's probability of that answer in each world.
     let mut domain = Vec::new();
     g.answer_domain(t, question, &mut domain);
-    let mut after = vec![[0.0f64; LOCATIONS]; domain.len()];
-    let mut probs = [0.0; 16];
-    for (world, p) in posterior(g, t, w) {
-        let loc = location(g, &world);
-        answer_probs(g, &world, to, question, &domain, w, &mut probs);
-        for (row, l) in after.iter_mut().zip(&probs) {
-            row[loc] += p * l;
-        }
-    }
+    let after = joint_answer_location(g, &posterior(g, t, w), to, question, &domain, w);
     let mut scored = Vec::with_capacity(legal.len());
     for &a in legal {
         let Action::Answer(answer) = a else { continue };

@@ -78,9 +78,9 @@ impl TofuKingdom {
         f: &mut dyn FnMut(&[u8; MAX_PLAYERS]),
     ) {
         if seat == self.players {
-            if self.consistent(t, cards) {
-                f(cards);
-            }
+            // Every constraint was checked by `partly_consistent` as its last seat was dealt
+            // (the Prince's own card is the same in every deal).
+            f(cards);
             return;
         }
         if seat == t.prince {
@@ -107,7 +107,8 @@ impl TofuKingdom {
     }
 
     /// With seats up to `seat` assigned: every constraint that depends only on those seats and
-    /// involves `seat` holds. Prunes the enumeration; the full check runs on complete deals.
+    /// involves `seat` holds. Together, over every seat, this is [`TofuKingdom::consistent`]
+    /// for the seats that vary (a test checks the enumeration against a brute-force count).
     fn partly_consistent(&self, t: &Table, cards: &[u8; MAX_PLAYERS], seat: u8) -> bool {
         let last = self.last_assigned(t);
         for e in t.log() {
