@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use shifu_engine::tofu_shifu::*;
-use shifu_engine::{rng_from_seed, Game, GameRng};
+use shifu_engine::{rng_from_seed, Game, GameRng, ParamFile};
 
 fn game(players: u8) -> TofuShifu {
     TofuShifu::with_params(Params::with_players(players)).unwrap()
@@ -64,6 +64,70 @@ fn ten_thousand_random_games_keep_every_invariant() {
         }
     });
     assert!(total_steps.into_inner() > 10_000 * 1_000);
+}
+
+/// The rule options and study variants that change which actions are legal or when the game
+/// ends, each with both of its values.
+const OPTIONS: [[&str; 2]; 8] = [
+    ["objective_limit=one-town", "objective_limit=one-total"],
+    [
+        "unserved_coin_customer_pays=true",
+        "unserved_coin_customer_pays=false",
+    ],
+    ["board_flags_count=false", "board_flags_count=true"],
+    ["market_price_mode=slot", "market_price_mode=card"],
+    ["copy_can_target_rest=false", "copy_can_target_rest=true"],
+    [
+        "require_effective_action=true",
+        "require_effective_action=false",
+    ],
+    ["finite_reserve=true", "finite_reserve=false"],
+    ["end_rule=after-round", "end_rule=immediate"],
+];
+
+#[test]
+fn no_dead_end_under_any_combination_of_rule_options() {
+    // Every one of the 2^8 = 256 combinations, 12 random games each (4 at each player count,
+    // alternately on the calibrated and the first reconstruction's data): 3,072 games. After
+    // every action the legal list is empty exactly when the game is over, and the invariants
+    // hold.
+    let games = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for part in 0..2usize {
+            let games = &games;
+            scope.spawn(move || {
+                for combo in (part..256usize).step_by(2) {
+                    let sets: Vec<&str> = (0..8).map(|i| OPTIONS[i][(combo >> i) & 1]).collect();
+                    for players in 2..=4u8 {
+                        let mut p = Params::with_players(players);
+                        p.set_all(sets.iter().copied()).unwrap();
+                        for k in 0..4u64 {
+                            let data = ["calibrated", "reconstructed"][(combo + k as usize) % 2];
+                            let g = TofuShifu::new(CardData::builtin(data).unwrap(), p.clone())
+                                .unwrap();
+                            let seed = (combo as u64) << 16 | (players as u64) << 8 | k;
+                            let end = random_game(&g, seed, |s, legal, _| {
+                                assert!(
+                                    !legal.is_empty(),
+                                    "{sets:?} {data} seed {seed}: no legal action in {:?}",
+                                    s.turn
+                                );
+                                assert!(g.to_move(s).is_some());
+                                if let Err(e) = g.check_invariants(s) {
+                                    panic!("{sets:?} {data} seed {seed}: {e}");
+                                }
+                            });
+                            let mut legal = Vec::new();
+                            g.legal_actions(&end, &mut legal);
+                            assert!(legal.is_empty() && g.outcome(&end).is_some());
+                            games.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(games.into_inner(), 3_072);
 }
 
 #[test]

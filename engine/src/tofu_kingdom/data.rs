@@ -171,6 +171,19 @@ impl CardData {
         EMBEDDED_YAML
     }
 
+    /// A `--data` argument: `builtin:reconstructed` (the embedded data) or a file path.
+    pub fn from_arg(path: &Path) -> Result<CardData, EngineError> {
+        match path.to_str().and_then(|p| p.strip_prefix("builtin:")) {
+            Some("reconstructed") => Ok(Self::embedded()),
+            Some(other) => Err(EngineError::field(
+                &format!("builtin:{other}"),
+                "name",
+                "no built-in Tofu Kingdom data of this name; built in: reconstructed",
+            )),
+            None => Self::from_path(path),
+        }
+    }
+
     /// Loads a user's data file (same schema as the embedded one).
     pub fn from_path(path: &Path) -> Result<CardData, EngineError> {
         let text = crate::error::read_data_file(path)?;

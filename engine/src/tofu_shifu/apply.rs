@@ -399,9 +399,20 @@ impl TofuShifu {
     /// or more Objectives, the game ends."
     fn end_turn(&self, s: &mut State) {
         s.turns += 1;
+        let reached = s.me().objectives() >= self.end_objectives as u32;
+        if reached && s.end_trigger == NONE {
+            // Objectives only grow on their owner's turn, so the first seat to end a turn at the
+            // count is the one that reached it first.
+            s.end_trigger = s.current;
+        }
         let next = (s.current + 1) % s.num_players;
         s.current = next;
         s.turn = TurnCtx::new();
+        if reached && self.params.end_rule == EndRule::Immediate {
+            // Variant (not the rulebook's): the game ends with the turn that reaches the count.
+            s.turn.phase = Phase::GameOver;
+            return;
+        }
         if next == 0 {
             let n = s.num_players as usize;
             if s.players[..n]

@@ -12,10 +12,30 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The embedded default card data (reconstructed, not the published cards).
-pub const EMBEDDED_JSON: &str = include_str!("../../data/tofu_shifu.reconstructed.json");
-/// The name the embedded data goes by in error messages.
-pub const EMBEDDED_NAME: &str = "<embedded tofu_shifu.reconstructed.json>";
+/// The card data sets built into the binary, by name: `calibrated` (the default), the first
+/// `reconstructed` data (from the rulebooks' numbers alone) and an `alternative` calibration
+/// that reaches the same targets with other knob values. Each is a reconstruction, not the
+/// published cards; `../data/README.md` says how each was made.
+pub const BUILTIN: [(&str, &str); 3] = [
+    (
+        "calibrated",
+        include_str!("../../data/tofu_shifu.calibrated.json"),
+    ),
+    (
+        "reconstructed",
+        include_str!("../../data/tofu_shifu.reconstructed.json"),
+    ),
+    (
+        "alternative",
+        include_str!("../../data/tofu_shifu.alternative.json"),
+    ),
+];
+/// The default card data (the `calibrated` reconstruction).
+pub const EMBEDDED_JSON: &str = BUILTIN[0].1;
+/// The name the default data goes by in messages.
+pub const EMBEDDED_NAME: &str = "builtin:calibrated";
+/// The prefix that names a built-in data set where a path is expected.
+pub const BUILTIN_PREFIX: &str = "builtin:";
 
 // ---------------------------------------------------------------------------------------------
 // The file's schema, as written.
@@ -23,94 +43,108 @@ pub const EMBEDDED_NAME: &str = "<embedded tofu_shifu.reconstructed.json>";
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawData {
+pub(super) struct RawData {
     #[serde(rename = "_status")]
-    status: String,
-    dish_values: BTreeMap<Dish, u16>,
-    supply: RawSupply,
-    hat_payment: BTreeMap<Hat, Vec<Hat>>,
-    spaces: BTreeMap<Space, RawSpace>,
-    market: RawMarket,
-    setup: RawSetup,
-    town_objectives: Vec<RawTownObjective>,
-    player_objectives: Vec<RawPlayerObjective>,
-    production_cards: Vec<RawCard>,
-    customers: Vec<RawCustomer>,
+    pub(super) status: String,
+    pub(super) dish_values: BTreeMap<Dish, u16>,
+    pub(super) supply: RawSupply,
+    pub(super) hat_payment: BTreeMap<Hat, Vec<Hat>>,
+    pub(super) spaces: BTreeMap<Space, RawSpace>,
+    pub(super) market: RawMarket,
+    pub(super) setup: RawSetup,
+    pub(super) town_objectives: Vec<RawTownObjective>,
+    pub(super) player_objectives: Vec<RawPlayerObjective>,
+    pub(super) production_cards: Vec<RawCard>,
+    pub(super) customers: Vec<RawCustomer>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawSupply {
-    dish_tokens: BTreeMap<Dish, u16>,
-    hat_tokens: BTreeMap<Hat, u16>,
-    coins: u32,
-    production_cards: usize,
-    town_objectives: usize,
-    customer_tiles: usize,
+pub(super) struct RawSupply {
+    pub(super) dish_tokens: BTreeMap<Dish, u16>,
+    pub(super) hat_tokens: BTreeMap<Hat, u16>,
+    pub(super) coins: u32,
+    pub(super) production_cards: usize,
+    pub(super) town_objectives: usize,
+    pub(super) customer_tiles: usize,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawSpace {
-    lower: Option<Vec<Hat>>,
-    higher: Option<Vec<Hat>>,
-    single: Option<Vec<Hat>>,
-    cost: Option<Vec<Hat>>,
-    capacity: Option<u8>,
-    player_exclusive: Option<bool>,
-    base_draw: Option<u8>,
-    extra_draw_per_payment: Option<u8>,
-    max_extra_payments: Option<u8>,
-    extra_payment_options: Option<Vec<Vec<Hat>>>,
-    extra_payment_options_when_copied: Option<Vec<Vec<Hat>>>,
-    market_sales_per_action: Option<u8>,
+pub(super) struct RawSpace {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) lower: Option<Vec<Hat>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) higher: Option<Vec<Hat>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) single: Option<Vec<Hat>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) cost: Option<Vec<Hat>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) capacity: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) player_exclusive: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) base_draw: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) extra_draw_per_payment: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) max_extra_payments: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) extra_payment_options: Option<Vec<Vec<Hat>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) extra_payment_options_when_copied: Option<Vec<Vec<Hat>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) market_sales_per_action: Option<u8>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawMarket {
-    slots: usize,
-    price_mode: PriceMode,
-    slot_prices_left_to_right: Vec<u16>,
-    new_cards_enter: String,
-    #[serde(rename = "_alt", default)]
-    alt: Option<String>,
+pub(super) struct RawMarket {
+    pub(super) slots: usize,
+    pub(super) price_mode: PriceMode,
+    pub(super) slot_prices_left_to_right: Vec<u16>,
+    pub(super) new_cards_enter: String,
+    #[serde(rename = "_alt", default, skip_serializing_if = "Option::is_none")]
+    pub(super) alt: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawSetup {
-    hand_size: u8,
-    hand_limit: u8,
-    start_coins_by_seat: Vec<u16>,
-    player_board_flags: Vec<RawBoardFlag>,
-    tables: RawTables,
-    town_objectives_face_up: String,
-    end_trigger_objectives: u8,
+pub(super) struct RawSetup {
+    pub(super) hand_size: u8,
+    pub(super) hand_limit: u8,
+    pub(super) start_coins_by_seat: Vec<u16>,
+    pub(super) player_board_flags: Vec<RawBoardFlag>,
+    pub(super) tables: RawTables,
+    pub(super) town_objectives_face_up: String,
+    pub(super) end_trigger_objectives: u8,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawBoardFlag {
+pub(super) struct RawBoardFlag {
     #[serde(rename = "type")]
-    kind: FlagKind,
-    dish: Option<Dish>,
-    hat: Option<Hat>,
-    token: bool,
+    pub(super) kind: FlagKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) dish: Option<Dish>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) hat: Option<Hat>,
+    pub(super) token: bool,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawTables {
-    total: u8,
-    unlocked_at_start: u8,
-    unlock_per_lantern: u8,
-    customers_per_table: u8,
+pub(super) struct RawTables {
+    pub(super) total: u8,
+    pub(super) unlocked_at_start: u8,
+    pub(super) unlock_per_lantern: u8,
+    pub(super) customers_per_table: u8,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-enum FlagKind {
+pub(super) enum FlagKind {
     Dish,
     Hat,
     Lantern,
@@ -118,68 +152,84 @@ enum FlagKind {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-enum TownKind {
+pub(super) enum TownKind {
     CoinStack,
     Upgrades,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawTownObjective {
-    id: String,
-    kind: TownKind,
-    requirement: BTreeMap<String, u16>,
-    bonus: Option<RawBonus>,
+pub(super) struct RawTownObjective {
+    pub(super) id: String,
+    pub(super) kind: TownKind,
+    pub(super) requirement: BTreeMap<String, u16>,
+    pub(super) bonus: Option<RawBonus>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawBonus {
-    key: Bonus,
-    text: String,
+pub(super) struct RawBonus {
+    pub(super) key: Bonus,
+    pub(super) text: String,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawPlayerObjective {
-    id: String,
-    requirement: BTreeMap<String, u16>,
+pub(super) struct RawPlayerObjective {
+    pub(super) id: String,
+    pub(super) requirement: BTreeMap<String, u16>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawCard {
-    id: String,
-    bonus: RawCardBonus,
-    upgrade_cost: RawUpgradeCost,
-    hat_type: Hat,
-    objective_requirement: Vec<Dish>,
-    alt_card_price: u16,
+pub(super) struct RawCard {
+    pub(super) id: String,
+    pub(super) bonus: RawCardBonus,
+    pub(super) upgrade_cost: RawUpgradeCost,
+    pub(super) hat_type: Hat,
+    pub(super) objective_requirement: Vec<Dish>,
+    pub(super) alt_card_price: u16,
+    /// The card's fields whose values the rulebook prints (`upgrade_cost`,
+    /// `objective_requirement`); the reconstruction knobs leave them alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) rulebook: Vec<RulebookField>,
+}
+
+/// A production card field whose value the rulebook prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum RulebookField {
+    /// The upgrade cost (the Silken Tofu example: Chef hat, Soymilk, 2 coins).
+    UpgradeCost,
+    /// The restaurant objective (the example: Soymilk, Silken Tofu and Tofu at one table).
+    ObjectiveRequirement,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawCardBonus {
+pub(super) struct RawCardBonus {
     #[serde(rename = "type")]
-    kind: FlagKind,
-    dish: Option<Dish>,
-    hat: Option<Hat>,
+    pub(super) kind: FlagKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) dish: Option<Dish>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) hat: Option<Hat>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawUpgradeCost {
-    hats: Vec<Hat>,
-    dishes: Vec<Dish>,
-    coins: u16,
+pub(super) struct RawUpgradeCost {
+    pub(super) hats: Vec<Hat>,
+    pub(super) dishes: Vec<Dish>,
+    pub(super) coins: u16,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawCustomer {
-    id: String,
-    orders: Vec<Dish>,
-    coin_on_leave: bool,
+pub(super) struct RawCustomer {
+    pub(super) id: String,
+    pub(super) orders: Vec<Dish>,
+    pub(super) coin_on_leave: bool,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,12 +408,38 @@ pub struct CardData {
     pub cards: Vec<ProductionCard>,
     /// Customer tiles, indexed by tile id.
     pub customers: Vec<Customer>,
+    /// The file as read (after any reconstruction knobs), for writing it back out.
+    #[serde(skip)]
+    pub(super) raw: RawData,
 }
 
 impl CardData {
     /// The embedded default data (reconstructed).
     pub fn embedded() -> CardData {
         Self::from_json_str(EMBEDDED_JSON, EMBEDDED_NAME).expect("the embedded data is valid")
+    }
+
+    /// A built-in data set by name (see [`BUILTIN`]).
+    pub fn builtin(name: &str) -> Result<CardData, EngineError> {
+        let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+            EngineError::field(
+                &format!("{BUILTIN_PREFIX}{name}"),
+                "name",
+                format!(
+                    "no built-in Tofu Shifu data of this name; built in: {}",
+                    BUILTIN.map(|(n, _)| n).join(", ")
+                ),
+            )
+        })?;
+        Self::from_json_str(text, &format!("{BUILTIN_PREFIX}{name}"))
+    }
+
+    /// A `--data` argument: `builtin:NAME` or a file path.
+    pub fn from_arg(path: &Path) -> Result<CardData, EngineError> {
+        match path.to_str().and_then(|p| p.strip_prefix(BUILTIN_PREFIX)) {
+            Some(name) => Self::builtin(name),
+            None => Self::from_path(path),
+        }
     }
 
     /// Loads a user's data file (same schema as the embedded one).
@@ -388,6 +464,17 @@ impl CardData {
         })?;
         compile(raw, file)
     }
+
+    /// The data in the data file's schema (pretty JSON): after reconstruction knobs, the file a
+    /// user would pass with `--data` to play the same cards.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(&self.raw).expect("card data serialises")
+    }
+}
+
+/// Compiles raw data (after knobs) into the tables the rules read.
+pub(super) fn compile_raw(raw: RawData, file: &str) -> Result<CardData, EngineError> {
+    compile(raw, file)
 }
 
 fn hat_counts(hats: &[Hat]) -> HatCounts {
@@ -466,6 +553,7 @@ fn parse_requirement(
 }
 
 fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
+    let kept = raw.clone();
     let err = |field: &str, msg: String| EngineError::field(file, field, msg);
 
     let mut dish_values = [0u16; 4];
@@ -842,6 +930,7 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
         player_objectives,
         cards,
         customers,
+        raw: kept,
     })
 }
 

@@ -5,6 +5,7 @@
 //! - [`types`]: dishes, hats, spaces, bonus powers, bitset helpers;
 //! - [`data`]: the card data file (schema, loading, compiled tables);
 //! - [`params`]: parameters and the named rule options;
+//! - `knobs.rs`: reconstruction knobs, parameters that rewrite the card data's unknown values;
 //! - [`state`]: the position, its phases and player boards;
 //! - [`action`]: the actions (one small decision each);
 //! - `setup.rs`: building a game and dealing a new position;
@@ -23,6 +24,7 @@ mod apply;
 pub mod data;
 mod hidden;
 mod invariants;
+mod knobs;
 mod moves;
 mod objectives;
 pub mod params;
@@ -32,9 +34,9 @@ pub mod state;
 pub mod types;
 
 pub use action::Action;
-pub use data::{CardData, Flag, PriceMode, Requirement};
+pub use data::{CardData, Customer, Flag, PriceMode, ProductionCard, Requirement};
 pub use hidden::Observation;
-pub use params::{ObjectiveLimit, Params};
+pub use params::{EndRule, ObjectiveLimit, Params, RestaurantDishes};
 pub use state::{Phase, PlayerState, State, TurnCtx};
 pub use types::*;
 
@@ -78,6 +80,19 @@ pub struct TofuShifu {
     all_tiles: TileSet,
     /// For each set `S` of hat-cost kinds (bit per [`Hat`]): the kinds of hat that pay some cost in `S`.
     payers_of: [u8; 32],
+    /// Cards by the flag they add as an upgrade, indexed by [`flag_index`].
+    cards_by_flag: [CardSet; 9],
+    /// Cards whose restaurant objective some one or two customer tiles can be served in full.
+    coverable: CardSet,
+}
+
+/// An index for each kind of flag: 0 Lantern, 1 to 4 the dishes, 5 to 8 the token hats.
+pub fn flag_index(f: Flag) -> usize {
+    match f {
+        Flag::Lantern => 0,
+        Flag::Dish(d) => 1 + d as usize,
+        Flag::Hat(h) => 5 + (h as usize).min(3),
+    }
 }
 
 #[cfg(debug_assertions)]
@@ -178,6 +193,22 @@ impl TofuShifu {
     /// The game with the embedded (reconstructed) card data.
     pub fn with_params(params: Params) -> Result<TofuShifu, crate::EngineError> {
         TofuShifu::new(CardData::embedded(), params)
+    }
+
+    /// The cards whose upgrade adds a flag of this kind.
+    pub fn cards_with_flag(&self, f: Flag) -> CardSet {
+        self.cards_by_flag[flag_index(f)]
+    }
+
+    /// Whether some one or two customer tiles (one table) can be served every dish the card's
+    /// restaurant objective asks for ("A customer only accepts one of each Dish they order").
+    pub fn objective_coverable(&self, card: usize) -> bool {
+        card < MAX_CARDS && self.coverable & (1u128 << card) != 0
+    }
+
+    /// The coins an upgrade with `card` costs this player (after the upgrade discount power).
+    pub fn upgrade_cost_coins(&self, p: &PlayerState, card: usize) -> u16 {
+        self.upgrade_coins(p, card)
     }
 
     /// The number of players.

@@ -22,6 +22,30 @@ pub enum ObjectiveLimit {
     OneTotal,
 }
 
+/// When the game ends once a player has completed the objectives that end it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndRule {
+    /// The rulebook's: "the game ends after each player has had the same amount of turns",
+    /// checked "before each of the first player's rounds" (default).
+    #[default]
+    AfterRound,
+    /// A variant for studying the end rule's effect on seat advantage: the game ends as soon as
+    /// the turn in which a player reaches the count is over; later seats get no further turn.
+    Immediate,
+}
+
+/// Reconstruction knob: how a restaurant objective's dishes are built from the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum RestaurantDishes {
+    /// As the data file lists them (default).
+    #[default]
+    AsData,
+    /// Each dish at most once: a dish the data asks twice is asked once.
+    Distinct,
+}
+
 /// Parameters of a Tofu Shifu game. TOML keys are the field names.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -30,13 +54,28 @@ pub struct Params {
     pub players: u8,
     /// Start coins by seat (first player first); default the data file's 1/2/2/3.
     pub start_coins: Option<Vec<u16>>,
-    /// Multiplies the coin cost of every Town objective (rounded to the nearest coin).
+    /// Reconstruction knob: multiplies the coin cost of every Town objective (rounded to the
+    /// nearest coin), the coin stack's included.
     pub town_objective_cost_scale: f64,
-    /// Multiplies the coin cost of every Player objective (rounded to the nearest coin).
+    /// Reconstruction knob: multiplies the coin cost of every Player objective (rounded).
     pub player_objective_cost_scale: f64,
     /// Sets the coin cost of single objectives by id, for example `objective_cost.T01 = 5`;
     /// applied after the scales.
     pub objective_cost: BTreeMap<String, u16>,
+    /// Reconstruction knob: multiplies every production card's upgrade coin cost (rounded to
+    /// the nearest coin, halves up); costs the rulebook prints are kept (default 1).
+    pub upgrade_coin_scale: f64,
+    /// Reconstruction knob: `as-data` (default) or `distinct` (a restaurant objective asks for
+    /// each of its dishes once).
+    pub restaurant_objective_dishes: RestaurantDishes,
+    /// Reconstruction knob: a restaurant objective keeps at most this many of its dishes (the
+    /// first ones the data lists; default: all).
+    pub restaurant_objective_max_dishes: Option<u8>,
+    /// Reconstruction knob: added to every upgrade count a Player objective asks for, never
+    /// below 1 (default 0).
+    pub player_objective_upgrade_delta: i8,
+    /// Reconstruction knob: Town objectives give their bonus powers (default true).
+    pub town_bonus_powers: bool,
     /// Completed objectives that end the game (default the data file's 8).
     pub end_objectives: Option<u8>,
     /// Cards dealt to each player (default the data file's 4).
@@ -52,6 +91,9 @@ pub struct Params {
     pub finite_reserve: bool,
     /// Rounds after which a game is stopped and marked capped (default 200).
     pub max_rounds: u16,
+    /// When the game ends once a player reaches `end_objectives` (default `after-round`, the
+    /// rulebook's; `immediate` is a variant for studies, not a rule reading).
+    pub end_rule: EndRule,
     /// Open rule: objectives per turn (default `one-town`).
     pub objective_limit: ObjectiveLimit,
     /// Open rule: a coin customer that was served nothing still pays its coin at Checkout
@@ -82,6 +124,11 @@ impl Default for Params {
             town_objective_cost_scale: 1.0,
             player_objective_cost_scale: 1.0,
             objective_cost: BTreeMap::new(),
+            upgrade_coin_scale: 1.0,
+            restaurant_objective_dishes: RestaurantDishes::AsData,
+            restaurant_objective_max_dishes: None,
+            player_objective_upgrade_delta: 0,
+            town_bonus_powers: true,
             end_objectives: None,
             hand_size: None,
             hand_limit: None,
@@ -89,6 +136,7 @@ impl Default for Params {
             market_prices: None,
             finite_reserve: true,
             max_rounds: 200,
+            end_rule: EndRule::AfterRound,
             objective_limit: ObjectiveLimit::OneTown,
             unserved_coin_customer_pays: true,
             board_flags_count: false,
@@ -118,6 +166,7 @@ impl ParamFile for Params {
         "market_size",
         "market_prices",
         "market_price_mode",
+        "restaurant_objective_max_dishes",
     ];
 
     /// As the default, plus `objective_cost.ID=n`, which sets one objective's coin cost.
@@ -125,15 +174,16 @@ impl ParamFile for Params {
         let key = key.trim();
         if let Some(id) = key.strip_prefix("objective_cost.") {
             let n = match param_file::parse_value(value.trim()) {
-                toml::Value::Integer(n) if n >= 0 => n,
-                _ => {
-                    return Err(EngineError::param(
-                        key,
-                        format!("expected a whole number of coins, got `{value}`"),
-                    ))
-                }
+                toml::Value::Integer(n) => u16::try_from(n).ok(),
+                _ => None,
             };
-            self.objective_cost.insert(id.to_string(), n as u16);
+            let n = n.ok_or_else(|| {
+                EngineError::param(
+                    key,
+                    format!("expected a whole number of coins from 0 to 65535, got `{value}`"),
+                )
+            })?;
+            self.objective_cost.insert(id.to_string(), n);
             return Ok(());
         }
         param_file::set_key(self, key, value, &Params::keys())

@@ -44,6 +44,9 @@ impl TofuShifu {
         };
         s.reserve_coins -= n as i32;
         s.players[seat].coins += n;
+        if s.reserve_coins <= 0 && s.coins_out_round == 0 {
+            s.coins_out_round = s.round;
+        }
     }
 
     /// Pays `n` coins from a player to the reserve.
@@ -270,7 +273,8 @@ impl TofuShifu {
     ) -> bool {
         let p = &s.players[seat];
         match space {
-            Space::Rest => true,
+            // Free when entered; when copied, the Copy signpost's cost must still be payable.
+            Space::Rest => self.can_pay(cost, pool),
             Space::Upgrade => self.any_upgrade_feasible(p, cost, pool),
             Space::SetObjective => {
                 // Some card must stay in hand to be set: try leaving out one card of each hat type.

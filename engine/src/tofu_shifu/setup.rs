@@ -6,6 +6,7 @@ use crate::error::EngineError;
 impl TofuShifu {
     /// Builds the game, checking the parameters against the data.
     pub fn new(data: CardData, params: Params) -> Result<TofuShifu, EngineError> {
+        let data = knobs::apply(data, &params)?;
         let players = params.players;
         if !(2..=MAX_PLAYERS as u8).contains(&players) {
             return Err(EngineError::param(
@@ -83,52 +84,13 @@ impl TofuShifu {
         if params.max_rounds == 0 {
             return Err(EngineError::param("max_rounds", "must be at least 1"));
         }
-        for (key, scale) in [
-            (
-                "town_objective_cost_scale",
-                params.town_objective_cost_scale,
-            ),
-            (
-                "player_objective_cost_scale",
-                params.player_objective_cost_scale,
-            ),
-        ] {
-            if !(scale.is_finite() && scale >= 0.0) {
-                return Err(EngineError::param(
-                    key,
-                    format!("must be a number >= 0, got {scale}"),
-                ));
-            }
-        }
-        let scale = |c: u16, f: f64| (c as f64 * f).round() as u16;
-        let mut town_req: Vec<Requirement> = data
-            .town_objectives
-            .iter()
-            .map(|o| Requirement {
-                coins: scale(o.requirement.coins, params.town_objective_cost_scale),
-                ..o.requirement
-            })
-            .collect();
-        let mut player_req: Vec<Requirement> = data
+        let town_req: Vec<Requirement> =
+            data.town_objectives.iter().map(|o| o.requirement).collect();
+        let player_req: Vec<Requirement> = data
             .player_objectives
             .iter()
-            .map(|o| Requirement {
-                coins: scale(o.requirement.coins, params.player_objective_cost_scale),
-                ..o.requirement
-            })
+            .map(|o| o.requirement)
             .collect();
-        for (id, &c) in &params.objective_cost {
-            if let Some(i) = data.town_objectives.iter().position(|o| &o.id == id) {
-                town_req[i].coins = c;
-            } else if let Some(i) = data.player_objectives.iter().position(|o| &o.id == id) {
-                player_req[i].coins = c;
-            } else {
-                return Err(EngineError::param(
-                    format!("objective_cost.{id}"),
-                    "no Town or Player objective has this id",
-                ));
-            }
-        }
         // "Stack all Town Objective cards [that require coins] by their coin value, lower on top"
         // (ja setup 1). Sorted after scaling, so the stack stays lowest-first.
         let mut coin_stack: Vec<u8> = (0..data.town_objectives.len() as u8)
@@ -191,6 +153,15 @@ impl TofuShifu {
             *f = objectives::FastRequirement::new(r);
         }
         let player_all = ((1u16 << player_req.len()) - 1) as u8;
+        let mut cards_by_flag = [0 as CardSet; 9];
+        let mut coverable = 0 as CardSet;
+        let per_table = data.customers_per_table as usize;
+        for (i, c) in data.cards.iter().enumerate() {
+            cards_by_flag[flag_index(c.flag)] |= 1u128 << i;
+            if covered_by_a_table(&c.objective, &data.customers, per_table) {
+                coverable |= 1u128 << i;
+            }
+        }
         Ok(TofuShifu {
             town_fast,
             player_fast,
@@ -214,6 +185,8 @@ impl TofuShifu {
             all_cards,
             all_tiles,
             payers_of,
+            cards_by_flag,
+            coverable,
         })
     }
 
@@ -224,6 +197,9 @@ impl TofuShifu {
         }
         let c = random_card(s.deck, rng);
         s.deck &= !(1u128 << c);
+        if s.deck == 0 && s.deck_out_round == 0 {
+            s.deck_out_round = s.round;
+        }
         c
     }
 
@@ -247,6 +223,9 @@ impl TofuShifu {
             reserve_dishes: [0; 4],
             reserve_hats: [0; 4],
             reserve_coins: d.supply_coins as i32,
+            coins_out_round: 0,
+            deck_out_round: 0,
+            end_trigger: NONE,
             players: [PlayerState::default(); MAX_PLAYERS],
         };
         for i in 0..4 {
@@ -294,4 +273,18 @@ impl TofuShifu {
         }
         s
     }
+}
+
+/// Whether some `per_table` customers (or fewer) can together be served every dish in `need`:
+/// each customer accepts one of each dish it orders.
+fn covered_by_a_table(need: &DishCounts, customers: &[Customer], per_table: usize) -> bool {
+    let fits = |orders: &[u8]| {
+        (0..4).all(|d| orders.iter().filter(|&&o| o & (1 << d) != 0).count() >= need[d] as usize)
+    };
+    let n = customers.len();
+    (0..n).any(|i| {
+        fits(&[customers[i].orders])
+            || (per_table >= 2
+                && (i + 1..n).any(|j| fits(&[customers[i].orders, customers[j].orders])))
+    })
 }

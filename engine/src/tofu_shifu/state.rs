@@ -181,6 +181,10 @@ impl PlayerState {
     }
 }
 
+fn no_seat() -> u8 {
+    NONE
+}
+
 /// One Tofu Shifu position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
@@ -214,6 +218,17 @@ pub struct State {
     pub reserve_hats: [i16; 4],
     /// Coins in the reserve (negative only with an infinite reserve).
     pub reserve_coins: i32,
+    /// The round in which the coin reserve first ran empty (0: it never did). With an infinite
+    /// reserve, the round in which more coins were out than the 80 the components hold.
+    #[serde(default)]
+    pub coins_out_round: u16,
+    /// The round in which the deck first ran out (0: it never did).
+    #[serde(default)]
+    pub deck_out_round: u16,
+    /// The seat that first reached the objectives that end the game ([`NONE`] while nobody
+    /// has).
+    #[serde(default = "no_seat")]
+    pub end_trigger: u8,
     /// The players, by seat.
     pub players: [PlayerState; MAX_PLAYERS],
 }

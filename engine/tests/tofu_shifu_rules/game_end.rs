@@ -119,3 +119,56 @@ fn outcome_is_none_while_the_game_runs() {
     let (s, _) = start(&g, 1);
     assert!(g.outcome(&s).is_none());
 }
+
+#[test]
+fn the_end_trigger_is_the_first_seat_to_finish_a_turn_at_eight_objectives() {
+    let g = game(3);
+    let (mut s, mut rng) = start(&g, 1);
+    for id in EIGHT {
+        add_completed(&g, &mut s, 1, id);
+    }
+    assert_eq!(s.end_trigger, NONE);
+    play_turn(&g, &mut s, &mut rng);
+    assert_eq!(s.end_trigger, NONE, "seat 0 has not reached the count");
+    play_turn(&g, &mut s, &mut rng);
+    assert_eq!(s.end_trigger, 1);
+    play_turn(&g, &mut s, &mut rng);
+    assert!(s.is_over());
+    assert_eq!(s.end_trigger, 1);
+}
+
+#[test]
+fn the_round_the_coin_reserve_first_runs_out_is_recorded() {
+    let g = game(2);
+    let (mut s, mut rng) = start(&g, 1);
+    assert_eq!(s.coins_out_round, 0);
+    // Leave one coin in the reserve, then sell a dish worth more.
+    let take = (s.reserve_coins - 1) as u16;
+    s.reserve_coins -= take as i32;
+    s.players[1].coins += take;
+    s.round = 7;
+    play(&g, &mut s, &mut rng, Action::Move(Space::Serve));
+    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Master));
+    play(&g, &mut s, &mut rng, Action::SellToMarket(Dish::SilkenTofu));
+    assert_eq!(s.reserve_coins, 0);
+    assert_eq!(s.coins_out_round, 7);
+}
+
+#[test]
+fn the_round_the_deck_first_runs_out_is_recorded() {
+    let g = game(2);
+    let (mut s, mut rng) = start(&g, 1);
+    // Keep one card in the deck: the Hire refill takes it.
+    let keep = s.deck.trailing_zeros();
+    let rest = s.deck & !(1u128 << keep);
+    s.deck &= !rest;
+    s.players[1].rest |= rest;
+    s.round = 5;
+    put_marker(&mut s, 0, Space::Rest);
+    play(&g, &mut s, &mut rng, Action::Move(Space::Hire));
+    play(&g, &mut s, &mut rng, Action::PayToken(Hat::Master));
+    play(&g, &mut s, &mut rng, Action::Hire(0));
+    assert_eq!(s.deck, 0);
+    assert_eq!(s.deck_out_round, 5);
+    g.check_invariants(&s).unwrap();
+}

@@ -4,14 +4,20 @@
 use shifu_engine::tofu_shifu::*;
 use shifu_engine::{rng_from_seed, Game, GameRng, ParamFile};
 
+/// The rule scenarios are written against the first reconstruction's card values (card ids and
+/// costs they name); the rules do not depend on which data is the default.
+pub fn data() -> CardData {
+    CardData::builtin("reconstructed").unwrap()
+}
+
 pub fn game(players: u8) -> TofuShifu {
-    TofuShifu::with_params(Params::with_players(players)).unwrap()
+    TofuShifu::new(data(), Params::with_players(players)).unwrap()
 }
 
 pub fn game_with(players: u8, sets: &[&str]) -> TofuShifu {
     let mut p = Params::with_players(players);
     p.set_all(sets.iter().copied()).unwrap();
-    TofuShifu::with_params(p).unwrap()
+    TofuShifu::new(data(), p).unwrap()
 }
 
 pub fn start(g: &TofuShifu, seed: u64) -> (State, GameRng) {
