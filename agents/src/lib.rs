@@ -18,7 +18,7 @@ mod runner;
 mod spec;
 
 pub use decision::Decision;
-pub use eval::Evaluate;
+pub use eval::{Evaluate, TofuKingdomWeights, TofuShifuWeights};
 pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig};
 pub use random::RandomAgent;

@@ -30,6 +30,16 @@ pub enum Reward {
     Rank,
 }
 
+/// How a rollout cut at the depth limit is scored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cut {
+    /// The seats ranked by the heuristic, then scored like a finished game (`reward`).
+    Rank,
+    /// Each seat by its heuristic margin over the mean of the others, squashed into (0, 1) by a
+    /// logistic with this scale (in the heuristic's units): small leads still count.
+    Margin(f64),
+}
+
 /// MCTS settings, from a spec such as `mcts:iters=1000,c=0.7,rollout=random,depth=60`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MctsConfig {
@@ -48,6 +58,8 @@ pub struct MctsConfig {
     pub depth: u32,
     /// Reward.
     pub reward: Reward,
+    /// How a cut rollout is scored.
+    pub cut: Cut,
 }
 
 impl Default for MctsConfig {
@@ -60,6 +72,7 @@ impl Default for MctsConfig {
             rollout: Rollout::Random,
             depth: 60,
             reward: Reward::Rank,
+            cut: Cut::Margin(3.0),
         }
     }
 }
@@ -152,8 +165,9 @@ impl<G: Evaluate> MctsAgent<G> {
     /// The reward vector of a rollout cut before the end: seats ranked by the heuristic.
     fn heuristic_reward(&self, game: &G, s: &G::State, n: usize) -> [f64; MAX_SEATS] {
         let mut h = [0.0; MAX_SEATS];
-        for (i, x) in h.iter_mut().enumerate().take(n) {
-            *x = game.evaluate(s, i as Seat, &self.weights);
+        game.evaluate_all(s, &self.weights, &mut h[..n]);
+        if let Cut::Margin(scale) = self.config.cut {
+            return margin_rewards(&h[..n], scale);
         }
         let mut rank = [0u8; MAX_SEATS];
         for i in 0..n {
@@ -326,6 +340,19 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 }
 
+/// Each seat's heuristic margin over the mean of the others, through a logistic of the given
+/// scale: 1/2 for a seat level with the others, toward 1 for a lead, toward 0 for a deficit.
+fn margin_rewards(h: &[f64], scale: f64) -> [f64; MAX_SEATS] {
+    let n = h.len();
+    let total: f64 = h.iter().sum();
+    let mut r = [0.0; MAX_SEATS];
+    for i in 0..n {
+        let others = (total - h[i]) / (n - 1).max(1) as f64;
+        r[i] = 1.0 / (1.0 + (-(h[i] - others) / scale).exp());
+    }
+    r
+}
+
 /// 1 for rank 1, 0 for the last rank, linear between; tied seats share the average of the
 /// places they span.
 fn rank_reward(rank: usize, ranks: &[u8]) -> f64 {
@@ -356,7 +383,18 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::rank_reward;
+    use super::{margin_rewards, rank_reward};
+
+    #[test]
+    fn margin_rewards_order_seats_by_their_lead_and_keep_small_leads() {
+        let r = margin_rewards(&[2.0, 2.0, 2.0], 3.0);
+        assert!(r[..3].iter().all(|&x| (x - 0.5).abs() < 1e-12));
+        let r = margin_rewards(&[2.1, 2.0, 1.0], 3.0);
+        assert!(r[0] > r[1] && r[1] > r[2]);
+        // A lead of 0.1 still moves the reward (a rank cut would see only the order).
+        assert!(r[0] - r[1] > 0.005);
+        assert!(r[..3].iter().all(|&x| x > 0.0 && x < 1.0));
+    }
 
     #[test]
     fn rank_reward_is_linear_and_splits_ties() {

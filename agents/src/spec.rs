@@ -2,7 +2,7 @@
 
 use crate::eval::{load_weights, Evaluate};
 use crate::greedy::GreedyAgent;
-use crate::mcts::{MctsAgent, MctsConfig, Reward, Rollout};
+use crate::mcts::{Cut, MctsAgent, MctsConfig, Reward, Rollout};
 use crate::{agent_rng, Agent, RandomAgent};
 
 /// A bad agent spec.
@@ -106,6 +106,7 @@ pub fn build_agent<G: Evaluate + 'static>(
         "mcts" => {
             let mut c = MctsConfig::default();
             let mut path = None;
+            let mut margin_scale: Option<f64> = None;
             for (k, v) in &opts {
                 match k.as_str() {
                     "iters" => c.iters = parse(spec, k, v)?,
@@ -138,6 +139,31 @@ pub fn build_agent<G: Evaluate + 'static>(
                                     message: format!("reward must be win or rank, got `{v}`"),
                                 })
                             }
+                        }
+                    }
+                    "cut" => {
+                        c.cut = match v.as_str() {
+                            "rank" => Cut::Rank,
+                            "margin" => Cut::Margin(margin_scale.unwrap_or(3.0)),
+                            _ => {
+                                return Err(AgentError::Malformed {
+                                    spec: spec.into(),
+                                    message: format!("cut must be rank or margin, got `{v}`"),
+                                })
+                            }
+                        }
+                    }
+                    "scale" => {
+                        let x: f64 = parse(spec, k, v)?;
+                        if !(x.is_finite() && x > 0.0) {
+                            return Err(AgentError::Malformed {
+                                spec: spec.into(),
+                                message: "scale must be a number > 0".into(),
+                            });
+                        }
+                        margin_scale = Some(x);
+                        if let Cut::Margin(_) = c.cut {
+                            c.cut = Cut::Margin(x);
                         }
                     }
                     "weights" => path = Some(v.as_str()),

@@ -25,6 +25,14 @@ pub trait Evaluate: Game {
     /// `seat` may see, so it may be called on determinized copies.
     fn evaluate(&self, state: &Self::State, seat: Seat, weights: &Self::Weights) -> f64;
 
+    /// [`Evaluate::evaluate`] for every seat at once, into `out[..num_seats]`. Games whose
+    /// evaluation compares seats override it to compute each seat's part once.
+    fn evaluate_all(&self, state: &Self::State, weights: &Self::Weights, out: &mut [f64]) {
+        for (seat, x) in out.iter_mut().enumerate().take(self.num_seats()) {
+            *x = self.evaluate(state, seat as Seat, weights);
+        }
+    }
+
     /// A game-specific greedy choice, taken by the greedy agent instead of its one-ply lookahead
     /// when it returns `Some`. Games of pure inference (Tofu Kingdom), where what matters is a
     /// belief rather than the material a position shows, decide here from the seat's
