@@ -3,7 +3,7 @@
 use crate::games::Playable;
 use crate::play::split_specs;
 use crate::setup::GameArgs;
-use crate::stats::wilson;
+use crate::stats::{capped_share, capped_warning, wilson};
 use anyhow::{bail, Result};
 use clap::Args;
 use rayon::prelude::*;
@@ -106,11 +106,12 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<()> {
         rank
     );
     println!(
-        "capped {:.1}%, mean rounds {:.1}, {:.0} s",
-        100.0 * capped as f64 / games,
-        rounds,
-        secs
+        "{}; mean rounds {rounds:.1}; {secs:.0} s",
+        capped_share(capped as u64, results.len() as u64, game.max_rounds())
     );
+    if let Some(w) = capped_warning(capped as u64, results.len() as u64, game.max_rounds()) {
+        println!("{w}");
+    }
     if args.markdown {
         println!(
             "| {} | {} | {n} | {} | {:.3} | [{:.3}, {:.3}] | {:.1}% | {:.0} |",

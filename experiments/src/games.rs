@@ -12,6 +12,9 @@ use shifu_engine::tofu_kingdom::MAX_PLAYERS;
 use shifu_engine::{tofu_kingdom, tofu_shifu};
 use shifu_engine::{Game, ParamFile};
 
+/// Most per-game event columns a game may write.
+pub const MAX_EVENTS: usize = 4;
+
 /// Implemented game names, for messages.
 pub const GAMES: &str = "tofu-shifu, tofu-kingdom";
 
@@ -21,6 +24,10 @@ pub trait Playable: Evaluate + Sized + 'static {
     const COUNTS: [&'static str; 2];
     /// Names of the game-wide tallies summed over games for the summary.
     const TALLIES: &'static [&'static str];
+    /// Names of per-game event columns written to the CSV after `capped` (for Tofu Shifu: the
+    /// round the coin reserve ran out, the round the deck ran out, the seat that triggered the
+    /// end); a cell is empty when the event did not happen.
+    const EVENTS: &'static [&'static str];
 
     /// Builds the game from the shared options (`--players`, `--data`, `--config`, `--set`).
     fn build(args: &GameArgs) -> Result<Self>;
@@ -28,10 +35,14 @@ pub trait Playable: Evaluate + Sized + 'static {
     fn params_toml(&self) -> Result<String>;
     /// The card data's source and provenance.
     fn data_label(&self) -> String;
+    /// The card data as a data file the game loads (after any reconstruction knobs).
+    fn card_data_json(&self) -> Result<String>;
     /// The round cap.
     fn max_rounds(&self) -> u32;
     /// The two per-seat counts of a finished game.
     fn counts(&self, state: &Self::State, seat: usize) -> [u32; 2];
+    /// A finished game's events, one per [`Playable::EVENTS`] name (`None`: it did not happen).
+    fn events(&self, state: &Self::State) -> [Option<u32>; MAX_EVENTS];
     /// Adds a finished game's tallies to `out` (one entry per [`Playable::TALLIES`] name).
     fn tally(&self, state: &Self::State, out: &mut [f64]);
     /// Summary lines from the tallies summed over `games` games.
@@ -63,7 +74,7 @@ macro_rules! from_data_and_params {
         fn build(a: &GameArgs) -> Result<Self> {
             let params = params(a)?;
             let data = match &a.data {
-                Some(path) => $game::CardData::from_path(path)?,
+                Some(path) => $game::CardData::from_arg(path)?,
                 None => $game::CardData::embedded(),
             };
             $game::$Game::new(data, params).context("building the game")
@@ -106,18 +117,90 @@ macro_rules! with_game {
 
 impl Playable for tofu_shifu::TofuShifu {
     const COUNTS: [&'static str; 2] = ["objectives", "coins"];
-    const TALLIES: &'static [&'static str] = &[];
+    const TALLIES: &'static [&'static str] = &[
+        "coins_out",
+        "coins_out_rounds",
+        "deck_out",
+        "deck_out_rounds",
+        "trigger_1",
+        "trigger_2",
+        "trigger_3",
+        "trigger_4",
+    ];
+    const EVENTS: &'static [&'static str] = &["coins_out_round", "deck_out_round", "end_trigger"];
 
     from_data_and_params!(tofu_shifu, TofuShifu);
+
+    fn card_data_json(&self) -> Result<String> {
+        Ok(self.data.to_json_pretty())
+    }
 
     fn counts(&self, s: &Self::State, seat: usize) -> [u32; 2] {
         [s.players[seat].objectives(), s.players[seat].coins as u32]
     }
 
-    fn tally(&self, _s: &Self::State, _out: &mut [f64]) {}
+    fn events(&self, s: &Self::State) -> [Option<u32>; MAX_EVENTS] {
+        let round = |r: u16| (r > 0).then_some(u32::from(r));
+        let trigger = (s.end_trigger != tofu_shifu::NONE).then(|| u32::from(s.end_trigger) + 1);
+        [
+            round(s.coins_out_round),
+            round(s.deck_out_round),
+            trigger,
+            None,
+        ]
+    }
 
-    fn summarize(&self, _totals: &[f64], _games: u64) -> Vec<String> {
-        Vec::new()
+    fn tally(&self, s: &Self::State, out: &mut [f64]) {
+        if s.coins_out_round > 0 {
+            out[0] += 1.0;
+            out[1] += f64::from(s.coins_out_round);
+        }
+        if s.deck_out_round > 0 {
+            out[2] += 1.0;
+            out[3] += f64::from(s.deck_out_round);
+        }
+        if let Some(x) = out.get_mut(4 + s.end_trigger as usize) {
+            *x += 1.0;
+        }
+    }
+
+    fn summarize(&self, x: &[f64], games: u64) -> Vec<String> {
+        let n = games as f64;
+        let share = |k: f64| {
+            let (lo, hi) = crate::stats::wilson(k, n);
+            format!(
+                "{:.1}% [{:.1}%, {:.1}%]",
+                100.0 * k / n,
+                100.0 * lo,
+                100.0 * hi
+            )
+        };
+        let mean = |sum: f64, k: f64| {
+            if k > 0.0 {
+                format!(", mean round {:.1}", sum / k)
+            } else {
+                String::new()
+            }
+        };
+        let triggered: f64 = x[4..4 + self.num_seats()].iter().sum();
+        let by_seat: Vec<String> = (0..self.num_seats())
+            .map(|s| format!("seat {} {:.3}", s + 1, x[4 + s] / triggered.max(1.0)))
+            .collect();
+        vec![
+            format!(
+                "coin reserve ran out in {}{}; deck ran out in {}{}",
+                share(x[0]),
+                mean(x[1], x[0]),
+                share(x[2]),
+                mean(x[3], x[2])
+            ),
+            format!(
+                "the end was triggered (first to {} objectives) in {:.0} games by: {}",
+                self.end_objectives(),
+                triggered,
+                by_seat.join(", ")
+            ),
+        ]
     }
 
     fn render(&self, s: &Self::State) -> String {
@@ -159,7 +242,20 @@ impl Playable for tofu_kingdom::TofuKingdom {
         "dealt_8",
     ];
 
+    const EVENTS: &'static [&'static str] = &[];
+
     from_data_and_params!(tofu_kingdom, TofuKingdom);
+
+    fn card_data_json(&self) -> Result<String> {
+        anyhow::bail!(
+            "tofu-kingdom has no reconstruction knobs; its data file is {}",
+            self.data.source
+        )
+    }
+
+    fn events(&self, _s: &Self::State) -> [Option<u32>; MAX_EVENTS] {
+        [None; MAX_EVENTS]
+    }
 
     fn counts(&self, s: &Self::State, seat: usize) -> [u32; 2] {
         [

@@ -7,6 +7,8 @@
 #![allow(clippy::needless_range_loop)]
 
 mod bench;
+mod calibrate;
+mod data;
 mod duel;
 mod games;
 mod play;
@@ -55,6 +57,20 @@ enum Command {
         after_help = "Example:\n  shifu sweep --players 4 --games 20000 --vary start_coins=1,2,2,3/2,2,2,2/0,1,2,3 \\\n      --vary town_objective_cost_scale=0.5,1,1.5"
     )]
     Sweep(sweep::SweepArgs),
+    /// Calibrate parameters or data against game-length and supply targets: a grid on the same
+    /// seeds, per cell the mean rounds, the capped share and how often each supply runs out.
+    #[command(
+        after_help = "Example:\n  shifu calibrate --players 4 --agents mcts:iters=200 --games 50 \\\n      --vary upgrade_coin_scale=0.5,1 --vary restaurant_objective_dishes=as-data,distinct\n  \
+        shifu calibrate --players 4 --agents mcts:iters=1000 --games 100   (the default data against the targets)"
+    )]
+    Calibrate(calibrate::CalibrateArgs),
+    /// The card data a game plays with, after the parameters' reconstruction knobs, as a data
+    /// file (JSON for Tofu Shifu) that `--data` accepts.
+    #[command(
+        after_help = "Example:\n  shifu data --set upgrade_coin_scale=0.5 --set restaurant_objective_dishes=distinct --out cheaper.json\n  \
+        shifu play --data cheaper.json --players 4 --agents greedy --games 1000"
+    )]
+    Data(data::DataArgs),
     /// Every line-up of the agents in every seat order on the same seeds; ratings on the Elo
     /// scale with bootstrap intervals (Bradley-Terry for 2 players, Plackett-Luce for 3-4);
     /// or an SPRT of "A is stronger than B".
@@ -103,6 +119,8 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Seats(a) => play::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Calibrate(a) => calibrate::run(a),
+        Command::Data(a) => data::run(a),
         Command::Duel(a) => duel::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Report(a) => report::run(a),

@@ -1,9 +1,9 @@
 //! `shifu play`: many games in parallel, win rates by seat.
 
-use crate::games::Playable;
+use crate::games::{Playable, MAX_EVENTS};
 use crate::runfile::{fnv_hex, Manifest, RunFile};
 use crate::setup::{GameArgs, RunArgs};
-use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
+use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, fmt_p, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -53,6 +53,10 @@ pub struct Tally {
     pub extra: [f64; MAX_EXTRA],
     /// Games behind `extra`.
     pub extra_games: u64,
+    /// Games in which each of the game's events ([`Playable::EVENTS`]) happened.
+    pub events: [u64; MAX_EVENTS],
+    /// Sum of the squared round counts (for the spread of game length).
+    pub rounds_sq: f64,
 }
 
 /// Most game-wide tallies a game may keep.
@@ -71,12 +75,22 @@ impl Default for Tally {
             shared: 0,
             extra: [0.0; MAX_EXTRA],
             extra_games: 0,
+            events: [0; MAX_EVENTS],
+            rounds_sq: 0.0,
         }
     }
 }
 
 impl Tally {
     /// Adds one game.
+    /// Mean rounds per game and the half-width of its 95% interval (normal approximation).
+    pub fn mean_rounds(&self) -> (f64, f64) {
+        let n = self.games.max(1) as f64;
+        let mean = self.rounds as f64 / n;
+        let var = (self.rounds_sq / n - mean * mean).max(0.0) * n / (n - 1.0).max(1.0);
+        (mean, 1.959_964 * (var / n).sqrt())
+    }
+
     pub fn add(&mut self, r: &GameRow, seats: usize) {
         let o = &r.outcome;
         self.games += 1;
@@ -88,7 +102,11 @@ impl Tally {
         self.capped += o.capped as u64;
         self.shared += (o.winner_count() > 1) as u64;
         self.rounds += r.rounds as u64;
+        self.rounds_sq += (r.rounds as f64).powi(2);
         self.steps += r.steps;
+        for (n, e) in self.events.iter_mut().zip(&r.events) {
+            *n += e.is_some() as u64;
+        }
         for (x, y) in self.extra.iter_mut().zip(&r.extra) {
             *x += y;
         }
@@ -229,6 +247,7 @@ pub fn play_range<G: Playable>(
                 let mut extra = [0.0; MAX_EXTRA];
                 game.tally(&rec.state, &mut extra);
                 GameRow {
+                    events: game.events(&rec.state),
                     rotation,
                     index: i,
                     seed,
@@ -252,11 +271,13 @@ pub struct GameRow {
     /// The game's two per-seat counts ([`Playable::COUNTS`]).
     counts: [[u32; MAX_SEATS]; 2],
     extra: [f64; MAX_EXTRA],
+    /// The game's events ([`Playable::EVENTS`]).
+    events: [Option<u32>; MAX_EVENTS],
     rounds: u32,
     steps: u64,
 }
 
-fn header(seats: usize, counts: [&str; 2]) -> Vec<String> {
+fn header(seats: usize, counts: [&str; 2], events: &[&str]) -> Vec<String> {
     let mut h: Vec<String> = [
         "game",
         "seed",
@@ -276,10 +297,18 @@ fn header(seats: usize, counts: [&str; 2]) -> Vec<String> {
     for x in ["winners", "rounds", "steps", "capped"] {
         h.push(x.to_string());
     }
+    h.extend(events.iter().map(|x| x.to_string()));
     h
 }
 
-fn record(r: &GameRow, game: &str, seats: usize, agents: &str, param_set: &str) -> Vec<String> {
+fn record(
+    r: &GameRow,
+    game: &str,
+    seats: usize,
+    agents: &str,
+    param_set: &str,
+    events: usize,
+) -> Vec<String> {
     let o = &r.outcome;
     let mut v = vec![
         r.index.to_string(),
@@ -301,6 +330,11 @@ fn record(r: &GameRow, game: &str, seats: usize, agents: &str, param_set: &str) 
     v.push(r.rounds.to_string());
     v.push(r.steps.to_string());
     v.push(o.capped.to_string());
+    v.extend(
+        r.events[..events]
+            .iter()
+            .map(|e| e.map_or(String::new(), |x| x.to_string())),
+    );
     v
 }
 
@@ -381,7 +415,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
             };
             Some(RunFile::open(
                 out,
-                &header(seats, G::COUNTS),
+                &header(seats, G::COUNTS, G::EVENTS),
                 &manifest,
                 args.resume,
             )?)
@@ -430,7 +464,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
                             .collect::<Vec<_>>()
                             .join("|")
                     };
-                    record(r, game.name(), seats, &agents, &param_set)
+                    record(r, game.name(), seats, &agents, &param_set, G::EVENTS.len())
                 })
                 .collect();
             f.append(&recs)?;
@@ -457,6 +491,13 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
         }
     );
     println!("card data: {}", game.data_label());
+    println!(
+        "{}",
+        capped_share(tally.capped, tally.games, game.max_rounds())
+    );
+    if let Some(w) = capped_warning(tally.capped, tally.games, game.max_rounds()) {
+        println!("{w}");
+    }
     println!();
     println!("seat  agent            win share   95% CI             mean rank  mean score");
     for (s, spec) in specs.iter().enumerate() {
@@ -486,10 +527,8 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
         if args.run.rotate { "; agents rotated through the seats on each seed" } else { "" }
     );
     println!(
-        "shared wins {:.2}%, capped at {} rounds {:.2}%, mean rounds {:.1}, mean steps {:.1}",
+        "shared wins {:.2}%, mean rounds {:.1}, mean steps {:.1}",
         100.0 * tally.shared as f64 / n,
-        game.max_rounds(),
-        100.0 * tally.capped as f64 / n,
         tally.rounds as f64 / n,
         tally.steps as f64 / n
     );

@@ -1,7 +1,7 @@
 //! `shifu report`: a run's CSV (from `play --out` or `seats --out`) as a markdown summary with an
 //! SVG chart of the win rate by seat with 95% error bars.
 
-use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
+use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, fmt_p, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use plotters::prelude::*;
@@ -34,6 +34,18 @@ pub fn run(args: ReportArgs) -> Result<()> {
             args.input.display()
         );
     };
+    // The game's event columns: rounds at which something first happened, and the seat that
+    // triggered the end.
+    let round_cols: Vec<(usize, String)> = header
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.ends_with("_round"))
+        .map(|(i, h)| (i, h.to_string()))
+        .collect();
+    let trigger_col = col("end_trigger");
+    let mut round_seen = vec![(0u64, 0f64); round_cols.len()];
+    let mut triggers: Vec<f64> = Vec::new();
+    let mut max_rounds = 0u32;
     let mut seats = 0usize;
     let mut wins = Vec::new();
     let mut rank_sum = Vec::new();
@@ -74,7 +86,34 @@ pub fn run(args: ReportArgs) -> Result<()> {
             }
         }
         games += 1;
-        capped += (rec.get(capped_col) == Some("true")) as u64;
+        for (k, (i, name)) in round_cols.iter().enumerate() {
+            let cell = rec.get(*i).unwrap_or("");
+            if !cell.is_empty() {
+                let r: f64 = cell
+                    .parse()
+                    .with_context(|| format!("row {}: bad {name}", line + 2))?;
+                round_seen[k].0 += 1;
+                round_seen[k].1 += r;
+            }
+        }
+        if let Some(i) = trigger_col {
+            if let Ok(t) = rec.get(i).unwrap_or("").parse::<usize>() {
+                if (1..=n).contains(&t) {
+                    triggers.resize(n, 0.0);
+                    triggers[t - 1] += 1.0;
+                }
+            }
+        }
+        let is_capped = rec.get(capped_col) == Some("true");
+        if is_capped {
+            let r = rec
+                .get(rounds_col)
+                .unwrap_or("0")
+                .parse::<u32>()
+                .unwrap_or(0);
+            max_rounds = max_rounds.max(r);
+        }
+        capped += is_capped as u64;
         rounds += rec
             .get(rounds_col)
             .unwrap_or("0")
@@ -144,8 +183,13 @@ pub fn run(args: ReportArgs) -> Result<()> {
     writeln!(md)?;
     writeln!(
         md,
-        "{games} games, {seats} players, agents `{agents}` (first row)."
+        "{games} games, {seats} players, agents `{agents}` (first row); {}.",
+        capped_cap_text(capped, games, max_rounds)
     )?;
+    if let Some(w) = capped_warning(capped, games, max_rounds) {
+        writeln!(md)?;
+        writeln!(md, "**{w}**")?;
+    }
     writeln!(md)?;
     writeln!(
         md,
@@ -168,15 +212,48 @@ pub fn run(args: ReportArgs) -> Result<()> {
     }
     writeln!(md)?;
     writeln!(md, "Chi-square against equal chances: {chi:.2} on {df} df, p = {}. Balance (1 − largest gap): {:.4}.", fmt_p(p, 3), balance(&rates))?;
-    writeln!(
-        md,
-        "Capped games: {:.1}%. Mean rounds: {:.1}.",
-        100.0 * capped as f64 / n,
-        rounds / n
-    )?;
+    writeln!(md, "Mean rounds: {:.1}.", rounds / n)?;
+    for ((_, name), (k, sum)) in round_cols.iter().zip(&round_seen) {
+        let (lo, hi) = wilson(*k as f64, n);
+        writeln!(
+            md,
+            "`{name}`: happened in {:.1}% of games [{:.1}%, {:.1}%]{}.",
+            100.0 * *k as f64 / n,
+            100.0 * lo,
+            100.0 * hi,
+            if *k > 0 {
+                format!(", at round {:.1} on average", sum / *k as f64)
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    if !triggers.is_empty() {
+        let total: f64 = triggers.iter().sum();
+        let by: Vec<String> = triggers
+            .iter()
+            .enumerate()
+            .map(|(s, t)| format!("seat {} {:.3}", s + 1, t / total))
+            .collect();
+        writeln!(
+            md,
+            "The end was triggered in {total:.0} games, by: {}.",
+            by.join(", ")
+        )?;
+    }
     std::fs::write(&args.out, md).with_context(|| format!("writing {}", args.out.display()))?;
     println!("wrote {} and {}", args.out.display(), svg.display());
     Ok(())
+}
+
+/// The capped share for a report header: the cap is read off the capped games' round counts.
+fn capped_cap_text(capped: u64, games: u64, max_rounds: u32) -> String {
+    if capped == 0 {
+        let (_, hi) = wilson(0.0, games as f64);
+        format!("no game capped (95% CI up to {:.1}%)", 100.0 * hi)
+    } else {
+        capped_share(capped, games, max_rounds)
+    }
 }
 
 /// A sweep file (from `shifu sweep --out`): a table and a heatmap of win share by cell and seat.
@@ -198,6 +275,7 @@ fn sweep_report(
     let mut cells = Vec::new();
     let mut shares: Vec<Vec<f64>> = Vec::new();
     let mut rows_md = String::new();
+    let mut over_cap: Vec<String> = Vec::new();
     for rec in r.records() {
         let rec = rec?;
         let cell = rec.get(0).unwrap_or("").to_string();
@@ -218,10 +296,20 @@ fn sweep_report(
                 num(&format!("ci_high_{s}"))?
             ));
         }
+        let capped = num("capped")?;
+        if capped > crate::stats::CAPPED_WARN {
+            over_cap.push(cell.clone());
+        }
         line.push_str(&format!(
-            " {} | {:.4} |",
+            " {} | {:.4} | {:.1}%{} |",
             fmt_p(num("holm_p")?, 2),
-            num("balance")?
+            num("balance")?,
+            100.0 * capped,
+            if capped > crate::stats::CAPPED_WARN {
+                " (!)"
+            } else {
+                ""
+            }
         ));
         writeln!(rows_md, "{line}")?;
         cells.push(cell);
@@ -288,10 +376,18 @@ fn sweep_report(
     for s in 1..=seats {
         head.push_str(&format!(" seat {s} [95% CI] |"));
     }
-    head.push_str(" Holm p | balance |");
+    head.push_str(" Holm p | balance | capped |");
     writeln!(md, "{head}")?;
-    writeln!(md, "|{}", " --- |".repeat(seats + 3))?;
+    writeln!(md, "|{}", " --- |".repeat(seats + 4))?;
     md.push_str(&rows_md);
+    if !over_cap.is_empty() {
+        writeln!(md)?;
+        writeln!(
+            md,
+            "**WARNING: in the cells marked (!) more than {:.0}% of the games were stopped by the round cap: their win shares are decided by the tie-break at the cap, not by the rules' end.**",
+            100.0 * crate::stats::CAPPED_WARN
+        )?;
+    }
     std::fs::write(&args.out, md).with_context(|| format!("writing {}", args.out.display()))?;
     println!("wrote {} and {}", args.out.display(), svg.display());
     Ok(())

@@ -4,7 +4,7 @@ use crate::games::Playable;
 use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use shifu_agents::game_rng;
+use shifu_agents::{build_agent, game_rng, Agent, Decision};
 use shifu_engine::tofu_shifu::{cards, Dish, Space, State, TofuShifu, NONE};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -29,6 +29,13 @@ pub struct ShowArgs {
     /// Print the state as JSON instead of the summary.
     #[arg(long)]
     json: bool,
+    /// Watch agents play on from the position (after --take): one spec for every seat or one
+    /// per seat, comma-separated. Each turn is printed as one line of its actions.
+    #[arg(long, value_name = "SPECS")]
+    agents: Option<String>,
+    /// With --agents: stop after this many turns (default: play to the end).
+    #[arg(long, value_name = "N")]
+    turns: Option<u32>,
 }
 
 pub fn run(args: ShowArgs) -> Result<()> {
@@ -68,6 +75,9 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
         println!("take {i}: {}", game.action_name(&state, a));
         game.apply_checked(&mut state, a, &mut rng)?;
     }
+    if let Some(specs) = &args.agents {
+        watch(&game, &mut state, specs, args.seed, args.turns, &mut rng)?;
+    }
     if let Some(p) = &args.save_state {
         std::fs::write(p, serde_json::to_string_pretty(&state)?)
             .with_context(|| format!("writing {}", p.display()))?;
@@ -93,6 +103,54 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
             o.capped
         );
     }
+    Ok(())
+}
+
+/// Plays on with agents, printing one line per turn: the round, the seat, each action taken, and
+/// the seat's score and coins (the game's first count) after the turn.
+fn watch<G: Playable>(
+    game: &G,
+    state: &mut G::State,
+    specs: &str,
+    seed: u64,
+    turns: Option<u32>,
+    rng: &mut shifu_engine::GameRng,
+) -> Result<()> {
+    let seats = game.num_seats();
+    let specs = crate::play::seat_specs(specs, seats)?;
+    let mut agents: Vec<Box<dyn Agent<G>>> = specs
+        .iter()
+        .enumerate()
+        .map(|(s, spec)| build_agent::<G>(spec, seed, s as u8))
+        .collect::<std::result::Result<_, _>>()?;
+    let mut legal = Vec::new();
+    let start = game.turns_completed(state);
+    let mut line: Vec<String> = Vec::new();
+    while let Some(seat) = game.to_move(state) {
+        if turns.is_some_and(|t| game.turns_completed(state) - start >= t) {
+            break;
+        }
+        let round = game.round(state);
+        game.legal_actions(state, &mut legal);
+        let a = agents[seat as usize].choose(&Decision::new(game, state, seat, &legal));
+        line.push(game.action_name(state, a));
+        let before = game.turns_completed(state);
+        game.apply(state, a, rng);
+        if game.turns_completed(state) != before || game.to_move(state).is_none() {
+            let c = game.counts(state, seat as usize);
+            println!(
+                "round {round:>3} player {}: {}  => {} {}, {} {}",
+                seat + 1,
+                line.join("; "),
+                G::COUNTS[0],
+                c[0],
+                G::COUNTS[1],
+                c[1]
+            );
+            line.clear();
+        }
+    }
+    println!();
     Ok(())
 }
 

@@ -1,4 +1,34 @@
-//! Small statistics: Wilson score intervals.
+//! Small statistics: Wilson score intervals, chi-square, balance, and how capped games are
+//! reported.
+
+/// Above this share of capped games a result is decided by the round cap, not by the rules.
+pub const CAPPED_WARN: f64 = 0.05;
+
+/// The capped share as it stands beside every headline: "capped 12.3% [11.0%, 13.6%] of 2000
+/// games at the 200-round cap".
+pub fn capped_share(capped: u64, games: u64, max_rounds: u32) -> String {
+    let (lo, hi) = wilson(capped as f64, games as f64);
+    format!(
+        "capped {:.1}% [{:.1}%, {:.1}%] of {games} games at the {max_rounds}-round cap",
+        100.0 * capped as f64 / games.max(1) as f64,
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
+/// The warning printed when more than [`CAPPED_WARN`] of the games were capped.
+pub fn capped_warning(capped: u64, games: u64, max_rounds: u32) -> Option<String> {
+    let share = capped as f64 / games.max(1) as f64;
+    (share > CAPPED_WARN).then(|| {
+        format!(
+            "WARNING: {:.1}% of the games were stopped by the {max_rounds}-round cap (more than {:.0}%): \
+             their winners were decided by the tie-break at the cap, not by the rules' end. \
+             This result describes the cap, not the game.",
+            100.0 * share,
+            100.0 * CAPPED_WARN
+        )
+    })
+}
 
 /// The Wilson score interval for `successes` out of `n` at ~95% (z = 1.96). Successes may be
 /// fractional (shared wins count 1/k).
@@ -70,6 +100,14 @@ mod tests {
         let (_, _, p) = chi_square_equal(&[400_000.0, 600_000.0]);
         assert_eq!(fmt_p(p, 3), "< 1e-300");
         assert_eq!(fmt_p(0.0455, 2), "4.55e-2");
+    }
+
+    #[test]
+    fn capped_warning_only_above_five_percent() {
+        assert!(capped_warning(5, 100, 200).is_none());
+        let w = capped_warning(6, 100, 200).unwrap();
+        assert!(w.contains("6.0%") && w.contains("200-round cap"), "{w}");
+        assert!(capped_share(0, 10, 50).starts_with("capped 0.0% [0.0%, 27.8%] of 10 games"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::games::Playable;
 use crate::play::{play_range, progress_bar, seat_specs, Tally};
 use crate::setup::{GameArgs, RunArgs};
-use crate::stats::{balance, chi_square_equal, fmt_p, wilson};
+use crate::stats::{balance, capped_warning, chi_square_equal, fmt_p, wilson, CAPPED_WARN};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use shifu_agents::build_agent;
@@ -56,23 +56,10 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     adj
 }
 
-pub fn run(args: SweepArgs) -> Result<()> {
-    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
-}
-
-fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
-    if args.vary.is_empty() {
-        bail!("give at least one --vary key=values");
-    }
-    if args.run.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let axes: Vec<(String, Vec<String>)> = args
-        .vary
-        .iter()
-        .map(|v| parse_vary(v))
-        .collect::<Result<_>>()?;
-    // The grid's cells, each a list of key=value overrides.
+/// The grid's cells, each a list of key=value overrides, from `--vary` options.
+pub fn grid(vary: &[String]) -> Result<Vec<Vec<(String, String)>>> {
+    let axes: Vec<(String, Vec<String>)> =
+        vary.iter().map(|v| parse_vary(v)).collect::<Result<_>>()?;
     let mut cells: Vec<Vec<(String, String)>> = vec![Vec::new()];
     for (k, values) in &axes {
         cells = cells
@@ -86,21 +73,45 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
             })
             .collect();
     }
-    // Build every cell's game first, so a bad value fails before any game is played.
-    let mut games: Vec<G> = Vec::new();
-    for c in &cells {
-        let mut ga = args.game.clone();
-        ga.set.extend(c.iter().map(|(k, v)| format!("{k}={v}")));
-        games.push(ga.build().with_context(|| {
-            format!(
-                "cell {}",
-                c.iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )
-        })?);
+    Ok(cells)
+}
+
+/// A cell's name: its overrides as `key=value` words.
+pub fn cell_name(c: &[(String, String)]) -> String {
+    c.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Builds every cell's game first, so that a bad value fails before any game is played.
+pub fn build_cells<G: Playable>(
+    base: &GameArgs,
+    cells: &[Vec<(String, String)>],
+) -> Result<Vec<G>> {
+    cells
+        .iter()
+        .map(|c| {
+            let mut ga = base.clone();
+            ga.set.extend(c.iter().map(|(k, v)| format!("{k}={v}")));
+            ga.build().with_context(|| format!("cell {}", cell_name(c)))
+        })
+        .collect()
+}
+
+pub fn run(args: SweepArgs) -> Result<()> {
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
+    if args.vary.is_empty() {
+        bail!("give at least one --vary key=values");
     }
+    if args.run.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let cells = grid(&args.vary)?;
+    let games: Vec<G> = build_cells(&args.game, &cells)?;
     let seats = games[0].num_seats();
     let specs = seat_specs(&args.run.agents, seats)?;
     for (i, s) in specs.iter().enumerate() {
@@ -148,30 +159,38 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
         head.push_str(&format!(" seat {s} win share [95% CI] |"));
     }
     head.push_str(" chi-square p | Holm p | balance | capped | mean rounds |");
+    let events: Vec<(usize, &str)> = G::EVENTS
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.ends_with("_round"))
+        .map(|(i, e)| (i, e.trim_end_matches("_round")))
+        .collect();
+    for (_, e) in &events {
+        head.push_str(&format!(" {} |", e.replace('_', " ")));
+    }
     println!("{head}");
-    println!("|{}", " --- |".repeat(seats + 6));
+    println!("|{}", " --- |".repeat(seats + 6 + events.len()));
     let mut best = 0;
     for (i, (c, t)) in cells.iter().zip(&tallies).enumerate() {
         let rates: Vec<f64> = (0..seats).map(|s| t.win[s] / n).collect();
-        let mut row = format!(
-            "| {} |",
-            c.iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
+        let mut row = format!("| {} |", cell_name(c));
         for (s, rate) in rates.iter().enumerate() {
             let (lo, hi) = wilson(t.win[s], n);
             row.push_str(&format!(" {rate:.4} [{lo:.4}, {hi:.4}] |"));
         }
         let b = balance(&rates);
+        let capped = t.capped as f64 / n;
         row.push_str(&format!(
-            " {} | {} | {b:.4} | {:.1}% | {:.1} |",
+            " {} | {} | {b:.4} | {:.1}%{} | {:.1} |",
             fmt_p(p[i], 2),
             fmt_p(adj[i], 2),
-            100.0 * t.capped as f64 / n,
+            100.0 * capped,
+            if capped > CAPPED_WARN { " (!)" } else { "" },
             t.rounds as f64 / n
         ));
+        for (e, _) in &events {
+            row.push_str(&format!(" {:.1}% |", 100.0 * t.events[*e] as f64 / n));
+        }
         println!("{row}");
         let best_rates: Vec<f64> = (0..seats).map(|s| tallies[best].win[s] / n).collect();
         if b > balance(&best_rates) {
@@ -192,15 +211,10 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
         head.extend(
             ["chi_square_p", "holm_p", "balance", "capped", "mean_rounds"].map(String::from),
         );
+        head.extend(events.iter().map(|(_, e)| format!("{e}_share")));
         w.write_record(&head)?;
         for (i, (c, t)) in cells.iter().zip(&tallies).enumerate() {
-            let mut row = vec![
-                c.iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                args.run.games.to_string(),
-            ];
+            let mut row = vec![cell_name(c), args.run.games.to_string()];
             let rates: Vec<f64> = (0..seats).map(|s| t.win[s] / n).collect();
             for (s, rate) in rates.iter().enumerate() {
                 let (lo, hi) = wilson(t.win[s], n);
@@ -213,21 +227,24 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
                 (t.capped as f64 / n).to_string(),
                 (t.rounds as f64 / n).to_string(),
             ]);
+            row.extend(
+                events
+                    .iter()
+                    .map(|(e, _)| (t.events[*e] as f64 / n).to_string()),
+            );
             w.write_record(&row)?;
         }
         w.flush()?;
     }
+    let worst = tallies.iter().map(|t| t.capped).max().unwrap_or(0);
+    if let Some(w) = capped_warning(worst, args.run.games, games[0].max_rounds()) {
+        println!();
+        println!("cells marked (!): {w}");
+    }
     let p0 = 1.0 / seats as f64;
     let detectable = (1.959_964 + 0.841_621) * (p0 * (1.0 - p0) / n).sqrt();
     println!();
-    println!(
-        "most balanced cell: {}",
-        cells[best]
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    println!("most balanced cell: {}", cell_name(&cells[best]));
     println!(
         "detectable effect: with {} games per cell, a seat whose win rate differs from {:.3} by {:.4} or more is found at 5% significance with 80% power",
         args.run.games, p0, detectable

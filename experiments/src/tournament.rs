@@ -7,6 +7,7 @@ use crate::games::Playable;
 use crate::play::{seat_specs, split_specs};
 use crate::ratings::{plackett_luce, PlStats};
 use crate::setup::GameArgs;
+use crate::stats::{capped_share, capped_warning};
 use anyhow::{bail, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
@@ -50,15 +51,15 @@ pub struct TournamentArgs {
     threads: Option<usize>,
 }
 
-/// Plays seed `i` of a pairing with A in `a_seat`; returns A's score (1, 1/2 or 0).
-fn duel_game<G: Playable>(game: &G, a: &str, b: &str, seed: u64, a_seat: usize) -> f64 {
+/// Plays seed `i` of a pairing with A in `a_seat`; returns A's score (1, 1/2 or 0) and whether
+/// the game was capped.
+fn duel_game<G: Playable>(game: &G, a: &str, b: &str, seed: u64, a_seat: usize) -> (f64, bool) {
     let mut agents: Vec<Box<dyn Agent<G>>> = (0..2)
         .map(|s| build_agent(if s == a_seat { a } else { b }, seed, s as u8).expect("checked"))
         .collect();
     let mut buf = Vec::new();
-    play_game(game, &mut agents, seed, &mut buf)
-        .outcome
-        .win_share(a_seat as u8)
+    let o = play_game(game, &mut agents, seed, &mut buf).outcome;
+    (o.win_share(a_seat as u8), o.capped)
 }
 
 /// The line-ups of a tournament of `k` agents at `n` seats, as sorted agent indices: every
@@ -114,6 +115,7 @@ struct Played {
     seating: usize,
     rank: [u8; 8],
     share: [f64; 8],
+    capped: bool,
 }
 
 pub fn run(args: TournamentArgs) -> Result<()> {
@@ -155,6 +157,7 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
                     .map(|(s, &a)| build_agent(&specs[a], seed, s as u8).expect("checked"))
                     .collect();
                 let o = play_game(&game, &mut agents, seed, &mut Vec::new()).outcome;
+                let capped = o.capped;
                 let mut share = [0.0; 8];
                 for (s, x) in share.iter_mut().enumerate().take(n) {
                     *x = o.win_share(s as u8);
@@ -163,6 +166,7 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
                     seating,
                     rank: o.rank,
                     share,
+                    capped,
                 }
             })
             .collect()
@@ -217,6 +221,14 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
         played.len(),
         args.seed
     );
+    let capped = played.iter().filter(|p| p.capped).count() as u64;
+    println!(
+        "{}",
+        capped_share(capped, played.len() as u64, game.max_rounds())
+    );
+    if let Some(w) = capped_warning(capped, played.len() as u64, game.max_rounds()) {
+        println!("{w}");
+    }
     println!();
     println!(
         "| agent | Elo ({}, mean 0) | 95% bootstrap interval | win share | mean rank | seats played |",
@@ -272,13 +284,14 @@ fn sprt<G: Playable>(
     let upper = ((1.0 - args.beta) / args.alpha).ln();
     let mut llr = 0.0;
     let mut games = 0u64;
+    let mut capped = 0u64;
     let mut score = 0.0;
     let batch = 2 * pool.current_num_threads() as u64;
     let mut next = 0u64;
     let mut decision = None;
     'outer: while next < args.seeds {
         let to = (next + batch).min(args.seeds);
-        let results: Vec<(f64, f64)> = pool.install(|| {
+        let results: Vec<((f64, bool), (f64, bool))> = pool.install(|| {
             (next..to)
                 .into_par_iter()
                 .map(|s| {
@@ -292,8 +305,9 @@ fn sprt<G: Playable>(
         });
         // Results are taken in seed order, so where the test stops does not depend on threads.
         for (a, b) in results {
-            for x in [a, b] {
+            for (x, c) in [a, b] {
                 games += 1;
+                capped += c as u64;
                 score += x;
                 llr += x * (p1 / p0).ln() + (1.0 - x) * ((1.0 - p1) / (1.0 - p0)).ln();
                 if llr >= upper {
@@ -320,6 +334,10 @@ fn sprt<G: Playable>(
             None => "undecided: the seed budget ran out",
         }
     );
+    println!("{}", capped_share(capped, games, game.max_rounds()));
+    if let Some(w) = capped_warning(capped, games, game.max_rounds()) {
+        println!("{w}");
+    }
     Ok(())
 }
 

@@ -98,7 +98,7 @@ fn play_takes_parameters_from_set_and_config() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("with 2 players"));
-    assert!(stdout(&o).contains("capped at 5 rounds"));
+    assert!(stdout(&o).contains("at the 5-round cap"), "{}", stdout(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -723,4 +723,223 @@ fn sweep_csv_becomes_a_heatmap_report() {
         "2 cells x 2 seats + background"
     );
     std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn capped_games_are_flagged_beside_every_headline() {
+    // A 3-round cap stops every game: each summary says so and warns.
+    let cap = ["--players", "2", "--set", "max_rounds=3"];
+    let runs: [&[&str]; 5] = [
+        &["play", "--games", "20", "--quiet"],
+        &["seats", "--games", "20", "--quiet"],
+        &[
+            "sweep",
+            "--games",
+            "10",
+            "--quiet",
+            "--vary",
+            "start_coins=1,2/2,2",
+        ],
+        &["tournament", "--agents", "random,greedy", "--seeds", "3"],
+        &["duel", "--agents", "greedy,random", "--seeds", "3"],
+    ];
+    for args in runs {
+        let args: Vec<&str> = args.iter().chain(cap.iter()).copied().collect();
+        let o = shifu(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("3-round cap"), "{args:?}: {out}");
+        assert!(out.contains("WARNING"), "{args:?}: {out}");
+    }
+    // Games that end by the rules carry the share and no warning.
+    let o = shifu(&[
+        "play",
+        "--players",
+        "2",
+        "--agents",
+        "greedy",
+        "--games",
+        "6",
+        "--quiet",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("capped 0.0%") && !out.contains("WARNING"),
+        "{out}"
+    );
+}
+
+#[test]
+fn csv_records_supply_run_outs_and_the_end_trigger_and_report_summarises_them() {
+    let dir = tmpdir("events");
+    let csv = dir.join("g.csv");
+    let o = shifu(&[
+        "play",
+        "--players",
+        "3",
+        "--agents",
+        "greedy",
+        "--games",
+        "12",
+        "--quiet",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("the end was triggered"),
+        "{}",
+        stdout(&o)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(
+        &header[header.len() - 4..],
+        ["capped", "coins_out_round", "deck_out_round", "end_trigger"]
+    );
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        let trigger: usize = cells[header.len() - 1].parse().unwrap();
+        assert!((1..=3).contains(&trigger), "{line}");
+    }
+    let md = dir.join("g.md");
+    let o = shifu(&[
+        "report",
+        csv.to_str().unwrap(),
+        "--out",
+        md.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        report.contains("`deck_out_round`") && report.contains("The end was triggered in 12 games"),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn calibrate_checks_a_tiny_grid_against_the_targets_and_names_the_choice() {
+    let dir = tmpdir("calibrate");
+    let csv = dir.join("cal.csv");
+    let o = shifu(&[
+        "calibrate",
+        "--players",
+        "2",
+        "--agents",
+        "greedy",
+        "--games",
+        "4",
+        "--quiet",
+        "--vary",
+        "upgrade_coin_scale=0.5,1",
+        "--vary",
+        "player_objective_upgrade_delta=-1,0",
+        "--target-rounds",
+        "1-1000",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("| mean rounds [95% CI] | capped [95% CI] | coins out [95% CI] | deck out [95% CI] | missed |"), "{out}");
+    assert!(out.contains("4 of 4 cells meet every target."), "{out}");
+    assert!(out.contains("chosen (meets every target"), "{out}");
+    assert!(out.contains("alternative (meets every target"), "{out}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 5, "{rows}");
+    // An impossible target: every cell misses it, and the nearest miss is named.
+    let o = shifu(&[
+        "calibrate",
+        "--players",
+        "2",
+        "--agents",
+        "greedy",
+        "--games",
+        "2",
+        "--quiet",
+        "--vary",
+        "upgrade_coin_scale=0.5,1",
+        "--target-rounds",
+        "1-2",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("0 of 2 cells meet every target.") && out.contains("nearest miss:"),
+        "{out}"
+    );
+    let bad = shifu(&["calibrate", "--target-rounds", "40-20"]);
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn data_writes_the_card_data_after_the_knobs_and_play_accepts_it() {
+    let dir = tmpdir("data");
+    let file = dir.join("cheap.json");
+    let o = shifu(&[
+        "data",
+        "--data",
+        "builtin:reconstructed",
+        "--set",
+        "upgrade_coin_scale=0.5",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("reconstruction knobs: upgrade_coin_scale=0.5"),
+        "{}",
+        &text[..300]
+    );
+    let o = shifu(&[
+        "play",
+        "--data",
+        file.to_str().unwrap(),
+        "--players",
+        "2",
+        "--games",
+        "4",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("cheap.json"), "{}", stdout(&o));
+    let bad = shifu(&["play", "--data", "builtin:nope"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("builtin:nope") && stderr(&bad).contains("calibrated"),
+        "{}",
+        stderr(&bad)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn show_watches_agents_play_one_line_per_turn() {
+    let o = shifu(&[
+        "show",
+        "--players",
+        "2",
+        "--seed",
+        "3",
+        "--agents",
+        "greedy",
+        "--turns",
+        "6",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let turns: Vec<&str> = out.lines().filter(|l| l.starts_with("round ")).collect();
+    assert_eq!(
+        turns.len(),
+        7,
+        "six turns and the position after them: {out}"
+    );
+    assert!(
+        turns[0].contains("player 1: move to") && turns[0].contains("=> objectives"),
+        "{out}"
+    );
+    assert!(turns[6].starts_with("round 4, turn 7"), "{out}");
 }

@@ -1,0 +1,441 @@
+//! `shifu calibrate`: sweep parameters (for Tofu Shifu, the reconstruction knobs) on the same
+//! seeds and report, per cell, how long games last and how often they end by the rules or run a
+//! supply dry, against stated targets. The documented procedure behind the default data.
+
+use crate::games::Playable;
+use crate::play::{play_range, progress_bar, seat_specs, Tally};
+use crate::setup::{GameArgs, RunArgs};
+use crate::stats::wilson;
+use crate::sweep::{build_cells, cell_name, grid};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use shifu_agents::build_agent;
+use std::path::PathBuf;
+
+/// Options of `shifu calibrate`.
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// A parameter and its values, as in `shifu sweep` (repeat for a grid; none: one cell, the
+    /// game as given).
+    #[arg(long, value_name = "KEY=VALUES")]
+    vary: Vec<String>,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Target mean game length in rounds, LO-HI.
+    #[arg(long, default_value = "20-40", value_name = "LO-HI")]
+    target_rounds: String,
+    /// Largest share of games stopped by the round cap that meets the target.
+    #[arg(long, default_value_t = 0.0, value_name = "SHARE")]
+    max_capped: f64,
+    /// Largest share of games in which a supply runs out (each of the game's `*_round` events,
+    /// for Tofu Shifu the coin reserve and the deck) that meets the target.
+    #[arg(long, default_value_t = 0.05, value_name = "SHARE")]
+    max_run_out: f64,
+    /// Also write one CSV row per cell.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The targets a cell is checked against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Targets {
+    /// Mean rounds, lowest and highest.
+    pub rounds: (f64, f64),
+    /// Largest capped share.
+    pub capped: f64,
+    /// Largest share of games with a supply run out.
+    pub run_out: f64,
+}
+
+/// Parses `LO-HI`.
+fn parse_range(s: &str) -> Result<(f64, f64)> {
+    let (lo, hi) = s
+        .split_once('-')
+        .with_context(|| format!("--target-rounds `{s}`: expected LO-HI, for example 20-40"))?;
+    let lo: f64 = lo
+        .trim()
+        .parse()
+        .context("--target-rounds: LO is not a number")?;
+    let hi: f64 = hi
+        .trim()
+        .parse()
+        .context("--target-rounds: HI is not a number")?;
+    if !(lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo <= hi) {
+        bail!("--target-rounds `{s}`: need 0 <= LO <= HI");
+    }
+    Ok((lo, hi))
+}
+
+/// One cell's figures.
+#[derive(Debug, Clone)]
+pub struct CellFigures {
+    /// Games played.
+    pub games: u64,
+    /// Mean rounds and the half-width of its 95% interval.
+    pub rounds: (f64, f64),
+    /// Share of games stopped by the round cap.
+    pub capped: f64,
+    /// Share of games in which each supply ran out, by event name.
+    pub run_out: Vec<(String, f64)>,
+}
+
+impl CellFigures {
+    fn from_tally<G: Playable>(t: &Tally) -> CellFigures {
+        let n = t.games.max(1) as f64;
+        CellFigures {
+            games: t.games,
+            rounds: t.mean_rounds(),
+            capped: t.capped as f64 / n,
+            run_out: G::EVENTS
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.ends_with("_round"))
+                .map(|(i, e)| {
+                    (
+                        e.trim_end_matches("_round").to_string(),
+                        t.events[i] as f64 / n,
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// The targets this cell misses (empty when it meets them all).
+    pub fn misses(&self, t: &Targets) -> Vec<String> {
+        let mut m = Vec::new();
+        if self.rounds.0 < t.rounds.0 || self.rounds.0 > t.rounds.1 {
+            m.push("rounds".to_string());
+        }
+        if self.capped > t.capped {
+            m.push("capped".to_string());
+        }
+        for (e, share) in &self.run_out {
+            if *share > t.run_out {
+                m.push(e.replace('_', " "));
+            }
+        }
+        m
+    }
+
+    /// How far the cell is from the targets: 0 when it meets them, else the sum of the
+    /// relative misses (used to rank cells when none meets every target).
+    pub fn distance(&self, t: &Targets) -> f64 {
+        let (lo, hi) = t.rounds;
+        let r = self.rounds.0;
+        let rounds = if r < lo {
+            (lo - r) / lo.max(1.0)
+        } else if r > hi {
+            (r - hi) / hi.max(1.0)
+        } else {
+            0.0
+        };
+        let over = |x: f64, max: f64| (x - max).max(0.0);
+        rounds
+            + over(self.capped, t.capped)
+            + self
+                .run_out
+                .iter()
+                .map(|(_, s)| over(*s, t.run_out))
+                .sum::<f64>()
+    }
+}
+
+/// The cell to choose: among those meeting every target, the one whose mean length is nearest
+/// the middle of the target range; if none meets them, the nearest miss.
+pub fn choose(cells: &[CellFigures], t: &Targets) -> Option<usize> {
+    let mid = (t.rounds.0 + t.rounds.1) / 2.0;
+    let key = |c: &CellFigures| (c.distance(t), (c.rounds.0 - mid).abs());
+    (0..cells.len()).min_by(|&a, &b| {
+        key(&cells[a])
+            .partial_cmp(&key(&cells[b]))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    })
+}
+
+/// A second route to the targets: among the other cells meeting every target, the one that sets
+/// the most parameters to values different from cell `chosen`'s (ties: mean length nearest the
+/// middle of the range). A robustness check runs findings on both.
+pub fn alternative(
+    cells: &[Vec<(String, String)>],
+    figures: &[CellFigures],
+    t: &Targets,
+    chosen: usize,
+) -> Option<usize> {
+    let mid = (t.rounds.0 + t.rounds.1) / 2.0;
+    let differ = |i: usize| {
+        cells[i]
+            .iter()
+            .filter(|kv| !cells[chosen].contains(kv))
+            .count()
+    };
+    (0..cells.len())
+        .filter(|&i| i != chosen && figures[i].misses(t).is_empty())
+        .max_by(|&a, &b| {
+            differ(a).cmp(&differ(b)).then(
+                (figures[b].rounds.0 - mid)
+                    .abs()
+                    .total_cmp(&(figures[a].rounds.0 - mid).abs()),
+            )
+        })
+}
+
+pub fn run(args: CalibrateArgs) -> Result<()> {
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: Playable>(args: &CalibrateArgs) -> Result<()> {
+    if args.run.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    for (key, x) in [
+        ("--max-capped", args.max_capped),
+        ("--max-run-out", args.max_run_out),
+    ] {
+        if !(0.0..=1.0).contains(&x) {
+            bail!("{key} must be a share from 0 to 1, got {x}");
+        }
+    }
+    let targets = Targets {
+        rounds: parse_range(&args.target_rounds)?,
+        capped: args.max_capped,
+        run_out: args.max_run_out,
+    };
+    let cells = grid(&args.vary)?;
+    let games: Vec<G> = build_cells(&args.game, &cells)?;
+    let seats = games[0].num_seats();
+    let specs = seat_specs(&args.run.agents, seats)?;
+    for (i, s) in specs.iter().enumerate() {
+        build_agent::<G>(s, 0, i as u8)?;
+    }
+    if args.run.rotate {
+        bail!("calibrate measures game length; --rotate does not apply");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.run.threads.unwrap_or(0))
+        .build()?;
+    let started = std::time::Instant::now();
+    let bar = progress_bar(args.run.games * games.len() as u64, args.quiet);
+    let mut figures = Vec::new();
+    for g in &games {
+        let mut t = Tally::default();
+        let mut from = 0;
+        while from < args.run.games {
+            let to = (from + 64 * pool.current_num_threads() as u64).min(args.run.games);
+            for r in play_range(g, &specs, args.run.seed, false, from..to, &pool) {
+                t.add(&r, seats);
+            }
+            bar.inc(to - from);
+            from = to;
+        }
+        figures.push(CellFigures::from_tally::<G>(&t));
+    }
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    let base: G = args.game.build()?;
+    print_table(args, &base, &specs, &cells, &figures, &targets, secs);
+    if let Some(path) = &args.out {
+        write_csv(path, &cells, &figures, &targets)?;
+    }
+    Ok(())
+}
+
+fn print_table<G: Playable>(
+    args: &CalibrateArgs,
+    game: &G,
+    specs: &[String],
+    cells: &[Vec<(String, String)>],
+    figures: &[CellFigures],
+    t: &Targets,
+    secs: f64,
+) {
+    println!(
+        "calibration: {} with {} players, agents {}, {} games per cell on the same seeds (master seed {}), {} cells, {:.0} s",
+        game.name(),
+        game.num_seats(),
+        specs.join(" | "),
+        args.run.games,
+        args.run.seed,
+        cells.len(),
+        secs
+    );
+    println!("card data: {}", game.data_label());
+    println!(
+        "targets: mean rounds from {} to {}; capped at most {:.1}%; each supply runs out in at most {:.1}% of games",
+        t.rounds.0,
+        t.rounds.1,
+        100.0 * t.capped,
+        100.0 * t.run_out
+    );
+    println!();
+    let names: Vec<String> = figures[0]
+        .run_out
+        .iter()
+        .map(|(e, _)| format!(" {} [95% CI] |", e.replace('_', " ")))
+        .collect();
+    println!(
+        "| cell | mean rounds [95% CI] | capped [95% CI] |{} missed |",
+        names.concat()
+    );
+    println!("|{}", " --- |".repeat(4 + names.len()));
+    for (c, f) in cells.iter().zip(figures) {
+        let n = f.games as f64;
+        let share = |x: f64| {
+            let (lo, hi) = wilson(x * n, n);
+            format!("{:.1}% [{:.1}, {:.1}]", 100.0 * x, 100.0 * lo, 100.0 * hi)
+        };
+        let outs: Vec<String> = f
+            .run_out
+            .iter()
+            .map(|(_, s)| format!(" {} |", share(*s)))
+            .collect();
+        let misses = f.misses(t);
+        println!(
+            "| {} | {:.1} [{:.1}, {:.1}] | {} |{} {} |",
+            if c.is_empty() {
+                "(as given)".to_string()
+            } else {
+                cell_name(c)
+            },
+            f.rounds.0,
+            f.rounds.0 - f.rounds.1,
+            f.rounds.0 + f.rounds.1,
+            share(f.capped),
+            outs.concat(),
+            if misses.is_empty() {
+                "none".to_string()
+            } else {
+                misses.join(", ")
+            }
+        );
+    }
+    let meeting = figures.iter().filter(|f| f.misses(t).is_empty()).count();
+    println!();
+    println!("{meeting} of {} cells meet every target.", cells.len());
+    if let Some(i) = choose(figures, t) {
+        println!(
+            "{}: {}",
+            if meeting > 0 {
+                "chosen (meets every target, mean length nearest the middle of the range)"
+            } else {
+                "nearest miss"
+            },
+            if cells[i].is_empty() {
+                "(as given)".to_string()
+            } else {
+                cell_name(&cells[i])
+            }
+        );
+        if meeting > 0 {
+            if let Some(j) = alternative(cells, figures, t, i) {
+                println!(
+                    "alternative (meets every target, the most values unlike the chosen cell's): {}",
+                    cell_name(&cells[j])
+                );
+            }
+        }
+    }
+}
+
+fn write_csv(
+    path: &std::path::Path,
+    cells: &[Vec<(String, String)>],
+    figures: &[CellFigures],
+    t: &Targets,
+) -> Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut head: Vec<String> = ["cell", "games", "mean_rounds", "rounds_ci_half", "capped"]
+        .map(String::from)
+        .to_vec();
+    head.extend(figures[0].run_out.iter().map(|(e, _)| format!("{e}_share")));
+    head.push("missed".into());
+    w.write_record(&head)?;
+    for (c, f) in cells.iter().zip(figures) {
+        let mut row = vec![
+            cell_name(c),
+            f.games.to_string(),
+            f.rounds.0.to_string(),
+            f.rounds.1.to_string(),
+            f.capped.to_string(),
+        ];
+        row.extend(f.run_out.iter().map(|(_, s)| s.to_string()));
+        row.push(f.misses(t).join("|"));
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(rounds: f64, capped: f64, deck: f64) -> CellFigures {
+        CellFigures {
+            games: 100,
+            rounds: (rounds, 1.0),
+            capped,
+            run_out: vec![("coins_out".into(), 0.0), ("deck_out".into(), deck)],
+        }
+    }
+
+    const T: Targets = Targets {
+        rounds: (20.0, 40.0),
+        capped: 0.0,
+        run_out: 0.05,
+    };
+
+    #[test]
+    fn misses_name_each_target_missed() {
+        assert!(cell(30.0, 0.0, 0.01).misses(&T).is_empty());
+        assert_eq!(
+            cell(45.0, 0.01, 0.2).misses(&T),
+            vec!["rounds", "capped", "deck out"]
+        );
+        assert_eq!(cell(10.0, 0.0, 0.05).misses(&T), vec!["rounds"]);
+    }
+
+    #[test]
+    fn choose_prefers_cells_meeting_targets_then_the_middle() {
+        let cells = [
+            cell(45.0, 0.0, 0.0),
+            cell(38.0, 0.0, 0.0),
+            cell(31.0, 0.0, 0.04),
+        ];
+        assert_eq!(choose(&cells, &T), Some(2));
+        // None meets: the nearest miss.
+        let cells = [cell(60.0, 0.0, 0.0), cell(44.0, 0.0, 0.0)];
+        assert_eq!(choose(&cells, &T), Some(1));
+    }
+
+    #[test]
+    fn alternative_differs_most_from_the_chosen_cell() {
+        let kv = |a: &str, b: &str| {
+            vec![
+                ("x".to_string(), a.to_string()),
+                ("y".to_string(), b.to_string()),
+            ]
+        };
+        let cells = vec![kv("1", "1"), kv("1", "2"), kv("2", "2"), kv("2", "1")];
+        let figures = [
+            cell(30.0, 0.0, 0.0),
+            cell(30.0, 0.0, 0.0),
+            cell(35.0, 0.0, 0.0),
+            cell(60.0, 0.0, 0.0),
+        ];
+        // Cell 2 differs in both values and meets the targets; cell 3 misses them.
+        assert_eq!(alternative(&cells, &figures, &T, 0), Some(2));
+    }
+
+    #[test]
+    fn target_range_parses_and_rejects_nonsense() {
+        assert_eq!(parse_range("20-40").unwrap(), (20.0, 40.0));
+        assert!(parse_range("40-20").is_err());
+        assert!(parse_range("twenty").is_err());
+    }
+}
