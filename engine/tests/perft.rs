@@ -34,6 +34,26 @@ const PERFT_4P: [u64; 16] = [
 ];
 
 #[test]
+fn perft_two_players_seed_1_default_data() {
+    assert_eq!(counts("calibrated", 2, 1, 16), PERFT_2P_CALIBRATED);
+}
+
+#[test]
+fn perft_four_players_seed_1_default_data() {
+    assert_eq!(counts("calibrated", 4, 1, 16), PERFT_4P_CALIBRATED);
+}
+
+/// Depths 1 to 16, two players, seed 1, the calibrated (default) data and default parameters.
+const PERFT_2P_CALIBRATED: [u64; 16] = [
+    4, 14, 40, 63, 232, 588, 1389, 3008, 7464, 15473, 37062, 80538, 165797, 347281, 715161, 1500586,
+];
+/// Depths 1 to 16, four players, seed 1, the calibrated (default) data and default parameters.
+const PERFT_4P_CALIBRATED: [u64; 16] = [
+    5, 17, 50, 77, 276, 732, 1826, 3977, 9250, 21617, 60528, 159945, 379240, 979607, 2318069,
+    6417631,
+];
+
+#[test]
 fn perft_depth_one_is_the_number_of_legal_actions() {
     let g = TofuShifu::with_params(Params::with_players(3)).unwrap();
     let mut rng = rng_from_seed(9);
