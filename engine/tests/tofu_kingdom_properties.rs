@@ -224,3 +224,70 @@ fn state_is_small_plain_data() {
     println!("size of one Tofu Kingdom State: {size} bytes");
     assert!(size <= 256, "{size} bytes");
 }
+
+#[test]
+fn every_reachable_state_passes_the_load_check_and_mutated_ones_never_panic() {
+    use shifu_engine::tofu_kingdom::state::{Answer, Phase, Question};
+    let mut rng = GameRng::seed_from_u64(5);
+    let mut refused = 0;
+    for g in variants().iter().step_by(3) {
+        let mut states = Vec::new();
+        for seed in 0..4 {
+            let end = random_game(g, 9_000 + seed, |s| {
+                g.check_state(s)
+                    .unwrap_or_else(|e| panic!("{e}: {:?}", s.table.phase));
+                states.push(*s);
+            });
+            g.check_state(&end).unwrap();
+        }
+        // One field at a time set to a random value: refused, or played on without a panic.
+        for k in 0..600 {
+            let mut m = states[k % states.len()];
+            let v: u8 = match rng.gen_range(0..3) {
+                0 => rng.gen_range(0..10),
+                1 => rng.gen(),
+                _ => 200,
+            };
+            let i = (v % 8) as usize;
+            let which = rng.gen_range(0..12);
+            match which {
+                0 => m.table.prince = v,
+                1 => m.table.players = v,
+                2 => m.cards[i] = v,
+                3 => m.centre[i] = v,
+                4 => m.centre_len = v,
+                5 => m.table.log_len = v,
+                6 => m.table.guess = Some(v),
+                7 => {
+                    m.table.phase = Phase::Answer {
+                        to: v,
+                        question: Question::CardOf(v),
+                    }
+                }
+                8 => m.table.phase = Phase::Steal { seat: v },
+                9 => m.table.log[i].answer = Answer::Seat(v),
+                10 => m.table.points[i] = i16::from(v) - 100,
+                _ => m.table.round = u16::from(v),
+            }
+            if g.check_state(&m).is_err() {
+                refused += 1;
+                continue;
+            }
+            let mut legal = Vec::new();
+            for _ in 0..100 {
+                if g.to_move(&m).is_none() {
+                    break;
+                }
+                g.legal_actions(&m, &mut legal);
+                assert!(
+                    !legal.is_empty(),
+                    "mutation {which} = {v}: dead end in {:?}",
+                    m.table
+                );
+                let a = legal[rng.gen_range(0..legal.len())];
+                g.apply(&mut m, a, &mut rng);
+            }
+        }
+    }
+    assert!(refused > 1_000, "{refused}");
+}

@@ -331,3 +331,198 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn every_reachable_state_passes_the_load_check() {
+    for players in 2..=4u8 {
+        let g = game(players);
+        for seed in 0..20 {
+            let end = random_game(&g, 50_000 + seed, |s, _, _| {
+                if let Err(e) = g.check_state(s) {
+                    panic!("seed {seed}: {e} in {:?}", s.turn);
+                }
+            });
+            g.check_state(&end).unwrap();
+        }
+    }
+}
+
+/// A named way to break one field of a state, from a random number.
+type Mutation = (&'static str, fn(&mut State, u64));
+
+/// Field mutations that a loaded state could carry: each sets one field to a value from `v`.
+const MUTATIONS: &[Mutation] = &[
+    ("current", |s, v| s.current = v as u8),
+    ("num_players", |s, v| s.num_players = v as u8),
+    ("round", |s, v| s.round = v as u16),
+    ("turns", |s, v| s.turns = v as u32),
+    ("capped", |s, v| s.capped = v % 2 == 1),
+    ("deck", |s, v| s.deck ^= 1u128 << (v % 128)),
+    ("market", |s, v| s.market[(v % 8) as usize] = (v >> 3) as u8),
+    ("bag", |s, v| s.bag ^= 1u64 << (v % 64)),
+    ("drawn", |s, v| s.drawn ^= 1u64 << (v % 64)),
+    ("town_display", |s, v| s.town_display ^= 1 << (v % 16)),
+    ("coin_stack_taken", |s, v| s.coin_stack_taken = v as u8),
+    ("reserve_coins", |s, v| {
+        s.reserve_coins = (v % 300) as i32 - 100
+    }),
+    ("reserve_dishes", |s, v| {
+        s.reserve_dishes[(v % 4) as usize] = (v >> 2) as i16
+    }),
+    ("end_trigger", |s, v| s.end_trigger = v as u8),
+    ("deck_out_round", |s, v| s.deck_out_round = v as u16),
+    ("turn.card", |s, v| s.turn.card = v as u8),
+    ("turn.pending", |s, v| {
+        s.turn.pending[(v % 5) as usize] = (v >> 3) as u8
+    }),
+    ("turn.cursor", |s, v| s.turn.cursor = v as u8),
+    ("turn.extra", |s, v| s.turn.extra = v as u8),
+    ("turn.kept", |s, v| s.turn.kept ^= 1u128 << (v % 128)),
+    ("players.coins", |s, v| {
+        s.players[(v % 4) as usize].coins = (v >> 2) as u16
+    }),
+    ("players.marker", |s, v| {
+        s.players[(v % 4) as usize].marker = (v >> 2) as u8
+    }),
+    ("players.hand", |s, v| {
+        s.players[(v % 4) as usize].hand ^= 1u128 << ((v >> 2) % 128)
+    }),
+    ("players.upgrades", |s, v| {
+        s.players[(v % 4) as usize].upgrades ^= 1u128 << ((v >> 2) % 128)
+    }),
+    ("players.dishes", |s, v| {
+        s.players[(v % 4) as usize].dishes[((v >> 2) % 4) as usize] = (v >> 4) as u8
+    }),
+    ("players.hats", |s, v| {
+        s.players[(v % 4) as usize].hats[((v >> 2) % 4) as usize] = (v >> 4) as u8
+    }),
+    ("players.dish_flags", |s, v| {
+        s.players[(v % 4) as usize].dish_flags[((v >> 2) % 4) as usize] = (v >> 4) as u8
+    }),
+    ("players.lanterns", |s, v| {
+        s.players[(v % 4) as usize].lanterns = (v >> 2) as u8
+    }),
+    ("players.tables", |s, v| {
+        s.players[(v % 4) as usize].tables[((v >> 2) % 4) as usize][((v >> 4) % 2) as usize] =
+            (v >> 5) as u8
+    }),
+    ("players.served", |s, v| {
+        s.players[(v % 4) as usize].served[((v >> 2) % 4) as usize][((v >> 4) % 2) as usize] =
+            (v >> 5) as u8
+    }),
+    ("players.town_done", |s, v| {
+        s.players[(v % 4) as usize].town_done ^= 1 << ((v >> 2) % 16)
+    }),
+    ("players.player_done", |s, v| {
+        s.players[(v % 4) as usize].player_done ^= 1 << ((v >> 2) % 8)
+    }),
+    ("players.bonuses", |s, v| {
+        s.players[(v % 4) as usize].bonuses ^= 1 << ((v >> 2) % 16)
+    }),
+    ("players.loose_master", |s, v| {
+        s.players[(v % 4) as usize].loose_master = (v >> 2) as u8
+    }),
+];
+
+/// A named break of a fresh state, and the word the refusal must name.
+type Case = (&'static str, Box<dyn Fn(&mut State)>);
+
+#[test]
+fn loaded_states_out_of_range_or_inconsistent_are_refused_naming_the_field() {
+    let g = game(4);
+    let mut rng = rng_from_seed(8);
+    let s = g.new_state(&mut rng);
+    let hand_card = s.players[0].hand.trailing_zeros() as u8;
+    let tile = s.bag.trailing_zeros() as u8;
+    let cases: Vec<Case> = vec![
+        ("current", Box::new(|s| s.current = 4)),
+        ("num_players", Box::new(|s| s.num_players = 3)),
+        ("round", Box::new(|s| s.round = 0)),
+        ("turns", Box::new(|s| s.turns = 9)),
+        ("marker", Box::new(|s| s.players[0].marker = 9)),
+        ("market[0]", Box::new(|s| s.market[0] = 200)),
+        ("market[6]", Box::new(|s| s.market[6] = 3)),
+        ("turn.card", Box::new(|s| s.turn.card = 200)),
+        ("coins", Box::new(|s| s.players[0].coins = 200)),
+        ("flags", Box::new(|s| s.players[1].dish_flags[0] = 9)),
+        ("bonuses", Box::new(|s| s.players[0].bonuses = 1)),
+        (
+            "tables[0][0]",
+            Box::new(|s| s.players[0].tables[0][0] = 200),
+        ),
+        ("served[0][0]", Box::new(|s| s.players[0].served[0][0] = 16)),
+        ("end_trigger", Box::new(|s| s.end_trigger = 7)),
+        ("deck_out_round", Box::new(|s| s.deck_out_round = 50)),
+        ("coin_stack_taken", Box::new(|s| s.coin_stack_taken = 9)),
+        ("capped", Box::new(|s| s.capped = true)),
+        ("phase", Box::new(|s| s.turn.phase = Phase::RestDiscard)),
+        ("hand", Box::new(|s| s.players[0].hand |= 1u128 << 100)),
+        ("card(s)", Box::new(move |s| s.market[0] = hand_card)),
+        (
+            "tile",
+            Box::new(move |s| {
+                s.bag &= !(1 << tile);
+                s.players[0].tables[0][0] = tile;
+                s.players[1].tables[0][0] = tile;
+            }),
+        ),
+    ];
+    for (needle, break_it) in cases {
+        let mut bad = s.clone();
+        break_it(&mut bad);
+        let e = g
+            .check_state(&bad)
+            .expect_err(&format!("{needle}: accepted"));
+        assert!(e.contains(needle), "{needle}: {e}");
+    }
+}
+
+#[test]
+fn randomly_mutated_states_never_panic_the_check_or_the_game() {
+    // Reachable states with one field set to a random value, 5,000 times: the check either
+    // refuses the state, or the game plays on from it without panicking and keeps its invariants.
+    let g = game(3);
+    let mut rng = GameRng::seed_from_u64(99);
+    let mut states = Vec::new();
+    for seed in 0..6 {
+        let mut step = 0;
+        random_game(&g, 70_000 + seed, |s, _, _| {
+            step += 1;
+            if step % 97 == 0 {
+                states.push(s.clone());
+            }
+        });
+    }
+    let (mut accepted, mut refused) = (0, 0);
+    for k in 0..5_000 {
+        let mut m = states[k % states.len()].clone();
+        let (name, mutate) = MUTATIONS[rng.gen_range(0..MUTATIONS.len())];
+        let v = match rng.gen_range(0..4) {
+            0 => rng.gen_range(0..4),
+            1 => rng.gen_range(0..300),
+            2 => u64::MAX,
+            _ => rng.gen(),
+        };
+        mutate(&mut m, v);
+        if g.check_state(&m).is_err() {
+            refused += 1;
+            continue;
+        }
+        accepted += 1;
+        let mut buf = Vec::new();
+        for _ in 0..200 {
+            if g.to_move(&m).is_none() {
+                break;
+            }
+            g.legal_actions(&m, &mut buf);
+            assert!(!buf.is_empty(), "{name} = {v}: dead end in {:?}", m.turn);
+            let a = buf[rng.gen_range(0..buf.len())];
+            g.apply(&mut m, a, &mut rng);
+            g.check_invariants(&m).unwrap();
+        }
+    }
+    assert!(
+        refused > 1_000 && accepted > 100,
+        "refused {refused}, accepted {accepted}"
+    );
+}

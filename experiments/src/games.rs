@@ -51,6 +51,8 @@ pub trait Playable: Evaluate + Sized + 'static {
     fn render(&self, state: &Self::State) -> String;
     /// Players in a state (checked against the game when a state file is loaded).
     fn state_players(state: &Self::State) -> usize;
+    /// Checks a state loaded from a file: ranges, derived fields, invariants, a legal move.
+    fn check_state(&self, state: &Self::State) -> std::result::Result<(), String>;
 }
 
 /// The parameters the options give: `--config`, then each `--set`, then `--players`.
@@ -210,6 +212,10 @@ impl Playable for tofu_shifu::TofuShifu {
     fn state_players(s: &Self::State) -> usize {
         s.num_players as usize
     }
+
+    fn check_state(&self, s: &Self::State) -> std::result::Result<(), String> {
+        tofu_shifu::TofuShifu::check_state(self, s)
+    }
 }
 
 impl Playable for tofu_kingdom::TofuKingdom {
@@ -360,5 +366,9 @@ impl Playable for tofu_kingdom::TofuKingdom {
 
     fn state_players(s: &Self::State) -> usize {
         s.table.players as usize
+    }
+
+    fn check_state(&self, s: &Self::State) -> std::result::Result<(), String> {
+        tofu_kingdom::TofuKingdom::check_state(self, s)
     }
 }

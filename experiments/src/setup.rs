@@ -15,7 +15,8 @@ pub struct GameArgs {
     /// Number of players (overrides `players` in --config and --set).
     #[arg(long)]
     pub players: Option<u8>,
-    /// A card data file replacing the embedded (reconstructed) one.
+    /// A card data file replacing the default one, or a built-in set by name: builtin:calibrated
+    /// (Tofu Shifu's default), builtin:reconstructed or builtin:alternative.
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
     /// A TOML parameter file.

@@ -62,6 +62,10 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
             game.num_seats(),
         );
     }
+    if let Some(p) = &args.state {
+        game.check_state(&state)
+            .map_err(|e| anyhow::anyhow!("state file {}: field {e}", p.display()))?;
+    }
     let mut legal = Vec::new();
     for (step, &i) in args.take.iter().enumerate() {
         game.legal_actions(&state, &mut legal);

@@ -943,3 +943,39 @@ fn show_watches_agents_play_one_line_per_turn() {
     );
     assert!(turns[6].starts_with("round 4, turn 7"), "{out}");
 }
+
+#[test]
+fn a_loaded_state_is_checked_and_a_bad_one_is_refused_naming_the_field() {
+    let dir = tmpdir("badstate");
+    let good = dir.join("s.json");
+    let o = shifu(&[
+        "show",
+        "--seed",
+        "3",
+        "--take",
+        "0",
+        "--save-state",
+        good.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&good).unwrap();
+    let cases = [
+        ("\"current\": 0", "\"current\": 4", "current"),
+        ("\"round\": 1", "\"round\": 0", "round"),
+        ("\"marker\": 8", "\"marker\": 9", "marker"),
+        ("\"coins\": 1,", "\"coins\": 201,", "coins"),
+    ];
+    for (from, to, field) in cases {
+        assert!(text.contains(from), "{from}");
+        let bad = dir.join(format!("bad_{field}.json"));
+        std::fs::write(&bad, text.replacen(from, to, 1)).unwrap();
+        let o = shifu(&["show", "--state", bad.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{field}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(bad.to_str().unwrap()) && stderr(&o).contains(field),
+            "{field}: {}",
+            stderr(&o)
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

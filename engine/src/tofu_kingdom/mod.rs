@@ -22,6 +22,7 @@ mod invariants;
 pub mod params;
 mod rules;
 pub mod state;
+mod validate;
 
 pub use action::Action;
 pub use data::{Card, CardData, Eye, Reward, Symbol};

@@ -14,7 +14,8 @@
 //! - `moves.rs`: the legal actions of each phase;
 //! - `apply.rs`: applying an action;
 //! - `hidden.rs`: observations and determinization;
-//! - `invariants.rs`: conservation and capacity checks used by the tests.
+//! - `invariants.rs`: conservation and capacity checks used by the tests;
+//! - `validate.rs`: checking a state loaded from outside (ranges, derived fields, invariants).
 //!
 //! Rules the two rulebook texts leave open are options in [`Params`], each with its default
 //! documented there. Modelling choices that are not rule questions are listed in the README.
@@ -32,6 +33,7 @@ mod payment;
 mod setup;
 pub mod state;
 pub mod types;
+mod validate;
 
 pub use action::Action;
 pub use data::{CardData, Customer, Flag, PriceMode, ProductionCard, Requirement};

@@ -1,0 +1,146 @@
+//! Checking a state that came from outside: every seat, card and count within range, then the
+//! invariants, then a move to make unless the game is over. A state that passes plays on without
+//! panicking.
+
+use super::action::Action;
+use super::state::{Answer, Phase, Question, State, MAX_PLAYERS, NO_CARD};
+use super::TofuKingdom;
+
+impl TofuKingdom {
+    /// Checks a loaded state; the error names the field.
+    pub fn check_state(&self, s: &State) -> Result<(), String> {
+        let t = &s.table;
+        let n = self.players;
+        if t.players != n {
+            return Err(format!(
+                "table.players: the state has {} players, the game {n}",
+                t.players
+            ));
+        }
+        let seat = |name: &str, x: u8| {
+            if x < n {
+                Ok(())
+            } else {
+                Err(format!("{name}: seat {x} in a {n}-player game"))
+            }
+        };
+        seat("table.prince", t.prince)?;
+        if t.round == 0 || t.round > self.params.max_rounds {
+            return Err(format!(
+                "table.round: {} is not from 1 to {}",
+                t.round, self.params.max_rounds
+            ));
+        }
+        let cards = self.data.cards.len();
+        let card = |name: &str, c: u8| {
+            if (c as usize) < cards {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{name}: card index {c} beyond the {cards} cards of the data"
+                ))
+            }
+        };
+        for (i, &c) in s.cards.iter().enumerate() {
+            if i < n as usize {
+                card(&format!("cards[{i}]"), c)?;
+            } else if c != NO_CARD {
+                return Err(format!("cards[{i}]: a card for a seat not in the game"));
+            }
+        }
+        if s.centre_len as usize > MAX_PLAYERS || s.centre_len != self.centre_len() {
+            return Err(format!(
+                "centre_len: {} cards in the centre, the game leaves {}",
+                s.centre_len,
+                self.centre_len()
+            ));
+        }
+        for (i, &c) in s.centre[..s.centre_len as usize].iter().enumerate() {
+            card(&format!("centre[{i}]"), c)?;
+        }
+        if t.log_len as usize > t.log.len() {
+            return Err(format!("table.log_len: {} entries", t.log_len));
+        }
+        for (i, e) in t.log().iter().enumerate() {
+            let f = |x: &str| format!("table.log[{i}].{x}");
+            seat(&f("to"), e.to)?;
+            if let Question::CardOf(x) = e.question {
+                seat(&f("question"), x)?;
+            }
+            match e.answer {
+                Answer::Seat(x) => seat(&f("answer"), x)?,
+                Answer::Card(c) => card(&f("answer"), c)?,
+                Answer::Centre => {}
+            }
+        }
+        match t.phase {
+            Phase::Answer { to, question } => {
+                seat("table.phase.to", to)?;
+                if let Question::CardOf(x) = question {
+                    seat("table.phase.question", x)?;
+                }
+            }
+            Phase::Steal { seat: x } => seat("table.phase.seat", x)?,
+            _ => {}
+        }
+        // The first round asks each other player once, in the log's first n-1 entries.
+        let first = (t.log_len as usize).min(n as usize - 1);
+        let mut asked = 0u8;
+        for (i, e) in t.log[..first].iter().enumerate() {
+            if e.to == t.prince || asked & (1 << e.to) != 0 {
+                return Err(format!(
+                    "table.log[{i}].to: seat {} asked twice or is the Prince",
+                    e.to
+                ));
+            }
+            asked |= 1 << e.to;
+        }
+        if t.asked != asked {
+            return Err("table.asked: not the seats the log's first round asked".into());
+        }
+        let in_round = (t.log_len as usize) < n as usize;
+        match t.phase {
+            Phase::Ask | Phase::Answer { .. } if !in_round => {
+                return Err("table.phase: questions after every question was asked".into())
+            }
+            Phase::Answer { to, .. }
+                if to == t.prince || (first < n as usize - 1 && asked & (1 << to) != 0) =>
+            {
+                return Err(format!("table.phase.to: seat {to} may not be asked now"))
+            }
+            Phase::Guess if in_round => {
+                return Err("table.phase: a guess before every question was asked".into())
+            }
+            Phase::Steal { seat } if t.guess.is_none() || t.steals & (1 << seat) == 0 => {
+                return Err(format!(
+                    "table.phase.seat: seat {seat} has no steal to make"
+                ))
+            }
+            _ => {}
+        }
+        if let Some(g) = t.guess {
+            seat("table.guess", g)?;
+        }
+        match t.guess {
+            Some(g) if t.revealed != s.cards[g as usize] => {
+                return Err("table.revealed: not the named seat's card".into())
+            }
+            None if t.revealed != NO_CARD => {
+                return Err("table.revealed: a card turned up before any guess".into())
+            }
+            _ => {}
+        }
+        if u16::from(t.scored) >> n != 0 || u16::from(t.steals) >> n != 0 {
+            return Err("table.scored/steals: a seat not in the game".into());
+        }
+        self.check_invariants(s)?;
+        if !s.table.is_over() {
+            let mut legal: Vec<Action> = Vec::new();
+            self.legal(s, &mut legal);
+            if legal.is_empty() {
+                return Err(format!("table.phase: no legal action in {:?}", t.phase));
+            }
+        }
+        Ok(())
+    }
+}
