@@ -150,5 +150,12 @@ fn greedy_weights_load_from_a_file_and_unknown_keys_are_errors() {
         .unwrap()
         .to_string();
     assert!(e.contains("coinz"), "{e}");
+    let nan = dir.join("nan.toml");
+    std::fs::write(&nan, "objectives = nan\n").unwrap();
+    let e = build_agent::<TofuShifu>(&format!("greedy:weights={}", nan.display()), 1, 0)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("nan.toml") && e.contains("objectives"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -449,3 +449,21 @@ fn illegal_actions_are_refused_and_leave_the_state_untouched() {
     let e = TofuKingdom::with_params(bad).unwrap_err().to_string();
     assert!(e.contains("players") && e.contains("3 to 8"), "{e}");
 }
+
+#[test]
+fn a_data_file_whose_centre_would_overflow_is_refused_not_a_panic() {
+    // 11 Character cards at 3 players leave 9 face down in the centre; the table holds 8.
+    let mut extra = String::new();
+    for i in 0..4 {
+        extra.push_str(&format!(
+            "  - {{id: extra_{i}, faction: mask, eye: \"?\", upper_left: mask, lower_right: mask, reward: {{beans: 1}}}}\n"
+        ));
+    }
+    let text = CardData::embedded_text().replacen("deal_modes:", &format!("{extra}deal_modes:"), 1);
+    let text = text.replace("all_7", "all_11");
+    let data = CardData::from_yaml_str(&text, "big.yaml").unwrap();
+    let e = TofuKingdom::new(data, Params::with_players(3))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("big.yaml") && e.contains("centre"), "{e}");
+}

@@ -64,6 +64,15 @@ pub fn run(args: BenchArgs) -> Result<()> {
 }
 
 fn run_game<G: crate::games::Playable>(args: &BenchArgs) -> Result<()> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
+        anyhow::bail!(
+            "--seconds must be a number of seconds above 0 and at most 86400, got {}",
+            args.seconds
+        );
+    }
+    if args.games == Some(0) {
+        anyhow::bail!("--games must be at least 1");
+    }
     let game: G = args.game.build()?;
     // Single core.
     let mut buf = Vec::with_capacity(64);

@@ -160,7 +160,10 @@ pub fn split_specs(s: &str) -> Vec<String> {
 /// [k*G/n, (k+1)*G/n) (0-based k), so `shifu merge` of all shards gives the single-run file.
 fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
     let (k, n) = match (&args.shard, args.shard_count) {
-        (Some(spec), _) => {
+        (Some(_), Some(_)) => {
+            bail!("--shard and --shard-count both name the shard; give one of them")
+        }
+        (Some(spec), None) => {
             let (k, n) = spec
                 .split_once('/')
                 .with_context(|| format!("--shard `{spec}`: expected k/n, for example 0/4"))?;
@@ -175,9 +178,15 @@ fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
             (k, n)
         }
         (None, Some(n)) => {
+            // The first of the two variables that is set and not empty.
             let var = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
                 .iter()
-                .find_map(|v| std::env::var(v).ok().map(|x| (*v, x)));
+                .find_map(|v| {
+                    std::env::var(v)
+                        .ok()
+                        .filter(|x| !x.trim().is_empty())
+                        .map(|x| (*v, x))
+                });
             let (name, value) = var.context(
                 "--shard-count needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment",
             )?;
@@ -198,9 +207,17 @@ fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
             args.run.games
         );
     }
-    let lo = k * args.run.games / n;
-    let hi = (k + 1) * args.run.games / n;
+    let (lo, hi) = shard_bounds(k, n, args.run.games);
     Ok((lo, hi, format!("{k}/{n}")))
+}
+
+/// Games `[k*G/n, (k+1)*G/n)` of shard k of n, computed in 128 bits (k * G overflows 64 bits
+/// for huge runs).
+fn shard_bounds(k: u64, n: u64, games: u64) -> (u64, u64) {
+    let g = u128::from(games);
+    let lo = u128::from(k) * g / u128::from(n);
+    let hi = (u128::from(k) + 1) * g / u128::from(n);
+    (lo as u64, hi as u64)
 }
 
 /// Game `i`'s seed and agent rotation: without rotation every game has its own seed; with it,
@@ -555,6 +572,23 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shard_bounds_cover_every_game_once_even_for_huge_runs() {
+        assert_eq!(shard_bounds(0, 4, 10), (0, 2));
+        assert_eq!(shard_bounds(3, 4, 10), (7, 10));
+        let g = u64::MAX;
+        let (lo, hi) = shard_bounds(3, 4, g);
+        assert_eq!(hi, g);
+        assert_eq!(lo, (g / 4) * 3 + (g % 4) * 3 / 4);
+        let mut next = 0;
+        for k in 0..7 {
+            let (lo, hi) = shard_bounds(k, 7, 1000);
+            assert_eq!(lo, next);
+            next = hi;
+        }
+        assert_eq!(next, 1000);
+    }
 
     #[test]
     fn specs_split_per_seat_and_keep_options() {

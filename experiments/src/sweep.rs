@@ -60,6 +60,14 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 pub fn grid(vary: &[String]) -> Result<Vec<Vec<(String, String)>>> {
     let axes: Vec<(String, Vec<String>)> =
         vary.iter().map(|v| parse_vary(v)).collect::<Result<_>>()?;
+    if axes.iter().any(|(k, _)| k == "players") {
+        bail!("--vary players: a grid compares cells seat by seat, so it keeps one player count; run one sweep per count with --players");
+    }
+    for (i, (k, _)) in axes.iter().enumerate() {
+        if axes[..i].iter().any(|(j, _)| j == k) {
+            bail!("--vary {k} is given twice; give all its values in one --vary");
+        }
+    }
     let mut cells: Vec<Vec<(String, String)>> = vec![Vec::new()];
     for (k, values) in &axes {
         cells = cells

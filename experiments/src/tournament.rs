@@ -130,6 +130,9 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
     if specs.len() < 2 {
         bail!("--agents needs at least two specs");
     }
+    if args.seeds == 0 {
+        bail!("--seeds must be at least 1");
+    }
     for s in &specs {
         build_agent::<G>(s, 0, 0)?;
     }
@@ -274,6 +277,13 @@ fn sprt<G: Playable>(
     }
     if !(args.alpha > 0.0 && args.alpha < 0.5 && args.beta > 0.0 && args.beta < 0.5) {
         bail!("--alpha and --beta must be between 0 and 0.5");
+    }
+    if !(args.elo0.is_finite() && args.elo1.is_finite()) {
+        bail!(
+            "--elo0 and --elo1 must be finite numbers, got {} and {}",
+            args.elo0,
+            args.elo1
+        );
     }
     if args.elo1 <= args.elo0 {
         bail!("--elo1 must be above --elo0");

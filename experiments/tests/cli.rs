@@ -979,3 +979,89 @@ fn a_loaded_state_is_checked_and_a_bad_one_is_refused_naming_the_field() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn degenerate_or_conflicting_settings_exit_2_naming_them() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["sweep", "--games", "5", "--vary", "players=2,3"],
+            "players",
+        ),
+        (
+            &[
+                "sweep",
+                "--games",
+                "5",
+                "--vary",
+                "start_coins=1,2/2,2",
+                "--vary",
+                "start_coins=3,3",
+            ],
+            "twice",
+        ),
+        (
+            &["tournament", "--agents", "random,greedy", "--seeds", "0"],
+            "--seeds",
+        ),
+        (
+            &[
+                "tournament",
+                "--players",
+                "2",
+                "--agents",
+                "random,greedy",
+                "--sprt",
+                "--elo1",
+                "nan",
+            ],
+            "--elo0 and --elo1",
+        ),
+        (&["bench", "--seconds", "inf"], "--seconds"),
+        (&["bench", "--games", "0"], "--games"),
+        (
+            &[
+                "play",
+                "--games",
+                "8",
+                "--shard",
+                "0/4",
+                "--shard-count",
+                "4",
+            ],
+            "--shard-count",
+        ),
+        (&["play", "--games", "0"], "--games"),
+    ];
+    for (args, needle) in cases {
+        let o = shifu(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+    // A huge run's shard bounds are computed without overflow (the run itself is not played).
+    let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args([
+            "play",
+            "--games",
+            "18446744073709551615",
+            "--shard",
+            "3/4",
+            "--shard-count",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    // An empty SLURM_ARRAY_TASK_ID falls back to JOB_COMPLETION_INDEX.
+    let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(["play", "--games", "4", "--shard-count", "2", "--quiet"])
+        .env("SLURM_ARRAY_TASK_ID", "")
+        .env("JOB_COMPLETION_INDEX", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("shard 1/2 (games 2..4)"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -50,8 +50,22 @@ pub trait Evaluate: Game {
     }
 }
 
-/// Loads weights from a TOML file; missing keys keep their defaults, unknown keys are errors.
-pub fn load_weights<W: DeserializeOwned>(path: &Path) -> Result<W, String> {
+/// Loads weights from a TOML file; missing keys keep their defaults, unknown keys are errors,
+/// and every number must be finite (a NaN or infinite weight would make every choice a tie).
+pub fn load_weights<W: DeserializeOwned + Serialize>(path: &Path) -> Result<W, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))
+    let w: W = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+    if let Ok(toml::Value::Table(t)) = toml::Value::try_from(&w) {
+        for (key, v) in t {
+            if let toml::Value::Float(x) = v {
+                if !x.is_finite() {
+                    return Err(format!(
+                        "{}: field `{key}`: {x} is not a finite number",
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(w)
 }

@@ -98,6 +98,17 @@ impl TofuKingdom {
                 ),
             ));
         }
+        let centre = list.len() - (players as usize - 1);
+        if list.len() > MAX_CHARACTERS || centre > MAX_PLAYERS {
+            return Err(EngineError::field(
+                &data.source,
+                "cards",
+                format!(
+                    "{} Character cards leave {centre} face down in the centre at {players} players; at most {MAX_PLAYERS} fit",
+                    list.len()
+                ),
+            ));
+        }
         let mut deck = [0u8; MAX_CHARACTERS];
         deck[..list.len()].copy_from_slice(&list);
         let target = params.winning_score.unwrap_or(data.winning_score);

@@ -552,7 +552,159 @@ fn parse_requirement(
     Ok(r)
 }
 
+/// Most symbols in one list (a cost, an order, an objective): the counters are small.
+const MAX_LIST: usize = 8;
+
+/// Checks every list and number against the sizes the compiled tables hold, and that ids are
+/// unique, before anything is compiled.
+fn check_sizes(raw: &RawData, file: &str) -> Result<(), EngineError> {
+    let err = |field: String, msg: String| EngineError::field(file, field, msg);
+    let list = |field: String, n: usize| {
+        if n > MAX_LIST {
+            Err(err(field, format!("{n} entries; at most {MAX_LIST}")))
+        } else {
+            Ok(())
+        }
+    };
+    let at_most = |field: &str, n: u64, max: u64| {
+        if n > max {
+            Err(err(field.to_string(), format!("{n} is more than {max}")))
+        } else {
+            Ok(())
+        }
+    };
+    for (d, &n) in &raw.dish_values {
+        at_most(&format!("dish_values.{d:?}"), n as u64, 1_000)?;
+    }
+    for (d, &n) in &raw.supply.dish_tokens {
+        at_most(&format!("supply.dish_tokens.{d:?}"), n as u64, 1_000)?;
+    }
+    for (h, &n) in &raw.supply.hat_tokens {
+        at_most(&format!("supply.hat_tokens.{h:?}"), n as u64, 1_000)?;
+    }
+    at_most("supply.coins", raw.supply.coins as u64, 10_000)?;
+    for (i, &c) in raw.setup.start_coins_by_seat.iter().enumerate() {
+        at_most(&format!("setup.start_coins_by_seat[{i}]"), c as u64, 1_000)?;
+    }
+    at_most("setup.hand_size", raw.setup.hand_size as u64, 32)?;
+    at_most("setup.hand_limit", raw.setup.hand_limit as u64, 32)?;
+    at_most(
+        "setup.end_trigger_objectives",
+        raw.setup.end_trigger_objectives as u64,
+        32,
+    )?;
+    list(
+        "setup.player_board_flags".into(),
+        raw.setup.player_board_flags.len(),
+    )?;
+    for (s, r) in &raw.spaces {
+        let name = serde_json::to_value(s)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        for (k, v) in [
+            ("lower", &r.lower),
+            ("higher", &r.higher),
+            ("single", &r.single),
+            ("cost", &r.cost),
+        ] {
+            if let Some(v) = v {
+                list(format!("spaces.{name}.{k}"), v.len())?;
+            }
+        }
+        for (k, v) in [
+            ("extra_payment_options", &r.extra_payment_options),
+            (
+                "extra_payment_options_when_copied",
+                &r.extra_payment_options_when_copied,
+            ),
+        ] {
+            for (i, o) in v.iter().flatten().enumerate() {
+                list(format!("spaces.{name}.{k}[{i}]"), o.len())?;
+            }
+        }
+        for (k, v) in [
+            ("base_draw", r.base_draw),
+            ("extra_draw_per_payment", r.extra_draw_per_payment),
+            ("max_extra_payments", r.max_extra_payments),
+            ("market_sales_per_action", r.market_sales_per_action),
+        ] {
+            at_most(&format!("spaces.{name}.{k}"), v.unwrap_or(0) as u64, 16)?;
+        }
+    }
+    for (i, c) in raw.production_cards.iter().enumerate() {
+        list(
+            format!("production_cards[{i}].upgrade_cost.hats"),
+            c.upgrade_cost.hats.len(),
+        )?;
+        list(
+            format!("production_cards[{i}].upgrade_cost.dishes"),
+            c.upgrade_cost.dishes.len(),
+        )?;
+        list(
+            format!("production_cards[{i}].objective_requirement"),
+            c.objective_requirement.len(),
+        )?;
+        at_most(
+            &format!("production_cards[{i}].upgrade_cost.coins"),
+            c.upgrade_cost.coins as u64,
+            1_000,
+        )?;
+        at_most(
+            &format!("production_cards[{i}].alt_card_price"),
+            c.alt_card_price as u64,
+            1_000,
+        )?;
+    }
+    for (i, &p) in raw.market.slot_prices_left_to_right.iter().enumerate() {
+        at_most(
+            &format!("market.slot_prices_left_to_right[{i}]"),
+            p as u64,
+            1_000,
+        )?;
+    }
+    for (i, o) in raw.town_objectives.iter().enumerate() {
+        at_most(
+            &format!("town_objectives[{i}].requirement.coins"),
+            *o.requirement.get("coins").unwrap_or(&0) as u64,
+            1_000,
+        )?;
+    }
+    for (i, o) in raw.player_objectives.iter().enumerate() {
+        at_most(
+            &format!("player_objectives[{i}].requirement.coins"),
+            *o.requirement.get("coins").unwrap_or(&0) as u64,
+            1_000,
+        )?;
+    }
+    let unique = |field: &str, ids: Vec<&String>| {
+        for (i, id) in ids.iter().enumerate() {
+            if ids[..i].contains(id) {
+                return Err(err(
+                    format!("{field}[{i}].id"),
+                    format!("`{id}` is used twice"),
+                ));
+            }
+        }
+        Ok(())
+    };
+    unique(
+        "production_cards",
+        raw.production_cards.iter().map(|c| &c.id).collect(),
+    )?;
+    unique("customers", raw.customers.iter().map(|c| &c.id).collect())?;
+    let objective_ids = raw
+        .town_objectives
+        .iter()
+        .map(|o| &o.id)
+        .chain(raw.player_objectives.iter().map(|o| &o.id))
+        .collect();
+    unique("town_objectives/player_objectives", objective_ids)?;
+    Ok(())
+}
+
 fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
+    check_sizes(&raw, file)?;
     let kept = raw.clone();
     let err = |field: &str, msg: String| EngineError::field(file, field, msg);
 
@@ -965,6 +1117,48 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(msg.contains("dish_valuez"), "{msg}");
+    }
+
+    #[test]
+    fn oversized_lists_numbers_and_duplicate_ids_are_errors_naming_the_field() {
+        use serde_json::{json, Value};
+        let edit = |path: &str, value: Value| {
+            let mut v: Value = serde_json::from_str(EMBEDDED_JSON).unwrap();
+            *v.pointer_mut(path).unwrap() = value;
+            v.to_string()
+        };
+        let cases = [
+            (
+                edit(
+                    "/production_cards/0/upgrade_cost/hats",
+                    json!(vec!["CHEF"; 128]),
+                ),
+                "production_cards[0].upgrade_cost.hats",
+            ),
+            (
+                edit("/supply/coins", json!(4_000_000_000u64)),
+                "supply.coins",
+            ),
+            (
+                edit("/production_cards/1/id", json!("P01")),
+                "production_cards[1].id",
+            ),
+            (edit("/customers/1/id", json!("C01")), "customers[1].id"),
+            (
+                edit("/town_objectives/0/requirement/coins", json!(65_536)),
+                "town_objectives[0].requirement.coins",
+            ),
+        ];
+        for (text, field) in cases {
+            let msg = CardData::from_json_str(&text, "mine.json")
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                msg.contains(field) && msg.starts_with("mine.json"),
+                "{field}: {msg}"
+            );
+        }
     }
 
     #[test]
