@@ -30,7 +30,9 @@ fn run_game<G: Playable>(args: &DataArgs) -> Result<()> {
     match &args.out {
         None => println!("{text}"),
         Some(path) => {
+            crate::runfile::check_writable_target(path)?;
             let tmp = path.with_extension("json.tmp");
+            crate::runfile::check_writable_target(&tmp)?;
             let mut f = std::fs::File::create(&tmp)
                 .with_context(|| format!("cannot write {}", tmp.display()))?;
             f.write_all(text.as_bytes())?;

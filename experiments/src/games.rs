@@ -35,6 +35,8 @@ pub trait Playable: Evaluate + Sized + 'static {
     fn params_toml(&self) -> Result<String>;
     /// The card data's source and provenance.
     fn data_label(&self) -> String;
+    /// A hash of the card data's contents (for the manifest: a resume notices an edited file).
+    fn data_hash(&self) -> String;
     /// The card data as a data file the game loads (after any reconstruction knobs).
     fn card_data_json(&self) -> Result<String>;
     /// The round cap.
@@ -88,6 +90,10 @@ macro_rules! from_data_and_params {
 
         fn data_label(&self) -> String {
             format!("{} ({})", self.data.source, self.data.status)
+        }
+
+        fn data_hash(&self) -> String {
+            crate::runfile::fnv_hex(&serde_json::to_string(&self.data).unwrap_or_default())
         }
 
         fn max_rounds(&self) -> u32 {

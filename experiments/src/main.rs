@@ -111,6 +111,9 @@ struct MergeArgs {
     out: std::path::PathBuf,
     /// The shard files, in any order.
     inputs: Vec<std::path::PathBuf>,
+    /// Merge even when the shards' manifests show games missing (or are absent).
+    #[arg(long)]
+    allow_partial: bool,
 }
 
 fn main() -> ExitCode {
@@ -126,9 +129,8 @@ fn main() -> ExitCode {
         Command::Report(a) => report::run(a),
         Command::Tournament(a) => tournament::run(a),
         Command::Show(a) => show::run(a),
-        Command::Merge(a) => {
-            runfile::merge(&a.out, &a.inputs).map(|n| println!("{n} games in {}", a.out.display()))
-        }
+        Command::Merge(a) => runfile::merge(&a.out, &a.inputs, a.allow_partial)
+            .map(|n| println!("{n} games in {}", a.out.display())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -211,6 +211,13 @@ fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
     Ok((lo, hi, format!("{k}/{n}")))
 }
 
+/// The next chunk of games to play before saving: about two seconds' worth at the pace of the
+/// last chunk, at least one game per thread, at most twice the last and 1024 per thread.
+fn next_chunk(chunk: u64, seconds: f64, threads: u64) -> u64 {
+    let aim = (chunk as f64 * 2.0 / seconds.max(1e-3)) as u64;
+    aim.clamp(threads, (chunk * 2).min(1024 * threads))
+}
+
 /// Games `[k*G/n, (k+1)*G/n)` of shard k of n, computed in 128 bits (k * G overflows 64 bits
 /// for huge runs).
 fn shard_bounds(k: u64, n: u64, games: u64) -> (u64, u64) {
@@ -355,6 +362,23 @@ fn record(
     v
 }
 
+/// The weights files named by the agent specs (`weights=PATH`), each with the hash of its
+/// contents, for the manifest.
+fn weights_inputs(specs: &[String]) -> Result<std::collections::BTreeMap<String, String>> {
+    let mut out = std::collections::BTreeMap::new();
+    for spec in specs {
+        let (_, opts) = shifu_agents::parse_spec(spec)?;
+        for (k, v) in opts {
+            if k == "weights" {
+                let text = std::fs::read_to_string(&v)
+                    .with_context(|| format!("reading weights file {v}"))?;
+                out.insert(v, fnv_hex(&text));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Adds a row read back from a resumed file to the tally.
 fn tally_record(t: &mut Tally, rec: &csv::StringRecord, seats: usize) -> Result<()> {
     let f = |i: usize| -> Result<f64> {
@@ -409,6 +433,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
     let params = game.params_toml()?;
     let param_set = fnv_hex(&params)[..8].to_string();
     let agents_col = specs.join("|");
+    let mut tally = Tally::default();
     let mut file = match &args.out {
         Some(out) => {
             let manifest = Manifest {
@@ -424,6 +449,8 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
                 games: args.run.games,
                 shard_range: (lo, hi),
                 shard: shard_name.clone(),
+                data_hash: game.data_hash(),
+                inputs: weights_inputs(&specs)?,
                 seed_rule: if args.run.rotate {
                     "seat rotation: game i plays seed splitmix64(master_seed ^ splitmix64(i / players)) with the agents rotated by i mod players; the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into()
                 } else {
@@ -435,17 +462,14 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
                 &header(seats, G::COUNTS, G::EVENTS),
                 &manifest,
                 args.resume,
+                |_, rec| tally_record(&mut tally, rec, seats),
             )?)
         }
         None if args.resume => bail!("--resume needs --out"),
         None => None,
     };
-    let mut tally = Tally::default();
     let mut start = lo;
     if let Some(f) = &file {
-        for rec in &f.resumed {
-            tally_record(&mut tally, rec, seats)?;
-        }
         start = f.next;
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -454,10 +478,14 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
     let bar = progress_bar(hi - lo, args.quiet);
     bar.set_position(start - lo);
     let started = std::time::Instant::now();
-    let chunk = 1024 * pool.current_num_threads() as u64;
+    // Chunks sized to take about two seconds, so rows reach the file at least that often
+    // however slow the agents: a kill loses at most the chunk in flight.
+    let threads = pool.current_num_threads() as u64;
+    let mut chunk = threads;
     let mut from = start;
     while from < hi {
         let to = (from + chunk).min(hi);
+        let chunk_started = std::time::Instant::now();
         let rows = play_range(
             &game,
             &specs,
@@ -488,6 +516,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
         }
         bar.set_position(to - lo);
         from = to;
+        chunk = next_chunk(chunk, chunk_started.elapsed().as_secs_f64(), threads);
     }
     bar.finish_and_clear();
     if let Some(f) = file.take() {
@@ -572,6 +601,17 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_are_sized_to_save_rows_every_two_seconds() {
+        // Slow games (8 games took 16 s): the next chunk is 1 game per thread.
+        assert_eq!(next_chunk(8, 16.0, 2), 2);
+        // 2 games in 1 s: 4 games should take 2 s.
+        assert_eq!(next_chunk(2, 1.0, 2), 4);
+        // Fast games grow at most twice per chunk, up to 1024 per thread.
+        assert_eq!(next_chunk(100, 0.001, 2), 200);
+        assert_eq!(next_chunk(2048, 0.001, 2), 2048);
+    }
 
     #[test]
     fn shard_bounds_cover_every_game_once_even_for_huge_runs() {

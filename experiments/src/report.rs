@@ -129,7 +129,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
     let (chi, df, p) = chi_square_equal(&wins);
     // The chart.
     let svg = args.out.with_extension("seats.svg");
-    {
+    (|| -> Result<()> {
         let root = SVGBackend::new(&svg, (640, 400)).into_drawing_area();
         root.fill(&WHITE)?;
         let top = intervals
@@ -177,7 +177,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
             RED.stroke_width(1),
         )))?;
         root.present()?;
-    }
+        Ok(())
+    })()
+    .with_context(|| format!("writing the chart {}", svg.display()))?;
     let mut md = String::new();
     writeln!(md, "# Run report: {}", args.input.display())?;
     writeln!(md)?;
@@ -319,7 +321,7 @@ fn sweep_report(
         bail!("{} has no cells", args.input.display());
     }
     let svg = args.out.with_extension("heatmap.svg");
-    {
+    (|| -> Result<()> {
         let h = 60 + 28 * cells.len() as u32;
         let root = SVGBackend::new(&svg, (720, h.max(200))).into_drawing_area();
         root.fill(&WHITE)?;
@@ -357,7 +359,9 @@ fn sweep_report(
             ))?;
         }
         root.present()?;
-    }
+        Ok(())
+    })()
+    .with_context(|| format!("writing the chart {}", svg.display()))?;
     let mut md = String::new();
     writeln!(md, "# Sweep report: {}", args.input.display())?;
     writeln!(md)?;

@@ -38,6 +38,12 @@ pub struct Manifest {
     pub shard: String,
     /// How game seeds are derived.
     pub seed_rule: String,
+    /// FNV-1a 64 of the card data's contents (hex), so that a resume notices an edited file.
+    #[serde(default)]
+    pub data_hash: String,
+    /// Other input files by name (agent weights), with the FNV-1a 64 of their contents.
+    #[serde(default)]
+    pub inputs: std::collections::BTreeMap<String, String>,
 }
 
 /// FNV-1a 64-bit hash, as a 16-digit hex string.
@@ -57,6 +63,78 @@ pub fn tmp_path(out: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Checks from the shards' manifests that they are one run's and cover all of its games.
+fn check_complete(inputs: &[PathBuf], allow_partial: bool) -> Result<()> {
+    let mut manifests = Vec::new();
+    for p in inputs {
+        let m = manifest_path(p);
+        let Ok(text) = std::fs::read_to_string(&m) else {
+            if allow_partial {
+                return Ok(());
+            }
+            bail!(
+                "{} has no manifest ({}), so whether the shards cover the whole run cannot be checked; pass --allow-partial to merge them anyway",
+                p.display(),
+                m.display()
+            );
+        };
+        let man: Manifest =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", m.display()))?;
+        manifests.push((p, man));
+    }
+    let (first_path, first) = &manifests[0];
+    for (p, m) in &manifests[1..] {
+        let d = differences(
+            first,
+            &Manifest {
+                shard_range: first.shard_range,
+                shard: first.shard.clone(),
+                ..m.clone()
+            },
+        );
+        if !d.is_empty() {
+            bail!(
+                "{} and {} are shards of different runs (different {})",
+                first_path.display(),
+                p.display(),
+                d.join(", ")
+            );
+        }
+    }
+    let mut ranges: Vec<(u64, u64)> = manifests.iter().map(|(_, m)| m.shard_range).collect();
+    ranges.sort_unstable();
+    let mut covered = 0u64;
+    let mut missing = Vec::new();
+    for (lo, hi) in ranges {
+        if lo > covered {
+            missing.push(format!("{covered}..{lo}"));
+        }
+        covered = covered.max(hi);
+    }
+    if covered < first.games {
+        missing.push(format!("{covered}..{}", first.games));
+    }
+    if !missing.is_empty() && !allow_partial {
+        bail!(
+            "the shards cover only part of the run's {} games (missing games {}); merge every shard, or pass --allow-partial",
+            first.games,
+            missing.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The number of complete lines in a file.
+fn count_lines(path: &Path) -> Result<u64> {
+    let f = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut n = 0;
+    for line in BufReader::new(f).split(b'\n') {
+        line?;
+        n += 1;
+    }
+    Ok(n)
+}
+
 /// The manifest path beside an output file.
 pub fn manifest_path(out: &Path) -> PathBuf {
     let mut s = out.as_os_str().to_owned();
@@ -71,82 +149,150 @@ pub struct RunFile {
     writer: csv::Writer<BufWriter<File>>,
     /// The game index the next row must have.
     pub next: u64,
-    /// Rows already in the file when it was opened (resumed rows).
-    pub resumed: Vec<csv::StringRecord>,
+}
+
+/// Refuses a path that exists and is not a regular file (a device, a directory, a pipe): a run
+/// renames its temporary file over its output, which would replace such a thing.
+pub fn check_writable_target(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => bail!(
+            "{} exists and is not a regular file; shifu writes its outputs through a temporary \
+             file renamed over the target, which would replace it: choose another path",
+            path.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `text` to `path` through a temporary file renamed over it.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".part");
+    let tmp = PathBuf::from(tmp);
+    let mut f = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The settings in which a resumed run differs from the one that wrote the manifest.
+fn differences(old: &Manifest, new: &Manifest) -> Vec<String> {
+    let mut d = Vec::new();
+    let mut check = |name: &str, same: bool| {
+        if !same {
+            d.push(name.to_string());
+        }
+    };
+    check("game", old.game == new.game);
+    check("players", old.players == new.players);
+    check("agents", old.agents == new.agents);
+    check("parameters", old.params == new.params);
+    check(
+        "card data (its contents)",
+        old.data == new.data && old.data_hash == new.data_hash,
+    );
+    check(
+        "agent weights files (their contents)",
+        old.inputs == new.inputs,
+    );
+    check("master seed", old.master_seed == new.master_seed);
+    check("games", old.games == new.games);
+    check(
+        "shard",
+        old.shard_range == new.shard_range && old.shard == new.shard,
+    );
+    check("seed rule", old.seed_rule == new.seed_rule);
+    d
 }
 
 impl RunFile {
-    /// Opens `out` for a run with this header and manifest, resuming a partial `out.tmp` when
-    /// `resume` is set.
+    /// Opens `out` for a run with this header and manifest. With `resume`, a partial `out.tmp`
+    /// from the same settings is continued: each complete row is passed to `on_row` (and not
+    /// kept), a torn last line is dropped. Without it, a partial file that holds games is
+    /// refused (a header-only one, left by a kill in the first moments, is started over).
+    /// The manifest is written before the temporary file, so a kill at any moment leaves a
+    /// run that `--resume` continues.
     pub fn open(
         out: &Path,
         header: &[String],
         manifest: &Manifest,
         resume: bool,
+        mut on_row: impl FnMut(u64, &csv::StringRecord) -> Result<()>,
     ) -> Result<RunFile> {
         let tmp = tmp_path(out);
         let mpath = manifest_path(out);
-        let mut resumed = Vec::new();
+        for p in [out, tmp.as_path(), mpath.as_path()] {
+            check_writable_target(p)?;
+        }
         let mut next = manifest.shard_range.0;
-        let file = if tmp.exists() {
-            if !resume {
+        let has_rows = tmp.exists() && count_lines(&tmp)? > 1;
+        if has_rows && !resume {
+            bail!(
+                "{} holds a partial run; pass --resume to continue it, or delete it to start over",
+                tmp.display()
+            );
+        }
+        if resume && has_rows {
+            let text = std::fs::read_to_string(&mpath)
+                .with_context(|| format!("--resume needs the manifest {}", mpath.display()))?;
+            let old: Manifest = serde_json::from_str(&text)
+                .with_context(|| format!("reading {}", mpath.display()))?;
+            let d = differences(&old, manifest);
+            if !d.is_empty() {
                 bail!(
-                    "{} holds a partial run; pass --resume to continue it, or delete it to start over",
-                    tmp.display()
-                );
-            }
-            let old: Manifest = serde_json::from_str(
-                &std::fs::read_to_string(&mpath)
-                    .with_context(|| format!("--resume needs the manifest {}", mpath.display()))?,
-            )
-            .with_context(|| format!("reading {}", mpath.display()))?;
-            let same = Manifest {
-                command: old.command.clone(),
-                version: old.version.clone(),
-                ..manifest.clone()
-            };
-            if old != same {
-                bail!(
-                    "--resume: {} was started with different settings (game, agents, parameters, seed, games or shard); \
-                     delete {} to start over",
+                    "--resume: {} was started with a different {}; run with the same settings, or delete {} to start over",
                     mpath.display(),
+                    d.join(", "),
                     tmp.display()
                 );
             }
+        }
+        write_atomically(&mpath, &serde_json::to_string_pretty(manifest)?)?;
+        let file = if resume && has_rows {
             // Keep whole lines only; a torn last line is cut off.
-            let mut f = OpenOptions::new().read(true).write(true).open(&tmp)?;
+            let mut f = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&tmp)
+                .with_context(|| format!("cannot open {}", tmp.display()))?;
             let mut reader = BufReader::new(&mut f);
             let mut good = 0u64;
             let mut line = String::new();
-            let mut first = true;
+            let mut line_no = 0u64;
             loop {
                 line.clear();
                 let n = reader.read_line(&mut line)?;
                 if n == 0 || !line.ends_with('\n') {
                     break;
                 }
-                if first {
+                line_no += 1;
+                if line_no == 1 {
                     if line.trim_end() != header.join(",") {
                         bail!("--resume: {} has a different header", tmp.display());
                     }
-                    first = false;
                 } else {
+                    let at = || format!("{} line {line_no}", tmp.display());
                     let rec = csv::ReaderBuilder::new()
                         .has_headers(false)
                         .from_reader(line.as_bytes())
                         .records()
                         .next()
-                        .transpose()?
-                        .context("empty row")?;
-                    let idx: u64 = rec.get(0).unwrap_or("").parse().context("bad game index")?;
+                        .transpose()
+                        .with_context(at)?
+                        .with_context(|| format!("{}: an empty row", at()))?;
+                    let idx: u64 = rec
+                        .get(0)
+                        .unwrap_or("")
+                        .parse()
+                        .with_context(|| format!("{}: bad game index", at()))?;
                     if idx != next {
                         bail!(
                             "--resume: {} has game {idx} where game {next} was expected",
-                            tmp.display()
+                            at()
                         );
                     }
+                    on_row(line_no, &rec).with_context(at)?;
                     next += 1;
-                    resumed.push(rec);
                 }
                 good += n as u64;
             }
@@ -157,10 +303,7 @@ impl RunFile {
         } else {
             File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?
         };
-        std::fs::write(&mpath, serde_json::to_string_pretty(manifest)?)
-            .with_context(|| format!("cannot write {}", mpath.display()))?;
-        let fresh =
-            resumed.is_empty() && next == manifest.shard_range.0 && file.metadata()?.len() == 0;
+        let fresh = file.metadata()?.len() == 0;
         let mut writer = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(BufWriter::new(file));
@@ -173,7 +316,6 @@ impl RunFile {
             tmp,
             writer,
             next,
-            resumed,
         })
     }
 
@@ -206,11 +348,14 @@ impl RunFile {
 }
 
 /// `shifu merge`: shard files (any order) into the single-run file. Headers must match; game
-/// indices must cover one range without gaps or repeats.
-pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<u64> {
+/// indices must cover one range without gaps or repeats; and, from the shards' manifests, the
+/// shards must be of one run and cover all of its games, unless `allow_partial` is set.
+pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64> {
     if inputs.is_empty() {
         bail!("give the shard files to merge");
     }
+    check_writable_target(out)?;
+    check_complete(inputs, allow_partial)?;
     let mut shards = Vec::new();
     for p in inputs {
         let mut r =

@@ -412,7 +412,32 @@ fn merged_shards_equal_the_single_run() {
         parts[1].to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("expected"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("missing games 100..200"),
+        "{}",
+        stderr(&o)
+    );
+    // An incomplete but contiguous set (shards 0 and 1 of 3) is refused, unless told.
+    let two = d.join("two.csv");
+    let first_two = [
+        "merge",
+        "--out",
+        two.to_str().unwrap(),
+        parts[1].to_str().unwrap(),
+        parts[2].to_str().unwrap(),
+    ];
+    let o = shifu(&first_two);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("missing games 200..300"),
+        "{}",
+        stderr(&o)
+    );
+    let mut allowed = first_two.to_vec();
+    allowed.push("--allow-partial");
+    let o = shifu(&allowed);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("200 games"), "{}", stdout(&o));
     std::fs::remove_dir_all(&d).ok();
 }
 
@@ -1064,4 +1089,85 @@ fn degenerate_or_conflicting_settings_exit_2_naming_them() {
         "{}",
         stdout(&o)
     );
+}
+
+#[test]
+fn outputs_never_replace_a_non_regular_file() {
+    let dir = tmpdir("nonregular");
+    let sub = dir.join("a_directory");
+    std::fs::create_dir_all(&sub).unwrap();
+    let target = sub.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["play", "--games", "2", "--quiet", "--out", target],
+        &["data", "--out", target],
+        &["merge", "--out", target, "x.csv"],
+    ];
+    for args in runs {
+        let o = shifu(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("not a regular file") && stderr(&o).contains("a_directory"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(sub.is_dir());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_run_killed_before_its_first_row_starts_over_and_a_resume_notices_changed_inputs() {
+    let dir = tmpdir("earlykill");
+    let out = dir.join("g.csv");
+    let tmp = dir.join("g.csv.tmp");
+    // A kill in the first moments leaves an empty or header-only file and maybe no manifest:
+    // a fresh run and a resume both start over.
+    for (leftover, resume) in [("", false), ("game,seed\n", true)] {
+        std::fs::write(&tmp, leftover).unwrap();
+        let _ = std::fs::remove_file(dir.join("g.csv.manifest.json"));
+        let mut args = vec!["play", "--players", "2", "--games", "6", "--quiet", "--out"];
+        args.push(out.to_str().unwrap());
+        if resume {
+            args.push("--resume");
+        }
+        let o = shifu(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 7);
+    }
+    // A partial run whose data file was edited before the resume: refused, naming the data.
+    let data = dir.join("cards.json");
+    let o = shifu(&["data", "--out", data.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--players",
+            "2",
+            "--games",
+            "6",
+            "--quiet",
+            "--data",
+        ];
+        args.push(data.to_str().unwrap());
+        args.push("--out");
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        shifu(&args)
+    };
+    assert!(run(&[]).status.success());
+    let full = std::fs::read_to_string(&out).unwrap();
+    let partial: String = full.lines().take(3).map(|l| format!("{l}\n")).collect();
+    std::fs::remove_file(&out).unwrap();
+    std::fs::write(&tmp, partial).unwrap();
+    let text = std::fs::read_to_string(&data).unwrap();
+    std::fs::write(&data, text.replacen("\"coins\": 80", "\"coins\": 81", 1)).unwrap();
+    let o = run(&["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("card data"), "{}", stderr(&o));
+    // Restored, the resume completes the same file byte for byte.
+    std::fs::write(&data, text).unwrap();
+    let o = run(&["--resume"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), full);
+    std::fs::remove_dir_all(&dir).ok();
 }
