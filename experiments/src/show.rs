@@ -36,6 +36,14 @@ pub struct ShowArgs {
     /// With --agents: stop after this many turns (default: play to the end).
     #[arg(long, value_name = "N")]
     turns: Option<u32>,
+    /// Also print what this player (1-based) sees of the position, as JSON: the game's
+    /// observation, without anything the seat cannot see.
+    #[arg(long, value_name = "PLAYER")]
+    observe: Option<u8>,
+    /// Show, instead of the position, one copy of it re-dealt for this player (1-based): every
+    /// card it cannot see drawn again, consistently with what it has seen (random from --seed).
+    #[arg(long, value_name = "PLAYER")]
+    determinize: Option<u8>,
 }
 
 pub fn run(args: ShowArgs) -> Result<()> {
@@ -67,6 +75,8 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("state file {}: field {e}", p.display()))?;
     }
     let mut legal = Vec::new();
+    // What happened before the position shown: printed as it goes, or in the JSON document.
+    let mut log: Vec<String> = Vec::new();
     for (step, &i) in args.take.iter().enumerate() {
         game.legal_actions(&state, &mut legal);
         let Some(&a) = legal.get(i) else {
@@ -76,27 +86,69 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
                 legal.len()
             );
         };
-        println!("take {i}: {}", game.action_name(&state, a));
+        log.push(format!("take {i}: {}", game.action_name(&state, a)));
         game.apply_checked(&mut state, a, &mut rng)?;
     }
     if let Some(specs) = &args.agents {
-        watch(&game, &mut state, specs, args.seed, args.turns, &mut rng)?;
+        watch(
+            &game, &mut state, specs, args.seed, args.turns, &mut rng, &mut log,
+        )?;
     }
     if let Some(p) = &args.save_state {
         std::fs::write(p, serde_json::to_string_pretty(&state)?)
             .with_context(|| format!("writing {}", p.display()))?;
     }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&state)?);
-    } else {
-        print!("{}", game.render(&state));
+    let seat_arg = |flag: &str, p: u8| -> Result<u8> {
+        if p == 0 || p as usize > players {
+            bail!("{flag} {p}: players are numbered 1 to {players}");
+        }
+        Ok(p - 1)
+    };
+    if let Some(p) = args.determinize {
+        let seat = seat_arg("--determinize", p)?;
+        // The re-deal's own stream, apart from the chance draws of --take.
+        let mut redeal = shifu_agents::agent_rng(args.seed, 255);
+        state = game.determinize(&state, seat, &mut redeal);
     }
+    let observation = match args.observe {
+        Some(p) => Some(game.observation(&state, seat_arg("--observe", p)?)),
+        None => None,
+    };
     game.legal_actions(&state, &mut legal);
+    let outcome = game.outcome(&state);
+    if args.json {
+        let doc = ShowDoc {
+            game: game.name(),
+            log: &log,
+            state: &state,
+            to_move: game.to_move(&state).map(|s| s + 1),
+            legal_actions: legal
+                .iter()
+                .enumerate()
+                .map(|(index, &a)| NamedAction {
+                    index,
+                    name: game.action_name(&state, a),
+                    action: a,
+                })
+                .collect(),
+            outcome,
+            observation,
+        };
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+        return Ok(());
+    }
+    for line in &log {
+        println!("{line}");
+    }
+    if args.agents.is_some() {
+        println!();
+    }
+    print!("{}", game.render(&state));
     println!("\nlegal actions ({}):", legal.len());
     for (i, &a) in legal.iter().enumerate() {
         println!("{i:>4}  {}", game.action_name(&state, a));
     }
-    if let Some(o) = game.outcome(&state) {
+    if let Some(o) = outcome {
         println!(
             "\ngame over: winners {:?}, ranks {:?}, capped {}",
             (0..o.seats)
@@ -105,6 +157,13 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
                 .collect::<Vec<_>>(),
             &o.rank[..o.seats as usize],
             o.capped
+        );
+    }
+    if let Some(obs) = observation {
+        println!(
+            "\nwhat player {} sees (JSON):\n{}",
+            args.observe.unwrap_or(0),
+            serde_json::to_string_pretty(&obs)?
         );
     }
     Ok(())
@@ -119,6 +178,7 @@ fn watch<G: Playable>(
     seed: u64,
     turns: Option<u32>,
     rng: &mut shifu_engine::GameRng,
+    log: &mut Vec<String>,
 ) -> Result<()> {
     let seats = game.num_seats();
     let specs = crate::play::seat_specs(specs, seats)?;
@@ -142,7 +202,7 @@ fn watch<G: Playable>(
         game.apply(state, a, rng);
         if game.turns_completed(state) != before || game.to_move(state).is_none() {
             let c = game.counts(state, seat as usize);
-            println!(
+            log.push(format!(
                 "round {round:>3} player {}: {}  => {} {}, {} {}",
                 seat + 1,
                 line.join("; "),
@@ -150,12 +210,32 @@ fn watch<G: Playable>(
                 c[0],
                 G::COUNTS[1],
                 c[1]
-            );
+            ));
             line.clear();
         }
     }
-    println!();
     Ok(())
+}
+
+/// `shifu show --json`: one document.
+#[derive(serde::Serialize)]
+struct ShowDoc<'a, S, A, O> {
+    game: &'a str,
+    /// The actions taken before this position (`--take`, `--agents`), one line each.
+    log: &'a [String],
+    state: &'a S,
+    /// The player to move (1-based), none once the game is over.
+    to_move: Option<u8>,
+    legal_actions: Vec<NamedAction<A>>,
+    outcome: Option<shifu_engine::Outcome>,
+    observation: Option<O>,
+}
+
+#[derive(serde::Serialize)]
+struct NamedAction<A> {
+    index: usize,
+    name: String,
+    action: A,
 }
 
 /// A human-readable summary of a position.

@@ -1171,3 +1171,63 @@ fn a_run_killed_before_its_first_row_starts_over_and_a_resume_notices_changed_in
     assert_eq!(std::fs::read_to_string(&out).unwrap(), full);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn show_json_is_one_document_and_observe_and_determinize_respect_hidden_cards() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = shifu(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    };
+    let d = json(&[
+        "show",
+        "--players",
+        "3",
+        "--seed",
+        "5",
+        "--take",
+        "0",
+        "--json",
+        "--observe",
+        "2",
+    ]);
+    assert_eq!(d["game"], "tofu-shifu");
+    assert_eq!(d["log"].as_array().unwrap().len(), 1);
+    assert!(d["legal_actions"][0]["name"].is_string());
+    assert!(d["outcome"].is_null());
+    // Player 2 sees its own hand, not player 1's or 3's (their private cards are removed).
+    let obs = &d["observation"]["public"]["players"];
+    assert_eq!(obs[1]["hand"], d["state"]["players"][1]["hand"]);
+    assert_eq!(obs[0]["hand"].as_u64(), Some(0));
+    assert_eq!(obs[2]["hand"].as_u64(), Some(0));
+    // A re-deal for player 2 keeps its hand and changes the others'.
+    let here = json(&["show", "--players", "3", "--seed", "5", "--json"]);
+    let there = json(&[
+        "show",
+        "--players",
+        "3",
+        "--seed",
+        "5",
+        "--json",
+        "--determinize",
+        "2",
+    ]);
+    let hand = |v: &serde_json::Value, p: usize| v["state"]["players"][p]["hand"].to_string();
+    assert_eq!(hand(&here, 1), hand(&there, 1));
+    assert_ne!(hand(&here, 0), hand(&there, 0));
+    // Tofu Kingdom too.
+    let tk = json(&[
+        "show",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--json",
+        "--observe",
+        "1",
+    ]);
+    assert!(!tk["observation"].is_null());
+    let bad = shifu(&["show", "--players", "2", "--observe", "3"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--observe 3"), "{}", stderr(&bad));
+}
