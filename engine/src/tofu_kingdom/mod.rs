@@ -299,18 +299,19 @@ impl Game for TofuKingdom {
         match a {
             Action::Ask { to, question } => format!(
                 "ask player {}: {}",
-                to + 1,
+                u32::from(to) + 1,
                 match question {
                     Question::WherePrincess => "where is Princess Tofu?".to_string(),
                     Question::OwnCard => "which card do you hold?".to_string(),
-                    Question::CardOf(x) => format!("which card does player {} hold?", x + 1),
+                    Question::CardOf(x) =>
+                        format!("which card does player {} hold?", u32::from(x) + 1),
                 }
             ),
-            Action::Answer(Answer::Seat(x)) => format!("answer: with player {}", x + 1),
+            Action::Answer(Answer::Seat(x)) => format!("answer: with player {}", u32::from(x) + 1),
             Action::Answer(Answer::Centre) => "answer: in the centre".to_string(),
             Action::Answer(Answer::Card(c)) => format!("answer: {}", card(c)),
-            Action::Guess(x) => format!("name player {} as Princess Tofu", x + 1),
-            Action::Steal(x) => format!("take a point from player {}", x + 1),
+            Action::Guess(x) => format!("name player {} as Princess Tofu", u32::from(x) + 1),
+            Action::Steal(x) => format!("take a point from player {}", u32::from(x) + 1),
         }
     }
 }

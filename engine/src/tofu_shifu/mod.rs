@@ -321,35 +321,35 @@ impl TofuShifu {
             }
             Action::SeatDraw => "draw customer tiles".into(),
             Action::PlaceTile { tile: t, table } => {
-                format!("seat {} at table {}", tile(t), table + 1)
+                format!("seat {} at table {}", tile(t), u32::from(table) + 1)
             }
             Action::ReturnTile(t) => format!("return {} to the bag", tile(t)),
             Action::ServeCustomer { table, seat, dish } => format!(
                 "serve {} to {} at table {}",
                 dish.name(),
                 tile(s.me().tables[table as usize % MAX_TABLES][seat as usize % SEATS_PER_TABLE]),
-                table + 1
+                u32::from(table) + 1
             ),
             Action::SellToMarket(d) => format!("sell {} to the market", d.name()),
             Action::EndServe => "end serving".into(),
             Action::CleanTable { table, objective } if objective == NONE => {
-                format!("clean up table {}", table + 1)
+                format!("clean up table {}", u32::from(table) + 1)
             }
             Action::CleanTable { table, objective } => format!(
                 "clean up table {} completing restaurant objective {}",
-                table + 1,
+                u32::from(table) + 1,
                 card(objective)
             ),
             Action::EndCheckout => "end checkout".into(),
             Action::Hire(i) => format!(
                 "hire {} from market slot {}",
                 card(s.market[i as usize % MAX_MARKET]),
-                i + 1
+                u32::from(i) + 1
             ),
             Action::Buy(i) => format!(
                 "buy {} from market slot {}",
                 card(s.market[i as usize % MAX_MARKET]),
-                i + 1
+                u32::from(i) + 1
             ),
             Action::EndBuying => "stop buying and refill hand".into(),
             Action::ReturnCard(c) => format!("put {} back in the Rest zone", card(c)),

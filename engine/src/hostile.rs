@@ -1,0 +1,308 @@
+//! Robustness drivers: arbitrary bytes turned into card data, states and action sequences and
+//! run through the engine's checked entry points. The fuzz targets (`fuzz/`) and the tests call
+//! them. None may panic on any input: a panic here is a bug in the engine, never in the input.
+//!
+//! What each driver asserts beyond "no panic": a state that passes its load check plays on with
+//! its invariants intact, and a game that is not over always has a legal action.
+
+use crate::game::Game;
+use crate::{tofu_kingdom as tk, tofu_shifu as ts};
+use rand::SeedableRng;
+
+/// Reads numbers off the front of a byte string; zeros once it runs out.
+pub struct Bytes<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Bytes<'a> {
+    /// A reader over `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        Bytes { data, pos: 0 }
+    }
+
+    /// The next byte (0 past the end).
+    pub fn u8(&mut self) -> u8 {
+        let b = self.data.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        b
+    }
+
+    /// The next eight bytes, little-endian.
+    pub fn u64(&mut self) -> u64 {
+        (0..8).fold(0u64, |x, i| x | (self.u8() as u64) << (8 * i))
+    }
+
+    /// Whether bytes are left.
+    pub fn more(&self) -> bool {
+        self.pos < self.data.len()
+    }
+}
+
+/// The open rule options of Tofu Shifu, one bit each of `bits`.
+fn tofu_shifu_params(players: u8, bits: u8) -> ts::Params {
+    use crate::ParamFile;
+    let mut p = ts::Params::with_players(players);
+    let sets = [
+        ["objective_limit=one-town", "objective_limit=one-total"],
+        [
+            "unserved_coin_customer_pays=true",
+            "unserved_coin_customer_pays=false",
+        ],
+        ["board_flags_count=false", "board_flags_count=true"],
+        ["market_price_mode=slot", "market_price_mode=card"],
+        ["copy_can_target_rest=false", "copy_can_target_rest=true"],
+        [
+            "require_effective_action=true",
+            "require_effective_action=false",
+        ],
+        ["finite_reserve=true", "finite_reserve=false"],
+        ["end_rule=after-round", "end_rule=immediate"],
+    ];
+    for (i, pair) in sets.iter().enumerate() {
+        p.set_all([pair[(bits >> i) as usize & 1]])
+            .expect("the option values are valid");
+    }
+    p
+}
+
+/// Plays from `s`: each byte picks a legal action (below 200) or an arbitrary one decoded from
+/// the following bytes, applied through `apply_checked`. After each applied action the game must
+/// keep its invariants, and a game not over must offer an action.
+fn play_on<G: Game>(
+    g: &G,
+    s: &mut G::State,
+    b: &mut Bytes,
+    arbitrary: impl Fn(&mut Bytes) -> G::Action,
+    check: impl Fn(&G::State) -> Result<(), String>,
+    steps: usize,
+) {
+    let mut rng = crate::GameRng::seed_from_u64(b.u64());
+    let mut legal = Vec::new();
+    for _ in 0..steps {
+        if g.to_move(s).is_none() {
+            assert!(
+                g.outcome(s).is_some(),
+                "a game with nobody to move has an outcome"
+            );
+            return;
+        }
+        g.legal_actions(s, &mut legal);
+        assert!(!legal.is_empty(), "a game not over offers an action");
+        let pick = b.u8();
+        let a = if pick < 200 || !b.more() {
+            legal[pick as usize % legal.len()]
+        } else {
+            arbitrary(b)
+        };
+        if g.apply_checked(s, a, &mut rng).is_ok() {
+            if let Err(e) = check(s) {
+                panic!("invariant broken after {a:?}: {e}");
+            }
+        }
+    }
+}
+
+/// An arbitrary Tofu Shifu action, fields from the bytes (mostly illegal).
+pub fn tofu_shifu_action(b: &mut Bytes) -> ts::Action {
+    use ts::{Action as A, Dish, Hat, Space};
+    let space = |x: u8| Space::from_index(x as usize % 9);
+    let (v, x, y, z) = (b.u8(), b.u8(), b.u8(), b.u8());
+    match v % 23 {
+        0 => A::ClaimTown(x),
+        1 => A::ClaimPlayer(x),
+        2 => A::Move(space(x)),
+        3 => A::Pass,
+        4 => A::CopyTarget(space(x)),
+        5 => A::ChooseCard(x),
+        6 => A::PayToken(Hat::from_index(x as usize % 5)),
+        7 => A::PayCard(x),
+        8 => A::SeatExtra(x),
+        9 => A::SeatDraw,
+        10 => A::PlaceTile { tile: x, table: y },
+        11 => A::ReturnTile(x),
+        12 => A::ServeCustomer {
+            table: x,
+            seat: y,
+            dish: Dish::from_index(z as usize % 4),
+        },
+        13 => A::SellToMarket(Dish::from_index(x as usize % 4)),
+        14 => A::EndServe,
+        15 => A::CleanTable {
+            table: x,
+            objective: y,
+        },
+        16 => A::EndCheckout,
+        17 => A::Hire(x),
+        18 => A::Buy(x),
+        19 => A::EndBuying,
+        20 => A::ReturnCard(x),
+        21 => A::KeepCard(x),
+        _ => A::EndTurn,
+    }
+}
+
+/// An arbitrary Tofu Kingdom action.
+pub fn tofu_kingdom_action(b: &mut Bytes) -> tk::Action {
+    use tk::{Action as A, Answer, Question};
+    let (v, x, y) = (b.u8(), b.u8(), b.u8());
+    let question = match y % 3 {
+        0 => Question::WherePrincess,
+        1 => Question::OwnCard,
+        _ => Question::CardOf(y / 3),
+    };
+    match v % 6 {
+        0 => A::Ask { to: x, question },
+        1 => A::Answer(Answer::Seat(x)),
+        2 => A::Answer(Answer::Centre),
+        3 => A::Answer(Answer::Card(x)),
+        4 => A::Guess(x),
+        _ => A::Steal(x),
+    }
+}
+
+/// Tofu Shifu card data from the bytes: refused, or every player count plays without a panic.
+pub fn tofu_shifu_data(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(cards) = ts::CardData::from_json_str(&text, "fuzz.json") else {
+        return;
+    };
+    for players in 2..=4 {
+        if let Ok(g) = ts::TofuShifu::new(cards.clone(), ts::Params::with_players(players)) {
+            let mut rng = crate::rng_from_seed(players as u64);
+            let mut s = g.new_state(&mut rng);
+            g.check_state(&s)
+                .expect("a new game passes its own load check");
+            let seed = players.to_le_bytes();
+            play_on(
+                &g,
+                &mut s,
+                &mut Bytes::new(&seed),
+                tofu_shifu_action,
+                |s| g.check_invariants(s),
+                3_000,
+            );
+        }
+    }
+}
+
+/// A Tofu Shifu state from the bytes (JSON), on the calibrated data: refused by the load check,
+/// or played on (more bytes pick the actions) without a panic or a broken invariant.
+pub fn tofu_shifu_state(data: &[u8]) {
+    let Ok(s) = serde_json::from_slice::<ts::State>(data) else {
+        return;
+    };
+    let players = s.num_players.clamp(2, 4);
+    let Ok(g) = ts::TofuShifu::with_params(ts::Params::with_players(players)) else {
+        return;
+    };
+    if g.check_state(&s).is_err() {
+        return;
+    }
+    let mut s = s;
+    play_on(
+        &g,
+        &mut s,
+        &mut Bytes::new(data),
+        tofu_shifu_action,
+        |s| g.check_invariants(s),
+        500,
+    );
+}
+
+/// A Tofu Shifu game from the bytes: a seed, a player count and the rule options, then actions
+/// (legal ones and arbitrary ones through `apply_checked`).
+pub fn tofu_shifu_actions(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let seed = b.u64();
+    let players = 2 + b.u8() % 3;
+    let g = ts::TofuShifu::with_params(tofu_shifu_params(players, b.u8()))
+        .expect("every option combination builds");
+    let mut s = g.new_state(&mut crate::rng_from_seed(seed));
+    play_on(
+        &g,
+        &mut s,
+        &mut b,
+        tofu_shifu_action,
+        |s| g.check_state(s),
+        2_000,
+    );
+}
+
+/// Tofu Kingdom card data from the bytes (YAML).
+pub fn tofu_kingdom_data(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(cards) = tk::CardData::from_yaml_str(&text, "fuzz.yaml") else {
+        return;
+    };
+    for players in 3..=8 {
+        if let Ok(g) = tk::TofuKingdom::new(cards.clone(), tk::Params::with_players(players)) {
+            let mut s = g.new_state(&mut crate::rng_from_seed(players as u64));
+            g.check_state(&s)
+                .expect("a new game passes its own load check");
+            let seed = players.to_le_bytes();
+            play_on(
+                &g,
+                &mut s,
+                &mut Bytes::new(&seed),
+                tofu_kingdom_action,
+                |s| g.check_invariants(s),
+                3_000,
+            );
+        }
+    }
+}
+
+/// A Tofu Kingdom state from the bytes (JSON).
+pub fn tofu_kingdom_state(data: &[u8]) {
+    let Ok(s) = serde_json::from_slice::<tk::State>(data) else {
+        return;
+    };
+    let players = s.table.players.clamp(3, 8);
+    let Ok(g) = tk::TofuKingdom::with_params(tk::Params::with_players(players)) else {
+        return;
+    };
+    if g.check_state(&s).is_err() {
+        return;
+    }
+    let mut s = s;
+    play_on(
+        &g,
+        &mut s,
+        &mut Bytes::new(data),
+        tofu_kingdom_action,
+        |s| g.check_invariants(s),
+        500,
+    );
+}
+
+/// A Tofu Kingdom game from the bytes: a seed and a player count, then actions.
+pub fn tofu_kingdom_actions(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let seed = b.u64();
+    let players = 3 + b.u8() % 6;
+    let g = tk::TofuKingdom::with_params(tk::Params::with_players(players))
+        .expect("every player count builds");
+    let mut s = g.new_state(&mut crate::rng_from_seed(seed));
+    play_on(
+        &g,
+        &mut s,
+        &mut b,
+        tofu_kingdom_action,
+        |s| g.check_state(s),
+        2_000,
+    );
+}
+
+/// A driver: bytes in, a panic only on an engine bug.
+pub type Driver = fn(&[u8]);
+
+/// Every driver by name, as the fuzz targets and the corpus test call them.
+pub const DRIVERS: [(&str, Driver); 6] = [
+    ("tofu_shifu_data", tofu_shifu_data),
+    ("tofu_shifu_state", tofu_shifu_state),
+    ("tofu_shifu_actions", tofu_shifu_actions),
+    ("tofu_kingdom_data", tofu_kingdom_data),
+    ("tofu_kingdom_state", tofu_kingdom_state),
+    ("tofu_kingdom_actions", tofu_kingdom_actions),
+];
