@@ -1,5 +1,5 @@
 //! The committed hostile corpus (tests/hostile/, made by make_corpus.py): 220 mutated card data
-//! files, 224 mutated saved states and 354 bad command lines. Every one must exit 0 or 2 (never a
+//! files, 224 mutated saved states and 358 bad command lines. Every one must exit 0 or 2 (never a
 //! panic's 101 or a signal) within a time limit, and a refusal must name the file it refuses.
 
 use std::path::{Path, PathBuf};

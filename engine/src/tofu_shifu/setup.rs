@@ -27,6 +27,12 @@ impl TofuShifu {
                 ),
             ));
         }
+        if let Some(c) = coins_src.iter().find(|&&c| c > 1_000) {
+            return Err(EngineError::param(
+                "start_coins",
+                format!("{c} coins is more than 1000"),
+            ));
+        }
         let mut start_coins = [0u16; MAX_PLAYERS];
         for (i, c) in coins_src.iter().take(players as usize).enumerate() {
             start_coins[i] = *c;

@@ -163,6 +163,7 @@ BAD_SETS = [
     "market_prices=1,2", "restaurant_objective_max_dishes=0", "end_rule=sometimes",
     "objective_limit=many", "=", "novalue", "town_objective_cost_scale=1e400",
     "player_objective_upgrade_delta=300", "finite_reserve=maybe", "hand_size=200",
+    "start_coins=65535,65535,65535,65535", "market_prices=70000,1,1,1,1",
 ]
 BAD_AGENTS = [
     "wizard", "mcts:iters=0", "mcts:iters=-1", "mcts:c=nan", "mcts:c=-1", "mcts:rollout=smart",
