@@ -132,6 +132,14 @@ fn main() -> ExitCode {
         Command::Merge(a) => runfile::merge(&a.out, &a.inputs, a.allow_partial)
             .map(|n| println!("{n} games in {}", a.out.display())),
     };
+    if std::env::var_os("SHIFU_PEAK_MEMORY").is_some() {
+        // For the tests: the process's peak resident memory (Linux), on stderr.
+        if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
+            if let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:")) {
+                eprintln!("peak memory: {}", line.trim_start_matches("VmHWM:").trim());
+            }
+        }
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -1231,3 +1231,84 @@ fn show_json_is_one_document_and_observe_and_determinize_respect_hidden_cards() 
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("--observe 3"), "{}", stderr(&bad));
 }
+
+/// The peak memory a run reports with SHIFU_PEAK_MEMORY set, in kB (Linux only).
+fn peak_kb(o: &Output) -> Option<u64> {
+    stderr(o)
+        .lines()
+        .find_map(|l| l.strip_prefix("peak memory: "))
+        .and_then(|x| x.trim_end_matches(" kB").trim().parse().ok())
+}
+
+#[test]
+fn resuming_a_long_run_keeps_memory_flat() {
+    // A partial run of 200,000 rows resumes with about the memory of one of 1,000: rows read back
+    // are tallied, not kept.
+    let dir = tmpdir("resume-memory");
+    let out = dir.join("g.csv");
+    let run = |games: &str, resume: bool| {
+        let mut args = vec![
+            "play",
+            "--players",
+            "2",
+            "--games",
+            games,
+            "--quiet",
+            "--out",
+        ];
+        args.push(out.to_str().unwrap());
+        if resume {
+            args.push("--resume");
+        }
+        Command::new(env!("CARGO_BIN_EXE_shifu"))
+            .args(&args)
+            .env("SHIFU_PEAK_MEMORY", "1")
+            .output()
+            .unwrap()
+    };
+    let mut peaks = Vec::new();
+    for rows in [1_000u64, 200_000] {
+        // One real game gives the row format; the partial file repeats it with each index.
+        let _ = std::fs::remove_file(&out);
+        let o = run("1", false);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let mut lines = text.lines();
+        let header = lines.next().unwrap();
+        let row = lines.next().unwrap();
+        let rest = row.split_once(',').unwrap().1;
+        let mut partial = String::with_capacity(rows as usize * row.len());
+        partial.push_str(header);
+        partial.push('\n');
+        for i in 0..rows {
+            partial.push_str(&format!("{i},{rest}\n"));
+        }
+        std::fs::remove_file(&out).unwrap();
+        std::fs::write(dir.join("g.csv.tmp"), partial).unwrap();
+        // The manifest must match the resumed settings: rewrite it for the longer run.
+        let m = dir.join("g.csv.manifest.json");
+        let games = (rows + 2).to_string();
+        let manifest = std::fs::read_to_string(&m).unwrap();
+        let manifest = manifest
+            .replace("\"games\": 1,", &format!("\"games\": {games},"))
+            .replace(
+                "\"shard_range\": [\n    0,\n    1\n  ]",
+                &format!("\"shard_range\": [\n    0,\n    {games}\n  ]"),
+            );
+        std::fs::write(&m, manifest).unwrap();
+        let o = run(&games, true);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap().lines().count() as u64,
+            rows + 3
+        );
+        peaks.push(peak_kb(&o));
+    }
+    if let [Some(small), Some(large)] = peaks[..] {
+        assert!(
+            large < small + 8_000,
+            "peak {small} kB for 1,000 rows, {large} kB for 200,000"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
