@@ -15,12 +15,14 @@ pub mod game;
 pub mod hostile;
 pub mod param_file;
 pub mod perft;
+pub mod present;
 pub mod tofu_kingdom;
 pub mod tofu_shifu;
 
 pub use error::EngineError;
 pub use game::{Game, IllegalAction, Outcome, Seat, MAX_SEATS};
 pub use param_file::ParamFile;
+pub use present::{BuildOptions, Present};
 
 /// The RNG every shifu component uses: ChaCha8, seeded explicitly.
 pub type GameRng = rand_chacha::ChaCha8Rng;

@@ -26,7 +26,7 @@ pub fn run(args: DataArgs) -> Result<()> {
 
 fn run_game<G: Playable>(args: &DataArgs) -> Result<()> {
     let game: G = args.game.build()?;
-    let text = game.card_data_json()?;
+    let text = game.card_data_json().map_err(anyhow::Error::msg)?;
     match &args.out {
         None => println!("{text}"),
         Some(path) => {

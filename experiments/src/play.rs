@@ -430,7 +430,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
         bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
     }
     let (lo, hi, shard_name) = shard(args)?;
-    let params = game.params_toml()?;
+    let params = game.params_toml();
     let param_set = fnv_hex(&params)[..8].to_string();
     let agents_col = specs.join("|");
     let mut tally = Tally::default();

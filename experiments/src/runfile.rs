@@ -46,15 +46,7 @@ pub struct Manifest {
     pub inputs: std::collections::BTreeMap<String, String>,
 }
 
-/// FNV-1a 64-bit hash, as a 16-digit hex string.
-pub fn fnv_hex(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
+pub use shifu_engine::present::fnv_hex;
 
 /// The temporary path a run writes to.
 pub fn tmp_path(out: &Path) -> PathBuf {

@@ -1,9 +1,9 @@
 //! The options every subcommand shares: which game, how many players, which data and
 //! parameters.
 
-use crate::games::Playable;
 use anyhow::Result;
 use clap::Args;
+use shifu_engine::{BuildOptions, Present};
 use std::path::PathBuf;
 
 /// Game, players, data and parameters.
@@ -29,8 +29,14 @@ pub struct GameArgs {
 
 impl GameArgs {
     /// Builds the game these options describe, as game type `G` (see [`crate::with_game!`]).
-    pub fn build<G: Playable>(&self) -> Result<G> {
-        G::build(self)
+    pub fn build<G: Present>(&self) -> Result<G> {
+        let options = BuildOptions {
+            players: self.players,
+            data: self.data.as_deref(),
+            config: self.config.as_deref(),
+            set: &self.set,
+        };
+        Ok(G::build(&options)?)
     }
 }
 

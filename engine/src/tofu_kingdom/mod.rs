@@ -20,6 +20,7 @@ pub mod data;
 mod hidden;
 mod invariants;
 pub mod params;
+mod present;
 mod rules;
 pub mod state;
 mod validate;

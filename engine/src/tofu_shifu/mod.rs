@@ -15,6 +15,7 @@
 //! - `apply.rs`: applying an action;
 //! - `hidden.rs`: observations and determinization;
 //! - `invariants.rs`: conservation and capacity checks used by the tests;
+//! - `present.rs`: what the `shifu` command shows (CSV counts and events, summary, position);
 //! - `validate.rs`: checking a state loaded from outside (ranges, derived fields, invariants).
 //!
 //! Rules the two rulebook texts leave open are options in [`Params`], each with its default
@@ -30,6 +31,7 @@ mod moves;
 mod objectives;
 pub mod params;
 mod payment;
+mod present;
 mod setup;
 pub mod state;
 pub mod types;

@@ -1,0 +1,110 @@
+//! What the `shifu` command needs of a game beyond the [`Game`] contract: building from the
+//! command's options, the parameters and data for a run's manifest, the counts, events and
+//! tallies of a finished game for the CSV and the summary, and a printed position.
+//!
+//! Each game implements [`Present`] in its own folder (`present.rs`), so a new game is its folder,
+//! its evaluation file (agents crate) and one registration line (experiments' `games.rs`).
+
+use crate::error::EngineError;
+use crate::game::Game;
+use crate::param_file::ParamFile;
+use std::path::Path;
+
+/// Most per-game event columns a game may write.
+pub const MAX_EVENTS: usize = 4;
+/// Most game-wide tallies a game may keep.
+pub const MAX_TALLIES: usize = 32;
+
+/// The options every `shifu` subcommand shares, as the engine reads them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuildOptions<'a> {
+    /// `--players`: overrides `players` in the config and the overrides.
+    pub players: Option<u8>,
+    /// `--data`: a data file, or `builtin:NAME`.
+    pub data: Option<&'a Path>,
+    /// `--config`: a TOML parameter file.
+    pub config: Option<&'a Path>,
+    /// `--set key=value`, in order.
+    pub set: &'a [String],
+}
+
+impl BuildOptions<'_> {
+    /// The parameters these options give: `--config`, then each `--set`, then `--players`.
+    pub fn params<P: ParamFile>(&self) -> Result<P, EngineError> {
+        let mut params = match self.config {
+            Some(path) => P::from_toml_file(path)?,
+            None => P::default(),
+        };
+        params.set_all(self.set.iter().map(String::as_str))?;
+        if let Some(p) = self.players {
+            params.set("players", &p.to_string())?;
+        }
+        Ok(params)
+    }
+}
+
+/// A game as the `shifu` command presents it.
+pub trait Present: Game + Sized + 'static {
+    /// The game's name on the command line (`--game NAME`).
+    const NAME: &'static str;
+    /// Names of the two counts written per seat to the CSV (for example objectives and coins).
+    const COUNTS: [&'static str; 2];
+    /// Names of the game-wide tallies summed over games for the summary.
+    const TALLIES: &'static [&'static str];
+    /// Names of per-game event columns written to the CSV after `capped`; a cell is empty when
+    /// the event did not happen.
+    const EVENTS: &'static [&'static str];
+
+    /// Builds the game from the shared options.
+    fn build(options: &BuildOptions) -> Result<Self, EngineError>;
+    /// The parameters as TOML (for the manifest and the parameter-set id).
+    fn params_toml(&self) -> String;
+    /// The card data's source and provenance.
+    fn data_label(&self) -> String;
+    /// A hash of the card data's contents (a resume notices an edited file).
+    fn data_hash(&self) -> String;
+    /// The card data as a data file the game loads (after any reconstruction knobs), where the
+    /// game can write one.
+    fn card_data_json(&self) -> Result<String, String>;
+    /// The round cap.
+    fn max_rounds(&self) -> u32;
+    /// The two per-seat counts of a finished game.
+    fn counts(&self, state: &Self::State, seat: usize) -> [u32; 2];
+    /// A finished game's events, one per [`Present::EVENTS`] name (`None`: it did not happen).
+    fn events(&self, state: &Self::State) -> [Option<u32>; MAX_EVENTS];
+    /// Adds a finished game's tallies to `out` (one entry per [`Present::TALLIES`] name).
+    fn tally(&self, state: &Self::State, out: &mut [f64]);
+    /// Summary lines from the tallies summed over `games` games.
+    fn summarize(&self, totals: &[f64], games: u64) -> Vec<String>;
+    /// A human-readable position for `shifu show`.
+    fn render(&self, state: &Self::State) -> String;
+    /// Players in a state (checked against the game when a state file is loaded).
+    fn state_players(state: &Self::State) -> usize;
+    /// Checks a state loaded from a file: ranges, derived fields, invariants, a legal move.
+    fn check_state(&self, state: &Self::State) -> Result<(), String>;
+}
+
+/// The Wilson score interval for `successes` out of `n` at ~95% (z = 1.96). Successes may be
+/// fractional (shared wins count 1/k).
+pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let p = successes / n;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt()) / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// FNV-1a 64-bit hash, as a 16-digit hex string.
+pub fn fnv_hex(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    format!("{h:016x}")
+}

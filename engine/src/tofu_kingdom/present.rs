@@ -1,0 +1,185 @@
+//! How the `shifu` command presents Tofu Kingdom: finds and Prince rounds per seat, the
+//! summary's find rates, winning symbols and faction points, a printed position.
+
+use super::*;
+use crate::error::EngineError;
+use crate::present::{fnv_hex, wilson, BuildOptions, Present, MAX_EVENTS};
+
+impl Present for TofuKingdom {
+    const NAME: &'static str = "tofu-kingdom";
+    const COUNTS: [&'static str; 2] = ["finds", "prince_rounds"];
+    const TALLIES: &'static [&'static str] = &[
+        "rounds",
+        "princess_dealt",
+        "finds",
+        "heart_rounds",
+        "crown_rounds",
+        "mask_rounds",
+        "heart_points",
+        "crown_points",
+        "mask_points",
+        "finds_1",
+        "finds_2",
+        "finds_3",
+        "finds_4",
+        "finds_5",
+        "finds_6",
+        "finds_7",
+        "finds_8",
+        "dealt_1",
+        "dealt_2",
+        "dealt_3",
+        "dealt_4",
+        "dealt_5",
+        "dealt_6",
+        "dealt_7",
+        "dealt_8",
+    ];
+
+    const EVENTS: &'static [&'static str] = &[];
+
+    fn build(o: &BuildOptions) -> Result<Self, EngineError> {
+        let params = o.params()?;
+        let data = match o.data {
+            Some(path) => CardData::from_arg(path)?,
+            None => CardData::embedded(),
+        };
+        Self::new(data, params)
+    }
+
+    fn params_toml(&self) -> String {
+        toml::to_string(&self.params).unwrap_or_default()
+    }
+
+    fn data_label(&self) -> String {
+        format!("{} ({})", self.data.source, self.data.status)
+    }
+
+    fn data_hash(&self) -> String {
+        fnv_hex(&serde_json::to_string(&self.data).unwrap_or_default())
+    }
+
+    fn max_rounds(&self) -> u32 {
+        u32::from(self.params.max_rounds)
+    }
+
+    fn card_data_json(&self) -> Result<String, String> {
+        Err(format!(
+            "tofu-kingdom has no reconstruction knobs; its data file is {}",
+            self.data.source
+        ))
+    }
+
+    fn events(&self, _s: &Self::State) -> [Option<u32>; MAX_EVENTS] {
+        [None; MAX_EVENTS]
+    }
+
+    fn counts(&self, s: &Self::State, seat: usize) -> [u32; 2] {
+        [
+            u32::from(s.table.finds[seat]),
+            u32::from(s.table.prince_rounds[seat]),
+        ]
+    }
+
+    fn tally(&self, s: &Self::State, out: &mut [f64]) {
+        let t = &s.table;
+        let sum = |x: &[u16]| x.iter().map(|&v| f64::from(v)).sum::<f64>();
+        out[0] += sum(&t.prince_rounds);
+        out[1] += sum(&t.princess_dealt);
+        out[2] += sum(&t.finds);
+        for i in 0..3 {
+            out[3 + i] += f64::from(t.symbol_rounds[i]);
+            out[6 + i] += f64::from(t.faction_points[i]);
+        }
+        for seat in 0..MAX_PLAYERS {
+            out[9 + seat] += f64::from(t.finds[seat]);
+            out[17 + seat] += f64::from(t.princess_dealt[seat]);
+        }
+    }
+
+    fn summarize(&self, x: &[f64], games: u64) -> Vec<String> {
+        let rounds = x[0];
+        let ci = |k: f64, n: f64| {
+            let (lo, hi) = wilson(k, n);
+            format!("{:.3} [{lo:.3}, {hi:.3}]", k / n.max(1.0))
+        };
+        let points: f64 = x[6..9].iter().sum();
+        let by_seat: Vec<String> = (0..self.num_seats())
+            .map(|s| format!("{} {}", s + 1, ci(x[9 + s], x[17 + s])))
+            .collect();
+        vec![
+            format!(
+                "rounds: {rounds:.0} in {games} games, {:.2} per game",
+                rounds / games as f64
+            ),
+            format!(
+                "Prince finds Princess Tofu: {} of rounds she was dealt ({:.0} rounds); {} of all rounds",
+                ci(x[2], x[1]),
+                x[1],
+                ci(x[2], rounds)
+            ),
+            format!(
+                "winning symbol by round: heart {}, crown {}, mask {}",
+                ci(x[3], rounds),
+                ci(x[4], rounds),
+                ci(x[5], rounds)
+            ),
+            format!(
+                "points by faction of the scoring card: heart {:.3}, crown {:.3}, mask {:.3} (shares of {points:.0} points, steals included)",
+                x[6] / points.max(1.0),
+                x[7] / points.max(1.0),
+                x[8] / points.max(1.0)
+            ),
+            format!(
+                "find rate by the Prince's seat (of rounds she was dealt): {}",
+                by_seat.join(", ")
+            ),
+        ]
+    }
+
+    fn render(&self, s: &Self::State) -> String {
+        use std::fmt::Write as _;
+        let t = &s.table;
+        let id = |c: u8| self.data.card(c).id.clone();
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "round {}, Prince Mochi: player {}, phase {:?}",
+            t.round,
+            t.prince + 1,
+            t.phase
+        );
+        for seat in 0..t.players as usize {
+            let _ = writeln!(
+                out,
+                "  player {}: {:>2} points  {}",
+                seat + 1,
+                t.points[seat],
+                id(s.cards[seat])
+            );
+        }
+        let centre: Vec<String> = s.centre().iter().map(|&c| id(c)).collect();
+        let _ = writeln!(out, "  centre: {}", centre.join(" "));
+        for e in t.log() {
+            let ask = Action::Ask {
+                to: e.to,
+                question: e.question,
+            };
+            let _ = writeln!(
+                out,
+                "  {} -> {}",
+                self.action_name(s, ask),
+                self.action_name(s, Action::Answer(e.answer))
+            );
+        }
+        out
+    }
+
+    fn state_players(s: &Self::State) -> usize {
+        s.table.players as usize
+    }
+
+    fn check_state(&self, s: &Self::State) -> Result<(), String> {
+        TofuKingdom::check_state(self, s)
+    }
+}

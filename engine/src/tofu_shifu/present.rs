@@ -1,0 +1,243 @@
+//! How the `shifu` command presents Tofu Shifu: the CSV's counts and events (the coin reserve
+//! and the deck running out, the seat that triggered the end), the summary's lines, a printed
+//! position.
+
+use super::*;
+use crate::error::EngineError;
+use crate::present::{fnv_hex, wilson, BuildOptions, Present, MAX_EVENTS};
+use std::fmt::Write as _;
+
+impl Present for TofuShifu {
+    const NAME: &'static str = "tofu-shifu";
+    const COUNTS: [&'static str; 2] = ["objectives", "coins"];
+    const TALLIES: &'static [&'static str] = &[
+        "coins_out",
+        "coins_out_rounds",
+        "deck_out",
+        "deck_out_rounds",
+        "trigger_1",
+        "trigger_2",
+        "trigger_3",
+        "trigger_4",
+    ];
+    const EVENTS: &'static [&'static str] = &["coins_out_round", "deck_out_round", "end_trigger"];
+
+    fn build(o: &BuildOptions) -> Result<Self, EngineError> {
+        let params = o.params()?;
+        let data = match o.data {
+            Some(path) => CardData::from_arg(path)?,
+            None => CardData::embedded(),
+        };
+        Self::new(data, params)
+    }
+
+    fn params_toml(&self) -> String {
+        toml::to_string(&self.params).unwrap_or_default()
+    }
+
+    fn data_label(&self) -> String {
+        format!("{} ({})", self.data.source, self.data.status)
+    }
+
+    fn data_hash(&self) -> String {
+        fnv_hex(&serde_json::to_string(&self.data).unwrap_or_default())
+    }
+
+    fn max_rounds(&self) -> u32 {
+        u32::from(self.params.max_rounds)
+    }
+
+    fn card_data_json(&self) -> Result<String, String> {
+        Ok(self.data.to_json_pretty())
+    }
+
+    fn counts(&self, s: &Self::State, seat: usize) -> [u32; 2] {
+        [s.players[seat].objectives(), s.players[seat].coins as u32]
+    }
+
+    fn events(&self, s: &Self::State) -> [Option<u32>; MAX_EVENTS] {
+        let round = |r: u16| (r > 0).then_some(u32::from(r));
+        let trigger = (s.end_trigger != NONE).then(|| u32::from(s.end_trigger) + 1);
+        [
+            round(s.coins_out_round),
+            round(s.deck_out_round),
+            trigger,
+            None,
+        ]
+    }
+
+    fn tally(&self, s: &Self::State, out: &mut [f64]) {
+        if s.coins_out_round > 0 {
+            out[0] += 1.0;
+            out[1] += f64::from(s.coins_out_round);
+        }
+        if s.deck_out_round > 0 {
+            out[2] += 1.0;
+            out[3] += f64::from(s.deck_out_round);
+        }
+        if let Some(x) = out.get_mut(4 + s.end_trigger as usize) {
+            *x += 1.0;
+        }
+    }
+
+    fn summarize(&self, x: &[f64], games: u64) -> Vec<String> {
+        let n = games as f64;
+        let share = |k: f64| {
+            let (lo, hi) = wilson(k, n);
+            format!(
+                "{:.1}% [{:.1}%, {:.1}%]",
+                100.0 * k / n,
+                100.0 * lo,
+                100.0 * hi
+            )
+        };
+        let mean = |sum: f64, k: f64| {
+            if k > 0.0 {
+                format!(", mean round {:.1}", sum / k)
+            } else {
+                String::new()
+            }
+        };
+        let triggered: f64 = x[4..4 + self.num_seats()].iter().sum();
+        let by_seat: Vec<String> = (0..self.num_seats())
+            .map(|s| format!("seat {} {:.3}", s + 1, x[4 + s] / triggered.max(1.0)))
+            .collect();
+        vec![
+            format!(
+                "coin reserve ran out in {}{}; deck ran out in {}{}",
+                share(x[0]),
+                mean(x[1], x[0]),
+                share(x[2]),
+                mean(x[3], x[2])
+            ),
+            format!(
+                "the end was triggered (first to {} objectives) in {:.0} games by: {}",
+                self.end_objectives(),
+                triggered,
+                by_seat.join(", ")
+            ),
+        ]
+    }
+
+    fn render(&self, s: &Self::State) -> String {
+        render(self, s)
+    }
+
+    fn state_players(s: &Self::State) -> usize {
+        s.num_players as usize
+    }
+
+    fn check_state(&self, s: &Self::State) -> Result<(), String> {
+        TofuShifu::check_state(self, s)
+    }
+}
+
+fn render(game: &TofuShifu, s: &State) -> String {
+    let d = &game.data;
+    let ids = |set: u128| {
+        cards(set)
+            .map(|c| d.cards[c as usize].id.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "round {}, turn {}, player {} to move, phase {:?}{}",
+        s.round,
+        s.turns + 1,
+        s.current + 1,
+        s.turn.phase,
+        if s.turn.phase == Phase::TurnStart {
+            String::new()
+        } else {
+            format!(" (action {})", s.turn.action)
+        }
+    );
+    let market: Vec<String> = (0..game.market_slots())
+        .map(|i| {
+            let c = s.market[i];
+            if c == NONE {
+                "-".into()
+            } else {
+                d.cards[c as usize].id.clone()
+            }
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "market: {}   deck: {} cards   bag: {} tiles",
+        market.join(" "),
+        s.deck.count_ones(),
+        s.bag.count_ones()
+    );
+    let town: Vec<&str> = (0..d.town_objectives.len())
+        .filter(|i| s.town_display & (1 << i) != 0)
+        .map(|i| d.town_objectives[i].id.as_str())
+        .collect();
+    let _ = writeln!(
+        out,
+        "town objectives: {}   coin stack top: {}",
+        town.join(" "),
+        game.coin_stack_top(s).map_or("-".to_string(), |i| format!(
+            "{} ({} coins)",
+            d.town_objectives[i as usize].id,
+            game.town_requirement(i as usize).coins
+        ))
+    );
+    let _ = writeln!(
+        out,
+        "reserve: dishes {:?}, hats {:?}, coins {}",
+        s.reserve_dishes, s.reserve_hats, s.reserve_coins
+    );
+    for (i, p) in s.players[..s.num_players as usize].iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "player {}: {} objectives, {} coins, marker on {}",
+            i + 1,
+            p.objectives(),
+            p.coins,
+            Space::from_index(p.marker as usize)
+        );
+        let _ = writeln!(out, "  hand [{}]  rest zone [{}]", ids(p.hand), ids(p.rest));
+        let _ = writeln!(
+            out,
+            "  upgrades [{}]  objective zone [{}]",
+            ids(p.upgrades),
+            ids(p.objective_zone)
+        );
+        let dishes: Vec<String> = Dish::ALL
+            .iter()
+            .map(|&x| {
+                format!(
+                    "{} {}/{}",
+                    x.name(),
+                    p.dishes[x as usize],
+                    p.dish_flags[x as usize]
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "  dishes (tokens/flags): {}", dishes.join(", "));
+        let _ = writeln!(out, "  hats (tokens/flags): Chef {}/{}, Waiter {}/{}, Cashier {}/{}, Master {}/{}; lanterns {}",
+            p.hats[0], p.hat_flags[0], p.hats[1], p.hat_flags[1], p.hats[2], p.hat_flags[2], p.hats[3], p.hat_flags[3], p.lanterns);
+        for t in 0..game.tables_open(p) {
+            let seated: Vec<String> = p.tables[t]
+                .iter()
+                .zip(p.served[t].iter())
+                .filter(|(&x, _)| x != NONE)
+                .map(|(&x, &m)| format!("{} (served {:04b})", d.customers[x as usize].id, m))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  table {}: {}",
+                t + 1,
+                if seated.is_empty() {
+                    "empty".into()
+                } else {
+                    seated.join(", ")
+                }
+            );
+        }
+    }
+    out
+}
