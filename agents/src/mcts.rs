@@ -153,6 +153,16 @@ impl<G: Evaluate> MctsAgent<G> {
     /// The reward vector of a finished game.
     fn terminal_reward(&self, o: &Outcome, n: usize) -> [f64; MAX_SEATS] {
         let mut r = [0.0; MAX_SEATS];
+        if o.team_score.is_some() {
+            // A team game: 1 for a win; a loss is worth a little for each day survived (score).
+            let v = if o.winners != 0 {
+                1.0
+            } else {
+                (0.2 * o.score[0]).clamp(0.0, 0.6)
+            };
+            r[..n].fill(v);
+            return r;
+        }
         for (i, x) in r.iter_mut().enumerate().take(n) {
             *x = match self.config.reward {
                 Reward::Win => o.win_share(i as Seat),
@@ -166,6 +176,13 @@ impl<G: Evaluate> MctsAgent<G> {
     fn heuristic_reward(&self, game: &G, s: &G::State, n: usize) -> [f64; MAX_SEATS] {
         let mut h = [0.0; MAX_SEATS];
         game.evaluate_all(s, &self.weights, &mut h[..n]);
+        if game.cooperative() {
+            // The team's value (days met, about 0 to 4) on the terminal reward's scale.
+            let v = (0.2 * h[0]).clamp(0.0, 0.8);
+            let mut r = [0.0; MAX_SEATS];
+            r[..n].fill(v);
+            return r;
+        }
         if let Cut::Margin(scale) = self.config.cut {
             return margin_rewards(&h[..n], scale);
         }

@@ -6,7 +6,8 @@
 //! its invariants intact, and a game that is not over always has a legal action.
 
 use crate::game::Game;
-use crate::{tofu_kingdom as tk, tofu_shifu as ts};
+use crate::present::Present;
+use crate::{tofu_kingdom as tk, tofu_shifu as ts, wok_star as ws};
 use rand::SeedableRng;
 
 /// Reads numbers off the front of a byte string; zeros once it runs out.
@@ -294,15 +295,170 @@ pub fn tofu_kingdom_actions(data: &[u8]) {
     );
 }
 
+/// An arbitrary Wok Star action, fields from the bytes (mostly illegal).
+pub fn wok_star_action(b: &mut Bytes) -> ws::Action {
+    use ws::{Action as A, Die};
+    let (v, x, y, z, w) = (b.u8(), b.u8(), b.u8(), b.u8(), b.u8());
+    let die = |o: u8, f: u8| Die {
+        owner: o % 5,
+        face: f % 8,
+    };
+    match v % 21 {
+        0 => A::ExtraDie(x),
+        1 => A::GiveIngredient(x),
+        2 => A::Serve,
+        3 => A::Prepare {
+            ingredient: x,
+            method: y,
+            a: die(z, w),
+            b: die(w, z),
+        },
+        4 => A::GainHustle(x),
+        5 => A::Rotate {
+            face: x,
+            up: y % 2 == 0,
+        },
+        6 => A::HustleCubes { from: x, to: y },
+        7 => A::SecondCube { from: x, to: y },
+        8 => A::NoSecondCube,
+        9 => A::Wash,
+        10 => A::EndWash,
+        11 => A::Wait,
+        12 => A::Close,
+        13 => A::Done,
+        14 => A::GiveCube(x),
+        15 => A::BuyRecipe { slot: x, seat: y },
+        16 => A::Upgrade(x),
+        17 => A::BuyHustle,
+        18 => A::Advertise,
+        19 => A::OpenDay,
+        _ => A::Wait,
+    }
+}
+
+/// Wok Star data from the bytes (YAML): refused, or every player count and difficulty it has
+/// plays without a panic.
+pub fn wok_star_data(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(d) = ws::WokData::from_yaml_str(&text, "fuzz.yaml") else {
+        return;
+    };
+    let difficulties: Vec<String> = d.income_goals.keys().cloned().collect();
+    for players in 2..=4u8 {
+        for difficulty in &difficulties {
+            let p = ws::Params {
+                players,
+                difficulty: difficulty.clone(),
+                ..ws::Params::default()
+            };
+            if let Ok(g) = ws::WokStar::new(d.clone(), p) {
+                let mut s = g.new_state(&mut crate::rng_from_seed(u64::from(players)));
+                g.check_state(&s)
+                    .expect("a new game passes its own load check");
+                let seed = players.to_le_bytes();
+                play_on(
+                    &g,
+                    &mut s,
+                    &mut Bytes::new(&seed),
+                    wok_star_action,
+                    |s| g.check_invariants(s),
+                    3_000,
+                );
+            }
+        }
+    }
+}
+
+/// A Wok Star state from the bytes (JSON), on the embedded data.
+pub fn wok_star_state(data: &[u8]) {
+    let Ok(s) = serde_json::from_slice::<ws::State>(data) else {
+        return;
+    };
+    let players = s.players.clamp(2, 4);
+    let Ok(g) = ws::WokStar::with_params(ws::Params::with_players(players)) else {
+        return;
+    };
+    if g.check_state(&s).is_err() {
+        return;
+    }
+    let mut s = s;
+    play_on(
+        &g,
+        &mut s,
+        &mut Bytes::new(data),
+        wok_star_action,
+        |s| g.check_invariants(s),
+        500,
+    );
+}
+
+/// A Wok Star game from the bytes: a seed, a player count and the rule options, then actions.
+pub fn wok_star_actions(data: &[u8]) {
+    use ws::params::{DiceGrowth, ForeignDice, RecipeOffer, TimerFlip, TrackTop};
+    let mut b = Bytes::new(data);
+    let seed = b.u64();
+    let players = 2 + b.u8() % 3;
+    let bits = u16::from(b.u8()) | u16::from(b.u8()) << 8;
+    let on = |k: u16| bits & (1 << k) != 0;
+    let p = ws::Params {
+        players,
+        difficulty: ["mild", "medium", "extra_spicy"][usize::from(bits >> 10) % 3].to_string(),
+        timer_flip: if on(0) {
+            TimerFlip::Refill
+        } else {
+            TimerFlip::Sand
+        },
+        on_time_at_empty: on(1),
+        wash_with_unused_dice: on(2),
+        fourth_method: if on(3) {
+            ForeignDice::ExactlyOne
+        } else {
+            ForeignDice::AtLeastOne
+        },
+        track_top: if on(4) {
+            TrackTop::Refuse
+        } else {
+            TrackTop::Cap
+        },
+        cube_at_income_passed: on(5),
+        early_goal_cubes: on(6),
+        hustle_after_close: on(7),
+        dice_growth: if on(8) {
+            DiceGrowth::Served
+        } else {
+            DiceGrowth::OnTime
+        },
+        recipe_offer: if on(9) {
+            RecipeOffer::EachPurchase
+        } else {
+            RecipeOffer::Once
+        },
+        ..ws::Params::default()
+    };
+    let g = ws::WokStar::with_params(p).expect("every option combination builds");
+    let mut s = g.new_state(&mut crate::rng_from_seed(seed));
+    play_on(
+        &g,
+        &mut s,
+        &mut b,
+        wok_star_action,
+        |s| g.check_state(s),
+        3_000,
+    );
+}
+
 /// A driver: bytes in, a panic only on an engine bug.
 pub type Driver = fn(&[u8]);
 
 /// Every driver by name, as the fuzz targets and the corpus test call them.
-pub const DRIVERS: [(&str, Driver); 6] = [
+pub const DRIVERS: [(&str, Driver); 9] = [
     ("tofu_shifu_data", tofu_shifu_data),
     ("tofu_shifu_state", tofu_shifu_state),
     ("tofu_shifu_actions", tofu_shifu_actions),
     ("tofu_kingdom_data", tofu_kingdom_data),
     ("tofu_kingdom_state", tofu_kingdom_state),
     ("tofu_kingdom_actions", tofu_kingdom_actions),
+    ("wok_star_data", wok_star_data),
+    ("wok_star_state", wok_star_state),
+    ("wok_star_actions", wok_star_actions),
 ];

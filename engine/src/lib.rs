@@ -18,6 +18,7 @@ pub mod perft;
 pub mod present;
 pub mod tofu_kingdom;
 pub mod tofu_shifu;
+pub mod wok_star;
 
 pub use error::EngineError;
 pub use game::{Game, IllegalAction, Outcome, Seat, MAX_SEATS};

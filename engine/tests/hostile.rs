@@ -89,6 +89,39 @@ fn seeds(name: &str) -> Vec<Vec<u8>> {
                 tk.apply(&mut s, a, &mut rng);
             }
         }
+        "wok_star_data" => out.push(shifu_engine::wok_star::WokData::embedded_text().into()),
+        "wok_star_state" => {
+            use shifu_engine::wok_star::{Params, WokStar};
+            let ws = WokStar::with_params(Params::default()).unwrap();
+            for seed in 0..6 {
+                let mut s = ws.new_state(&mut shifu_engine::rng_from_seed(seed));
+                let mut legal = Vec::new();
+                let mut rng = shifu_engine::rng_from_seed(seed + 100);
+                for step in 0..200 {
+                    if ws.to_move(&s).is_none() {
+                        break;
+                    }
+                    if step % 25 == 0 {
+                        out.push(serde_json::to_vec(&s).unwrap());
+                    }
+                    ws.legal_actions(&s, &mut legal);
+                    // Serve when possible, else anything but closing: states deep in a day.
+                    let a = legal
+                        .iter()
+                        .copied()
+                        .find(|a| matches!(a, shifu_engine::wok_star::Action::Serve))
+                        .unwrap_or_else(|| {
+                            let k = rng.gen_range(0..legal.len());
+                            if legal[k] == shifu_engine::wok_star::Action::Close {
+                                legal[0]
+                            } else {
+                                legal[k]
+                            }
+                        });
+                    ws.apply(&mut s, a, &mut rng);
+                }
+            }
+        }
         _ => {
             let mut rng = shifu_engine::rng_from_seed(3);
             for _ in 0..8 {

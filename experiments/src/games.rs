@@ -23,6 +23,7 @@ macro_rules! with_game {
         $crate::dispatch_game!($name, $G => $body, [
             shifu_engine::tofu_shifu::TofuShifu,
             shifu_engine::tofu_kingdom::TofuKingdom,
+            shifu_engine::wok_star::WokStar,
         ])
     };
 }
@@ -41,7 +42,7 @@ macro_rules! dispatch_game {
             )*
             let names: Vec<&str> = vec![$(<$T as shifu_engine::Present>::NAME),*];
             Err(anyhow::anyhow!(
-                "unknown or not yet implemented game `{name}`; implemented: {} (wok-star and ginza-retro-cafe are planned)",
+                "unknown or not yet implemented game `{name}`; implemented: {} (ginza-retro-cafe is planned)",
                 names.join(", ")
             ))
         }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// Game, players, data and parameters.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The game: tofu-shifu or tofu-kingdom.
+    /// The game: tofu-shifu, tofu-kingdom or wok-star.
     #[arg(long, default_value = "tofu-shifu")]
     pub game: String,
     /// Number of players (overrides `players` in --config and --set).

@@ -3,9 +3,11 @@
 
 mod tofu_kingdom;
 mod tofu_shifu;
+mod wok_star;
 
 pub use tofu_kingdom::{posterior, TofuKingdomWeights};
 pub use tofu_shifu::TofuShifuWeights;
+pub use wok_star::WokStarWeights;
 
 use crate::Decision;
 use rand::Rng;
@@ -24,6 +26,13 @@ pub trait Evaluate: Game {
     /// objective (or the game's main scoring unit) is worth about `1.0`. It reads only what
     /// `seat` may see, so it may be called on determinized copies.
     fn evaluate(&self, state: &Self::State, seat: Seat, weights: &Self::Weights) -> f64;
+
+    /// Whether the game is cooperative: every seat wins or loses together, and the evaluation
+    /// is the team's, the same for every seat. MCTS then rewards the team's result rather than
+    /// a seat's standing against the others.
+    fn cooperative(&self) -> bool {
+        false
+    }
 
     /// [`Evaluate::evaluate`] for every seat at once, into `out[..num_seats]`. Games whose
     /// evaluation compares seats override it to compute each seat's part once.

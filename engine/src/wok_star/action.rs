@@ -1,0 +1,90 @@
+//! Wok Star actions. Open for Business actions belong to the seat whose clock is earliest; the
+//! team's decisions outside play (handing out cards and cubes, Next Day Prep) are taken by the
+//! first seat on the team's behalf.
+
+use serde::{Deserialize, Serialize};
+
+/// A die named by its owner and the face it shows: dice of one owner showing one face are
+/// interchangeable, so this keeps the legal lists short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Die {
+    /// The seat whose colour the die is.
+    pub owner: u8,
+    /// The face, 1 to 6.
+    pub face: u8,
+}
+
+/// One decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Set-up, 2 players: this seat starts with the extra die.
+    ExtraDie(u8),
+    /// The next ingredient card waiting to be handed out goes to this seat.
+    GiveIngredient(u8),
+    /// Serve the current customer (its recipe's owner only).
+    Serve,
+    /// Prepare an ingredient of one's own card with two unused dice.
+    Prepare {
+        /// The ingredient.
+        ingredient: u8,
+        /// The method, 0 to 3, left to right.
+        method: u8,
+        /// The first die.
+        a: Die,
+        /// The second die.
+        b: Die,
+    },
+    /// Put one of one's unused dice showing this face in the Dirty Dishes for a Hustle token.
+    GainHustle(u8),
+    /// Spend a Hustle token to turn one of one's unused dice showing `face` up or down by 1
+    /// (1 and 6 wrap).
+    Rotate {
+        /// The face it shows.
+        face: u8,
+        /// Up (+1) or down (-1).
+        up: bool,
+    },
+    /// Spend a Hustle token to move a Fortune cube; a second move (or none) follows.
+    HustleCubes {
+        /// The player who gives the cube.
+        from: u8,
+        /// The player who receives it.
+        to: u8,
+    },
+    /// The second cube of a Hustle.
+    SecondCube {
+        /// The player who gives the cube.
+        from: u8,
+        /// The player who receives it.
+        to: u8,
+    },
+    /// No second cube.
+    NoSecondCube,
+    /// Start the Dishwasher: the timers stop.
+    Wash,
+    /// End the wash: the timers stand and one is flipped; all dirty dice are re-rolled.
+    EndWash,
+    /// Let this seat's clock run on by the wait duration.
+    Wait,
+    /// The team closes for the day.
+    Close,
+    /// After closing: this seat is done with its leftover dice.
+    Done,
+    /// Daily Accounting: a Fortune cube gained from the tracker goes to this seat.
+    GiveCube(u8),
+    /// Next Day Prep: buy the recipe in this offer slot and give it to a seat.
+    BuyRecipe {
+        /// The offer slot.
+        slot: u8,
+        /// The seat that gets it.
+        seat: u8,
+    },
+    /// Next Day Prep: upgrade this ingredient card ($6).
+    Upgrade(u8),
+    /// Next Day Prep: buy a Hustle token ($2).
+    BuyHustle,
+    /// Next Day Prep: shuffle one more face-down Coupon customer into the Regular deck.
+    Advertise,
+    /// Next Day Prep is over: open the next day.
+    OpenDay,
+}

@@ -1,0 +1,238 @@
+//! Applying an action.
+
+use super::action::{Action, Die};
+use super::clock::flip_emptier;
+use super::data::CUSTOMER_SLOTS;
+use super::setup::draw_bit;
+use super::state::{Closing, Phase, State, DIRTY, NOBODY};
+use super::WokStar;
+use rand::Rng;
+
+impl WokStar {
+    pub(crate) fn play<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+        s.steps += 1;
+        let d = self.durations;
+        let seat = match s.phase {
+            Phase::Business | Phase::Washing => self.to_move_in_play(s),
+            Phase::AfterClose { seat } => seat,
+            _ => 0,
+        };
+        let i = seat as usize;
+        let now = s.clock[i];
+        let in_play = matches!(s.phase, Phase::Business | Phase::Washing);
+        let mut spent = 0u32;
+        match a {
+            Action::ExtraDie(to) => {
+                s.dice_count[to as usize] += self.data.rulebook.two_player_extra_dice;
+                s.phase = Phase::GiveIngredients;
+                if s.pending == 0 {
+                    self.open_day(s, rng);
+                }
+            }
+            Action::GiveIngredient(to) => {
+                let k = s.pending.trailing_zeros() as usize;
+                s.pending &= !(1 << k);
+                s.ingredient_owner[k] = to;
+                if s.pending == 0 {
+                    if s.opened {
+                        s.phase = Phase::Prep;
+                    } else {
+                        self.open_day(s, rng);
+                    }
+                }
+            }
+            Action::Serve => {
+                spent = d.serve;
+                self.serve(s, seat, now, rng);
+            }
+            Action::Prepare {
+                ingredient,
+                method,
+                a,
+                b,
+            } => {
+                let foreign = self.prepare(s, seat, ingredient, method, a, b);
+                spent = d.prepare + d.pass * u32::from(foreign);
+            }
+            Action::GainHustle(face) => {
+                s.use_die(i, face);
+                s.hustle_supply -= 1;
+                s.hustle_pool += 1;
+                spent = d.hustle;
+            }
+            Action::Rotate { face, up } => {
+                let n = s.dice_count[i] as usize;
+                if let Some(die) = s.dice[i][..n].iter_mut().find(|x| **x == face) {
+                    // "You may also rotate a 1 to a 6 and a 6 to a 1."
+                    *die = if up { face % 6 + 1 } else { (face + 4) % 6 + 1 };
+                }
+                s.hustle_pool -= 1;
+                s.hustle_supply += 1;
+                spent = d.hustle;
+            }
+            Action::HustleCubes { from, to } => {
+                s.hustle_pool -= 1;
+                s.hustle_supply += 1;
+                s.cubes[from as usize] -= 1;
+                s.cubes[to as usize] += 1;
+                s.second_cube = Some(seat);
+                spent = d.hustle + d.pass;
+            }
+            Action::SecondCube { from, to } => {
+                s.cubes[from as usize] -= 1;
+                s.cubes[to as usize] += 1;
+                s.second_cube = None;
+                spent = d.pass;
+            }
+            Action::NoSecondCube => s.second_cube = None,
+            Action::Wash => {
+                s.washes_left -= 1;
+                // "Stop both 30-second timers by laying them on their side."
+                for t in &mut s.timers {
+                    t.lay_down(now);
+                }
+                s.phase = Phase::Washing;
+                spent = d.wash;
+            }
+            Action::EndWash => self.end_wash(s, now, rng),
+            Action::Wait => spent = d.wait,
+            Action::Close => self.close_day(s, Closing::Chosen),
+            Action::Done => {
+                if seat + 1 < self.players {
+                    s.phase = Phase::AfterClose { seat: seat + 1 };
+                } else {
+                    self.account(s, rng);
+                }
+            }
+            Action::GiveCube(to) => {
+                s.cubes[to as usize] += 1;
+                s.cubes_to_give -= 1;
+                if s.cubes_to_give == 0 {
+                    self.start_prep(s, rng);
+                }
+            }
+            Action::BuyRecipe { slot, seat: to } => {
+                let r = s.offer[slot as usize] as usize;
+                s.money -= i32::from(self.data.recipes[r].price);
+                s.offer[slot as usize] = NOBODY;
+                self.add_recipe(s, r, to);
+                self.after_purchase(s, rng);
+                if s.pending != 0 {
+                    s.phase = Phase::GiveIngredients;
+                }
+            }
+            Action::Upgrade(k) => {
+                s.money -= i32::from(self.data.rulebook.upgrade_price);
+                s.upgrades[k as usize] += 1;
+                // "Remove 1 Hustle token from the leftmost covered method ... Add the Hustle
+                // token to your collective Hustle pool."
+                if s.hustle_covering > 0 {
+                    s.hustle_covering -= 1;
+                    s.hustle_pool += 1;
+                }
+            }
+            Action::BuyHustle => {
+                s.money -= i32::from(self.data.rulebook.hustle_price);
+                s.hustle_supply -= 1;
+                s.hustle_pool += 1;
+            }
+            Action::Advertise => {
+                // "Flip the Coupon deck face-down and shuffle it. Take any number of cards and,
+                // without looking at them, shuffle them into the Regular deck."
+                let c = draw_bit(s.coupons, rng);
+                s.coupons &= !(1u128 << c);
+                s.deck |= 1u128 << c;
+            }
+            Action::OpenDay => {
+                s.day += 1;
+                s.money = 0; // "Unspent money is lost."
+                s.offer = [NOBODY; 3];
+                self.open_day(s, rng);
+            }
+        }
+        if in_play {
+            // (The end of a wash may already have moved the clock on by a roll.)
+            s.clock[i] = s.clock[i].max(now.saturating_add(spent));
+            if s.phase == Phase::Business
+                && s.second_cube.is_none()
+                && s.clock[self.earliest(s) as usize] >= d.max_day
+            {
+                self.close_day(s, Closing::TimeLimit);
+            }
+        }
+    }
+
+    fn serve<R: Rng + ?Sized>(&self, s: &mut State, seat: u8, now: u32, rng: &mut R) {
+        let Some(c) = s.customer else { return };
+        let r = c as usize / CUSTOMER_SLOTS;
+        for &k in &self.data.recipes[r].ingredients {
+            s.track[k as usize] -= 1;
+        }
+        let at_empty = self.params.on_time_at_empty;
+        let on_time = s.timers.iter().any(|t| t.running(now, at_empty));
+        let (income, _) = self.customer_income(c);
+        let i = seat as usize;
+        if on_time {
+            s.income += i32::from(income);
+            s.on_time[i] += 1;
+        } else {
+            // "It's worth $1 less at the end of the round."
+            s.income += i32::from(income) - i32::from(self.data.rulebook.late_penalty);
+            s.late += 1;
+        }
+        s.served_count[i] += 1;
+        s.served_total[i] += 1;
+        if !on_time {
+            s.late_total += 1;
+        }
+        s.served |= 1u128 << c;
+        // "As soon as you serve a customer you must flip one of the timers and reveal the next
+        // Customer card."
+        flip_emptier(&mut s.timers, now, self.capacity, self.params.timer_flip);
+        self.reveal(s, rng);
+        if s.customer.is_none() {
+            self.close_day(s, Closing::DeckDone);
+        }
+    }
+
+    /// Prepares an ingredient; returns how many of the dice were other players'.
+    fn prepare(&self, s: &mut State, seat: u8, k: u8, m: u8, a: Die, b: Die) -> u8 {
+        let mut foreign = 0;
+        for die in [a, b] {
+            s.use_die(die.owner as usize, die.face);
+            if die.owner != seat {
+                // "You must hand a player 1 of your Fortune cubes when you take 1 of their dice."
+                s.cubes[seat as usize] -= 1;
+                s.cubes[die.owner as usize] += 1;
+                foreign += 1;
+            }
+        }
+        let gain = self.data.ingredients[k as usize].methods[m as usize].gain;
+        let t = &mut s.track[k as usize];
+        *t = (*t + gain).min(self.data.track.max);
+        foreign
+    }
+
+    fn end_wash<R: Rng + ?Sized>(&self, s: &mut State, now: u32, rng: &mut R) {
+        // "Stand up the timers and flip one over to start the timer again."
+        for t in &mut s.timers {
+            t.stand_up(now);
+        }
+        flip_emptier(&mut s.timers, now, self.capacity, self.params.timer_flip);
+        // "Each player takes all their dice from the Dirty Dishes and rolls them."
+        for i in 0..self.players as usize {
+            let n = s.dice_count[i] as usize;
+            let mut rolled = false;
+            for die in &mut s.dice[i][..n] {
+                if *die == DIRTY {
+                    *die = rng.gen_range(1..=6);
+                    rolled = true;
+                }
+            }
+            if rolled {
+                s.clock[i] = s.clock[i].max(now) + self.durations.roll;
+            }
+        }
+        s.phase = Phase::Business;
+    }
+}

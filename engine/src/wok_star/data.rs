@@ -1,0 +1,731 @@
+//! The Wok Star data file (YAML): the rulebook's numbers, the income goals by difficulty and
+//! player count, the ingredient cards and their dice methods, the ingredient track, the recipes
+//! with their customers' incomes, the events and the family characters.
+//!
+//! The embedded default is `engine/data/wok_star.reconstructed.yaml`: the project's
+//! reconstruction (`../shared/data/wok_star_*.reconstructed.yaml`) in one file, with the numbers
+//! the rulebook prints under `rulebook`. A user replaces it with `--data file.yaml`; errors name
+//! the file, line and field.
+
+use crate::error::EngineError;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const EMBEDDED_YAML: &str = include_str!("../../data/wok_star.reconstructed.yaml");
+const EMBEDDED_NAME: &str = "<embedded wok_star.reconstructed.yaml>";
+
+/// Most ingredient cards a data file may hold (an ingredient set is a `u16`).
+pub const MAX_INGREDIENTS: usize = 16;
+/// Most recipes a data file may hold.
+pub const MAX_RECIPES: usize = 16;
+/// Customer card slots per recipe: Regular customers first, then Coupon customers.
+pub const CUSTOMER_SLOTS: usize = 8;
+/// Most Regular customers per recipe.
+pub const MAX_REGULAR: usize = 5;
+/// Most Coupon customers per recipe.
+pub const MAX_COUPON: usize = 3;
+/// Methods on an ingredient card.
+pub const METHODS: usize = 4;
+/// Days (income goals) in a game.
+pub const DAYS: usize = 4;
+
+/// The dice condition of a preparation method: what two dice must show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum Condition {
+    /// Any two dice.
+    Any,
+    /// Two equal dice.
+    Pair,
+    /// Both dice odd.
+    BothOdd,
+    /// Both dice even.
+    BothEven,
+    /// The larger minus the smaller is N.
+    DiffEq(u8),
+    /// The sum is N.
+    SumEq(u8),
+    /// The sum is at least N.
+    SumGe(u8),
+    /// The sum is at most N.
+    SumLe(u8),
+}
+
+impl Condition {
+    /// Whether dice showing `a` and `b` meet the condition.
+    pub fn holds(self, a: u8, b: u8) -> bool {
+        let (s, d) = (a + b, a.abs_diff(b));
+        match self {
+            Condition::Any => true,
+            Condition::Pair => a == b,
+            Condition::BothOdd => a % 2 == 1 && b % 2 == 1,
+            Condition::BothEven => a.is_multiple_of(2) && b.is_multiple_of(2),
+            Condition::DiffEq(n) => d == n,
+            Condition::SumEq(n) => s == n,
+            Condition::SumGe(n) => s >= n,
+            Condition::SumLe(n) => s <= n,
+        }
+    }
+}
+
+impl TryFrom<String> for Condition {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        let number = |rest: &str, lo: u8, hi: u8| -> Result<u8, String> {
+            match rest.parse::<u8>() {
+                Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "dice condition `{s}`: the number must be from {lo} to {hi}"
+                )),
+            }
+        };
+        Ok(match s.as_str() {
+            "any" => Condition::Any,
+            "pair" => Condition::Pair,
+            "both_odd" => Condition::BothOdd,
+            "both_even" => Condition::BothEven,
+            x if x.starts_with("diff_eq_") => Condition::DiffEq(number(&x[8..], 0, 5)?),
+            x if x.starts_with("sum_eq_") => Condition::SumEq(number(&x[7..], 2, 12)?),
+            x if x.starts_with("sum_ge_") => Condition::SumGe(number(&x[7..], 2, 12)?),
+            x if x.starts_with("sum_le_") => Condition::SumLe(number(&x[7..], 2, 12)?),
+            _ => {
+                return Err(format!(
+                    "unknown dice condition `{s}`; known: any, pair, both_odd, both_even, \
+                     diff_eq_N, sum_eq_N, sum_ge_N, sum_le_N"
+                ))
+            }
+        })
+    }
+}
+
+impl From<Condition> for String {
+    fn from(c: Condition) -> String {
+        match c {
+            Condition::Any => "any".into(),
+            Condition::Pair => "pair".into(),
+            Condition::BothOdd => "both_odd".into(),
+            Condition::BothEven => "both_even".into(),
+            Condition::DiffEq(n) => format!("diff_eq_{n}"),
+            Condition::SumEq(n) => format!("sum_eq_{n}"),
+            Condition::SumGe(n) => format!("sum_ge_{n}"),
+            Condition::SumLe(n) => format!("sum_le_{n}"),
+        }
+    }
+}
+
+/// One method of preparing an ingredient: two dice meeting a condition raise its token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Method {
+    /// The dice condition.
+    #[serde(rename = "c")]
+    pub condition: Condition,
+    /// Slots the ingredient token moves up.
+    pub gain: u8,
+    /// "One of the two dice [must] belong to another player" (the rightmost method).
+    #[serde(default)]
+    pub needs_other_players_die: bool,
+}
+
+/// An ingredient card.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ingredient {
+    /// Its name, for example `pork`.
+    pub name: String,
+    /// The four methods, left to right.
+    pub methods: [Method; METHODS],
+}
+
+/// A recipe card and its customers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Recipe {
+    /// Its name, for example `Fried Rice`.
+    pub name: String,
+    /// Its price in dollars ($11, $16 or $31).
+    pub price: u16,
+    /// The ingredients it needs (indices into [`WokData::ingredients`]).
+    pub ingredients: Vec<u8>,
+    /// Bit set of [`Recipe::ingredients`].
+    pub ingredient_set: u16,
+    /// Incomes of its Regular customers.
+    pub regular: Vec<u8>,
+    /// Incomes of its Coupon customers.
+    pub coupon: Vec<u8>,
+}
+
+/// An optional event card (the Events variant).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    /// Its name.
+    pub name: String,
+    /// `immediate` or `end_of_round`.
+    pub when: String,
+    /// What it does, in words.
+    pub effect: String,
+}
+
+/// An optional Wang Family character card (the Player Powers variant).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Character {
+    /// Its name.
+    pub name: String,
+    /// Its power, in words.
+    pub power: String,
+}
+
+/// The numbers the rulebook prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rulebook {
+    /// Recipe prices dealt at setup, one per player, by player count.
+    pub setup_recipes: BTreeMap<u8, Vec<u16>>,
+    /// Recipes of this price leave a 2-player game.
+    pub two_player_removed_price: u16,
+    /// Extra dice one player starts with in a 2-player game.
+    pub two_player_extra_dice: u8,
+    /// Dice each player starts with.
+    pub start_dice: u8,
+    /// Most dice a player may have.
+    pub max_dice: u8,
+    /// Fortune cubes each player starts with.
+    pub start_fortune_cubes: u8,
+    /// Fortune cubes in the box.
+    pub fortune_cubes: u8,
+    /// Hustle tokens in the box.
+    pub hustle_tokens: u8,
+    /// Methods covered by a Hustle token on a new ingredient card.
+    pub covered_methods: u8,
+    /// Seconds of sand in each timer.
+    pub timer_seconds: u16,
+    /// Washes per day.
+    pub washes_per_day: u8,
+    /// Price of an ingredient upgrade.
+    pub upgrade_price: u16,
+    /// Price of a Hustle token.
+    pub hustle_price: u16,
+    /// Recipes offered in each Next Day Prep.
+    pub recipe_offer: u8,
+    /// Dollars a late customer loses.
+    pub late_penalty: u8,
+}
+
+/// The ingredient track.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Track {
+    /// The bottom slot (a token there blocks its dishes).
+    pub min: u8,
+    /// The row new tokens start on.
+    pub start: u8,
+    /// The top slot.
+    pub max: u8,
+}
+
+/// The data, validated.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WokData {
+    /// Where the data came from (a file path or the embedded file's name).
+    pub source: String,
+    /// Provenance, from the file's `status` field.
+    pub status: String,
+    /// The rulebook's numbers.
+    pub rulebook: Rulebook,
+    /// The ingredient track.
+    pub track: Track,
+    /// Ingredient cards, sorted by name; indices are ingredient ids.
+    pub ingredients: Vec<Ingredient>,
+    /// Recipes in file order; indices are recipe ids.
+    pub recipes: Vec<Recipe>,
+    /// Income goals: difficulty, then player count, then day.
+    pub income_goals: BTreeMap<String, BTreeMap<u8, [u16; DAYS]>>,
+    /// Event cards.
+    pub events: Vec<Event>,
+    /// Character cards.
+    pub characters: Vec<Character>,
+    /// The raw text, for locating errors found after parsing.
+    #[serde(skip)]
+    text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawData {
+    #[serde(default)]
+    status: Option<String>,
+    rulebook: Rulebook,
+    track: Track,
+    ingredients: BTreeMap<String, Vec<Method>>,
+    recipes: Vec<RawRecipe>,
+    income_goals: BTreeMap<String, BTreeMap<u8, Vec<u16>>>,
+    #[serde(default)]
+    events: Vec<Event>,
+    #[serde(default)]
+    characters: Vec<Character>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRecipe {
+    name: String,
+    price: u16,
+    ingredients: Vec<String>,
+    regular: Vec<u8>,
+    coupon: Vec<u8>,
+}
+
+impl WokData {
+    /// The embedded (reconstructed) data.
+    pub fn embedded() -> WokData {
+        Self::from_yaml_str(EMBEDDED_YAML, EMBEDDED_NAME).expect("the embedded data is valid")
+    }
+
+    /// The embedded data file's text, for users who want a copy to edit.
+    pub fn embedded_text() -> &'static str {
+        EMBEDDED_YAML
+    }
+
+    /// A `--data` argument: `builtin:reconstructed` (the embedded data) or a file path.
+    pub fn from_arg(path: &Path) -> Result<WokData, EngineError> {
+        match path.to_str().and_then(|p| p.strip_prefix("builtin:")) {
+            Some("reconstructed") => Ok(Self::embedded()),
+            Some(other) => Err(EngineError::field(
+                &format!("builtin:{other}"),
+                "name",
+                "no built-in Wok Star data of this name; built in: reconstructed",
+            )),
+            None => Self::from_path(path),
+        }
+    }
+
+    /// Loads a user's data file (same schema as the embedded one).
+    pub fn from_path(path: &Path) -> Result<WokData, EngineError> {
+        let text = crate::error::read_data_file(path)?;
+        Self::from_yaml_str(&text, &path.display().to_string())
+    }
+
+    /// Parses and validates YAML text; `file` names it in errors.
+    pub fn from_yaml_str(text: &str, file: &str) -> Result<WokData, EngineError> {
+        let de = serde_norway::Deserializer::from_str(text);
+        let raw: RawData = serde_path_to_error::deserialize(de).map_err(|e| {
+            let field = e.path().to_string();
+            let inner = e.into_inner();
+            let (line, column) = inner
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((0, 0));
+            EngineError::Data {
+                file: file.to_string(),
+                line,
+                column,
+                field,
+                message: inner.to_string(),
+            }
+        })?;
+        compile(raw, file, text)
+    }
+
+    /// The income goals for a difficulty and player count; the error names the data file and
+    /// the missing entry.
+    pub fn goals(&self, difficulty: &str, players: u8) -> Result<[u16; DAYS], EngineError> {
+        let Some(by_players) = self.income_goals.get(difficulty) else {
+            let known: Vec<&str> = self.income_goals.keys().map(String::as_str).collect();
+            return Err(EngineError::param(
+                "difficulty",
+                format!(
+                    "`{difficulty}` is not a difficulty of {}; known: {}",
+                    self.source,
+                    known.join(", ")
+                ),
+            ));
+        };
+        by_players.get(&players).copied().ok_or_else(|| {
+            self.error_at(
+                "income_goals",
+                difficulty,
+                format!("income_goals.{difficulty}.{players}"),
+                format!("no income goals for {players} players at difficulty {difficulty}"),
+            )
+        })
+    }
+
+    /// An error at a field whose line is found by searching the text: the first line containing
+    /// `needle` after the line that starts the top-level `section`.
+    pub(crate) fn error_at(
+        &self,
+        section: &str,
+        needle: &str,
+        field: String,
+        message: String,
+    ) -> EngineError {
+        let line = locate(&self.text, section, needle);
+        EngineError::Data {
+            file: self.source.clone(),
+            line,
+            column: 0,
+            field,
+            message,
+        }
+    }
+
+    /// The index of the ingredient with this name.
+    pub fn ingredient_index(&self, name: &str) -> Option<u8> {
+        self.ingredients
+            .iter()
+            .position(|i| i.name == name)
+            .map(|i| i as u8)
+    }
+}
+
+/// The 1-based line of the first occurrence of `needle` at or after the line starting with
+/// `section:`; 0 when not found.
+fn locate(text: &str, section: &str, needle: &str) -> usize {
+    let head = format!("{section}:");
+    let mut in_section = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with(&head) {
+            in_section = true;
+        }
+        if in_section && line.contains(needle) {
+            return i + 1;
+        }
+    }
+    0
+}
+
+fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError> {
+    let at = |section: &str, needle: &str, field: String, message: String| EngineError::Data {
+        file: file.to_string(),
+        line: locate(text, section, needle),
+        column: 0,
+        field,
+        message,
+    };
+    let rb = &raw.rulebook;
+    check_rulebook(rb)
+        .map_err(|(field, msg)| at("rulebook", field, format!("rulebook.{field}"), msg))?;
+    let t = raw.track;
+    if !(t.min <= t.start && t.start <= t.max && t.max <= 20) {
+        return Err(at(
+            "track",
+            "track",
+            "track".into(),
+            format!(
+                "need min <= start <= max <= 20, got min {}, start {}, max {}",
+                t.min, t.start, t.max
+            ),
+        ));
+    }
+    if raw.ingredients.is_empty() || raw.ingredients.len() > MAX_INGREDIENTS {
+        return Err(at(
+            "ingredients",
+            "ingredients",
+            "ingredients".into(),
+            format!(
+                "{} ingredient cards; from 1 to {MAX_INGREDIENTS} are supported",
+                raw.ingredients.len()
+            ),
+        ));
+    }
+    let mut ingredients = Vec::new();
+    for (name, methods) in &raw.ingredients {
+        let field = format!("ingredients.{name}");
+        let methods: [Method; METHODS] = methods.as_slice().try_into().map_err(|_| {
+            at(
+                "ingredients",
+                name,
+                field.clone(),
+                format!(
+                    "an ingredient card has {METHODS} methods, got {}",
+                    methods.len()
+                ),
+            )
+        })?;
+        for (k, m) in methods.iter().enumerate() {
+            if m.gain == 0 || m.gain > t.max {
+                return Err(at(
+                    "ingredients",
+                    name,
+                    format!("{field}[{k}].gain"),
+                    format!(
+                        "must be from 1 to the track's top ({}), got {}",
+                        t.max, m.gain
+                    ),
+                ));
+            }
+        }
+        ingredients.push(Ingredient {
+            name: name.clone(),
+            methods,
+        });
+    }
+    if raw.recipes.is_empty() || raw.recipes.len() > MAX_RECIPES {
+        return Err(at(
+            "recipes",
+            "recipes",
+            "recipes".into(),
+            format!(
+                "{} recipes; from 1 to {MAX_RECIPES} are supported",
+                raw.recipes.len()
+            ),
+        ));
+    }
+    let mut recipes: Vec<Recipe> = Vec::new();
+    for (i, r) in raw.recipes.iter().enumerate() {
+        let field = format!("recipes[{i}]");
+        let here = |f: &str, msg: String| at("recipes", &r.name, format!("{field}.{f}"), msg);
+        if recipes.iter().any(|x| x.name == r.name) {
+            return Err(here("name", format!("duplicate recipe `{}`", r.name)));
+        }
+        if r.price == 0 || r.price > 1000 {
+            return Err(here(
+                "price",
+                format!("must be from 1 to 1000, got {}", r.price),
+            ));
+        }
+        if r.ingredients.is_empty() || r.ingredients.len() > 4 {
+            return Err(here(
+                "ingredients",
+                format!(
+                    "a recipe needs 1 to 4 ingredients, got {}",
+                    r.ingredients.len()
+                ),
+            ));
+        }
+        let mut ids = Vec::new();
+        let mut set = 0u16;
+        for name in &r.ingredients {
+            let Some(k) = ingredients.iter().position(|x| &x.name == name) else {
+                return Err(here(
+                    "ingredients",
+                    format!("unknown ingredient `{name}` (not under `ingredients:`)"),
+                ));
+            };
+            if set & (1 << k) != 0 {
+                return Err(here("ingredients", format!("`{name}` is listed twice")));
+            }
+            set |= 1 << k;
+            ids.push(k as u8);
+        }
+        if r.regular.is_empty() || r.regular.len() > MAX_REGULAR {
+            return Err(here(
+                "regular",
+                format!(
+                    "1 to {MAX_REGULAR} Regular customers, got {}",
+                    r.regular.len()
+                ),
+            ));
+        }
+        if r.coupon.len() > MAX_COUPON {
+            return Err(here(
+                "coupon",
+                format!(
+                    "at most {MAX_COUPON} Coupon customers, got {}",
+                    r.coupon.len()
+                ),
+            ));
+        }
+        for (f, list) in [("regular", &r.regular), ("coupon", &r.coupon)] {
+            if let Some(v) = list.iter().find(|&&v| v == 0 || v > 100) {
+                return Err(here(f, format!("incomes run from $1 to $100, got {v}")));
+            }
+        }
+        recipes.push(Recipe {
+            name: r.name.clone(),
+            price: r.price,
+            ingredients: ids,
+            ingredient_set: set,
+            regular: r.regular.clone(),
+            coupon: r.coupon.clone(),
+        });
+    }
+    for (players, prices) in &rb.setup_recipes {
+        for &p in prices {
+            if !recipes.iter().any(|r| r.price == p) {
+                return Err(at(
+                    "rulebook",
+                    "setup_recipes",
+                    format!("rulebook.setup_recipes.{players}"),
+                    format!("no recipe costs ${p}"),
+                ));
+            }
+        }
+    }
+    let mut income_goals = BTreeMap::new();
+    for (difficulty, by_players) in &raw.income_goals {
+        let mut m = BTreeMap::new();
+        for (&players, goals) in by_players {
+            let field = format!("income_goals.{difficulty}.{players}");
+            let goals: [u16; DAYS] = goals.as_slice().try_into().map_err(|_| {
+                at(
+                    "income_goals",
+                    difficulty,
+                    field.clone(),
+                    format!("{DAYS} goals, one per day, got {}", goals.len()),
+                )
+            })?;
+            if !(2..=4).contains(&players) {
+                return Err(at(
+                    "income_goals",
+                    difficulty,
+                    field,
+                    "player counts run from 2 to 4".into(),
+                ));
+            }
+            if goals.iter().any(|&g| g > 10_000) {
+                return Err(at(
+                    "income_goals",
+                    difficulty,
+                    field,
+                    "goals run from $0 to $10000".into(),
+                ));
+            }
+            m.insert(players, goals);
+        }
+        income_goals.insert(difficulty.clone(), m);
+    }
+    for (i, e) in raw.events.iter().enumerate() {
+        if e.when != "immediate" && e.when != "end_of_round" {
+            return Err(at(
+                "events",
+                &e.name,
+                format!("events[{i}].when"),
+                format!("`immediate` or `end_of_round`, got `{}`", e.when),
+            ));
+        }
+    }
+    Ok(WokData {
+        source: file.to_string(),
+        status: raw.status.unwrap_or_default(),
+        rulebook: raw.rulebook,
+        track: t,
+        ingredients,
+        recipes,
+        income_goals,
+        events: raw.events,
+        characters: raw.characters,
+        text: text.to_string(),
+    })
+}
+
+fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
+    let range = |name: &'static str, v: u32, lo: u32, hi: u32| {
+        if (lo..=hi).contains(&v) {
+            Ok(())
+        } else {
+            Err((name, format!("must be from {lo} to {hi}, got {v}")))
+        }
+    };
+    range("start_dice", rb.start_dice.into(), 1, 5)?;
+    range("max_dice", rb.max_dice.into(), rb.start_dice.into(), 5)?;
+    range(
+        "two_player_extra_dice",
+        rb.two_player_extra_dice.into(),
+        0,
+        u32::from(rb.max_dice - rb.start_dice),
+    )?;
+    range("start_fortune_cubes", rb.start_fortune_cubes.into(), 0, 20)?;
+    range("fortune_cubes", rb.fortune_cubes.into(), 0, 100)?;
+    range("hustle_tokens", rb.hustle_tokens.into(), 0, 200)?;
+    range("covered_methods", rb.covered_methods.into(), 0, 2)?;
+    range("timer_seconds", rb.timer_seconds.into(), 1, 600)?;
+    range("washes_per_day", rb.washes_per_day.into(), 0, 10)?;
+    range("upgrade_price", rb.upgrade_price.into(), 0, 1000)?;
+    range("hustle_price", rb.hustle_price.into(), 1, 1000)?;
+    range("recipe_offer", rb.recipe_offer.into(), 0, 3)?;
+    range("late_penalty", rb.late_penalty.into(), 0, 100)?;
+    for p in 2..=4u8 {
+        match rb.setup_recipes.get(&p) {
+            Some(list) if list.len() == p as usize => {}
+            Some(list) => {
+                return Err((
+                    "setup_recipes",
+                    format!(
+                        "{p} players need {p} prices, one per player, got {}",
+                        list.len()
+                    ),
+                ))
+            }
+            None => return Err(("setup_recipes", format!("no entry for {p} players"))),
+        }
+    }
+    if rb.setup_recipes.keys().any(|p| !(2..=4).contains(p)) {
+        return Err(("setup_recipes", "player counts run from 2 to 4".into()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_data_loads() {
+        let d = WokData::embedded();
+        assert_eq!(d.ingredients.len(), 10);
+        assert_eq!(d.recipes.len(), 12);
+        assert_eq!(d.goals("mild", 2).unwrap(), [7, 12, 18, 25]);
+        assert_eq!(d.goals("medium", 2).unwrap(), [8, 13, 20, 28]);
+        assert_eq!(d.rulebook.timer_seconds, 30);
+    }
+
+    #[test]
+    fn conditions_parse_and_hold() {
+        let c = |s: &str| Condition::try_from(s.to_string()).unwrap();
+        assert!(c("diff_eq_2").holds(5, 3));
+        assert!(!c("diff_eq_2").holds(5, 4));
+        assert!(c("sum_ge_10").holds(4, 6));
+        assert!(c("sum_le_4").holds(1, 3));
+        assert!(c("pair").holds(2, 2));
+        assert!(c("both_odd").holds(1, 5) && !c("both_odd").holds(1, 2));
+        assert!(Condition::try_from("sum_eq_13".to_string()).is_err());
+        assert!(Condition::try_from("triple".to_string()).is_err());
+    }
+
+    fn broken(from: &str, to: &str) -> String {
+        let text = WokData::embedded_text().replacen(from, to, 1);
+        assert_ne!(text, WokData::embedded_text(), "{from} not found");
+        WokData::from_yaml_str(&text, "w.yaml")
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn an_unknown_dice_condition_names_file_line_and_field() {
+        let e = broken(
+            "c: diff_eq_2, gain: 2}, {c: sum_eq_7",
+            "c: diff_eq_2, gain: 2}, {c: sum_eq_77",
+        );
+        assert!(
+            e.starts_with("w.yaml:") && e.contains("ingredients.pork"),
+            "{e}"
+        );
+        assert!(!e.contains(":0:0:"), "{e}");
+    }
+
+    #[test]
+    fn a_recipe_naming_an_unknown_ingredient_names_file_line_and_field() {
+        let e = broken("ingredients: [rice, egg]", "ingredients: [rice, eggs]");
+        assert!(
+            e.contains("w.yaml:") && e.contains("recipes[0].ingredients"),
+            "{e}"
+        );
+        assert!(e.contains("eggs"), "{e}");
+        assert!(!e.starts_with("w.yaml:0:"), "{e}");
+    }
+
+    #[test]
+    fn goals_for_a_missing_player_count_name_file_and_field() {
+        let text = WokData::embedded_text().replacen(", 4: [15, 26, 40, 56]", "", 1);
+        let d = WokData::from_yaml_str(&text, "w.yaml").unwrap();
+        let e = d.goals("medium", 4).unwrap_err().to_string();
+        assert!(
+            e.contains("w.yaml") && e.contains("income_goals.medium.4"),
+            "{e}"
+        );
+        let e = d.goals("hot", 4).unwrap_err().to_string();
+        assert!(e.contains("difficulty") && e.contains("mild"), "{e}");
+    }
+}

@@ -1,0 +1,65 @@
+//! What a seat sees, and determinization. Wok Star hides the same things from every seat: the
+//! order of the Regular deck (never stored: customers are drawn at random as they are revealed)
+//! and which face-down Coupon customers were advertised into it.
+
+use super::data::{CUSTOMER_SLOTS, MAX_RECIPES, MAX_REGULAR};
+use super::setup::draw_bit;
+use super::state::State;
+use super::WokStar;
+use rand::Rng;
+use serde::Serialize;
+
+/// The Coupon customer slots of every recipe (bit set).
+pub(crate) const COUPON_SLOTS: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < MAX_RECIPES {
+        let mut k = MAX_REGULAR;
+        while k < CUSTOMER_SLOTS {
+            m |= 1u128 << (r * CUSTOMER_SLOTS + k);
+            k += 1;
+        }
+        r += 1;
+    }
+    m
+};
+
+/// What every seat sees: the whole position except which Coupon customers are in the Regular
+/// deck; only how many.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Observation {
+    /// The position with the deck's Coupon customers folded back into the Coupon pile.
+    pub state: State,
+    /// How many Coupon customers are in the Regular deck.
+    pub advertised: u32,
+}
+
+impl WokStar {
+    pub(crate) fn observe(&self, s: &State) -> Observation {
+        let mut v = s.clone();
+        let in_deck = s.deck & COUPON_SLOTS;
+        v.deck &= !COUPON_SLOTS;
+        v.coupons |= in_deck;
+        Observation {
+            state: v,
+            advertised: in_deck.count_ones(),
+        }
+    }
+
+    /// A copy in which the advertised Coupon customers are drawn again from every Coupon
+    /// customer nobody has seen.
+    pub(crate) fn sample_hidden<R: Rng + ?Sized>(&self, s: &State, rng: &mut R) -> State {
+        let mut v = s.clone();
+        let in_deck = s.deck & COUPON_SLOTS;
+        let mut unseen = in_deck | s.coupons;
+        let mut deck = s.deck & !COUPON_SLOTS;
+        for _ in 0..in_deck.count_ones() {
+            let c = draw_bit(unseen, rng);
+            unseen &= !(1u128 << c);
+            deck |= 1u128 << c;
+        }
+        v.deck = deck;
+        v.coupons = unseen;
+        v
+    }
+}

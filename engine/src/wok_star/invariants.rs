@@ -1,0 +1,267 @@
+//! Conservation checks: dice, cubes, Hustle tokens and customer cards are conserved, tracks stay
+//! within bounds and the timers agree with the phase. Used by the tests after every action, and
+//! by the state load check.
+
+use super::data::CUSTOMER_SLOTS;
+use super::state::{Phase, State, DIRTY, MAX_DICE, NOBODY};
+use super::WokStar;
+
+impl WokStar {
+    /// Checks every invariant of `s`; the error says which one fails.
+    pub fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let rb = &self.data.rulebook;
+        let n = self.players as usize;
+        if s.players != self.players {
+            return Err(format!("players {} in a {n}-player game", s.players));
+        }
+        if !(1..=super::data::DAYS as u8).contains(&s.day) {
+            return Err(format!("day {} out of 1..=4", s.day));
+        }
+        for i in 0..n {
+            let c = s.dice_count[i];
+            if c < rb.start_dice || c > rb.max_dice || c as usize > MAX_DICE {
+                return Err(format!("seat {i} has {c} dice"));
+            }
+            if s.dice[i].iter().any(|&d| d > 6) {
+                return Err(format!("seat {i} has a die face out of 1..=6"));
+            }
+            if s.dice[i][c as usize..].iter().any(|&d| d != DIRTY) {
+                return Err(format!("seat {i} has a face on a die it does not own"));
+            }
+        }
+        for i in n..s.dice_count.len() {
+            if s.dice_count[i] != 0 || s.cubes[i] != 0 || s.clock[i] != 0 {
+                return Err(format!(
+                    "seat {i} does not play, yet has dice, cubes or time"
+                ));
+            }
+        }
+        let cubes: u32 = s.cubes.iter().map(|&c| u32::from(c)).sum::<u32>()
+            + s.tracker_cubes.count_ones()
+            + u32::from(s.cube_supply)
+            + u32::from(s.cubes_to_give);
+        if cubes != u32::from(rb.fortune_cubes) {
+            return Err(format!(
+                "{cubes} Fortune cubes, the box has {}",
+                rb.fortune_cubes
+            ));
+        }
+        let hustle =
+            u32::from(s.hustle_pool) + u32::from(s.hustle_supply) + u32::from(s.hustle_covering);
+        if hustle != u32::from(rb.hustle_tokens) {
+            return Err(format!(
+                "{hustle} Hustle tokens, the box has {}",
+                rb.hustle_tokens
+            ));
+        }
+        let in_play = self.ingredients_in_play(s);
+        let mut covering = 0u32;
+        for k in 0..self.data.ingredients.len() {
+            if in_play & (1 << k) == 0 {
+                if s.track[k] != 0 || s.upgrades[k] != 0 {
+                    return Err(format!(
+                        "ingredient {k} is not in play, yet has a token or upgrades"
+                    ));
+                }
+                continue;
+            }
+            let t = s.track[k];
+            if t < self.data.track.min || t > self.data.track.max {
+                return Err(format!("ingredient {k}'s token on slot {t}"));
+            }
+            if s.upgrades[k] > rb.covered_methods {
+                return Err(format!("ingredient {k} has {} upgrades", s.upgrades[k]));
+            }
+            covering += u32::from(rb.covered_methods - s.upgrades[k]);
+            let o = s.ingredient_owner[k];
+            if o != NOBODY && o as usize >= n {
+                return Err(format!("ingredient {k} held by seat {o}"));
+            }
+        }
+        if covering != u32::from(s.hustle_covering) {
+            return Err(format!(
+                "{} covering Hustle tokens, the cards' covered methods need {covering}",
+                s.hustle_covering
+            ));
+        }
+        self.check_cards(s)?;
+        let cap = self.capacity;
+        if s.timers.iter().any(|t| t.top > cap) {
+            return Err("a timer holds more sand than it can".into());
+        }
+        let standing = s.timers.iter().all(|t| t.standing);
+        match s.phase {
+            Phase::Washing if s.timers.iter().any(|t| t.standing) => {
+                return Err("a timer runs during a wash".into())
+            }
+            Phase::Business if !standing => return Err("a timer lies down outside a wash".into()),
+            Phase::Business if s.customer.is_none() => {
+                return Err("open for business with no customer waiting".into())
+            }
+            Phase::AfterClose { seat } if seat >= self.players => {
+                return Err(format!("after-close turn of seat {seat}"))
+            }
+            _ => {}
+        }
+        if let Some(seat) = s.second_cube {
+            if seat >= self.players
+                || !matches!(
+                    s.phase,
+                    Phase::Business | Phase::Washing | Phase::AfterClose { .. }
+                )
+            {
+                return Err(format!(
+                    "a cube move pending for seat {seat} in {:?}",
+                    s.phase
+                ));
+            }
+        }
+        self.check_phase(s)
+    }
+
+    fn check_phase(&self, s: &State) -> Result<(), String> {
+        let ingredients = self.data.ingredients.len();
+        if u32::from(s.pending) >> ingredients != 0 {
+            return Err("pending: an ingredient card that does not exist".into());
+        }
+        for &r in &s.offer {
+            if r != NOBODY
+                && (r as usize >= self.data.recipes.len() || s.recipe_owner[r as usize] != NOBODY)
+            {
+                return Err(format!("offer: recipe {r} cannot be on offer"));
+            }
+        }
+        let last_day = s.day as usize == super::data::DAYS;
+        match s.phase {
+            Phase::ExtraDie if self.players != 2 || s.opened => {
+                Err("the extra die is handed out only at a 2-player set-up".into())
+            }
+            Phase::GiveIngredients if s.pending == 0 => {
+                Err("handing out ingredient cards with none waiting".into())
+            }
+            Phase::GiveCubes if s.cubes_to_give == 0 || last_day => {
+                Err("handing out cubes with none gained, or after the last day".into())
+            }
+            Phase::Prep if last_day || !s.opened => Err("Next Day Prep after the last day".into()),
+            Phase::Business | Phase::Washing | Phase::AfterClose { .. } if !s.opened => {
+                Err("open for business before set-up ended".into())
+            }
+            _ if s.phase != Phase::GiveCubes && s.cubes_to_give != 0 => {
+                Err("cubes to hand out outside Daily Accounting".into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn check_cards(&self, s: &State) -> Result<(), String> {
+        let n = self.players as usize;
+        let mut all_regular = 0u128;
+        let mut all_coupon = 0u128;
+        for r in 0..super::data::MAX_RECIPES {
+            let o = s.recipe_owner[r];
+            if o == NOBODY {
+                continue;
+            }
+            if r >= self.data.recipes.len() || o as usize >= n {
+                return Err(format!("recipe {r} held by seat {o}"));
+            }
+            all_regular |= self.regular_cards(r);
+            all_coupon |= self.coupon_cards(r);
+        }
+        let current = s
+            .customer
+            .map_or(0u128, |c| 1u128.checked_shl(u32::from(c)).unwrap_or(0));
+        if s.customer.is_some() && current == 0 {
+            return Err("the current customer is no card".into());
+        }
+        let parts = [s.deck, s.coupons, s.served, current];
+        let mut seen = 0u128;
+        for p in parts {
+            if seen & p != 0 {
+                return Err("a customer card is in two places".into());
+            }
+            seen |= p;
+        }
+        if seen != all_regular | all_coupon {
+            return Err("customer cards are lost or come from recipes not in play".into());
+        }
+        if s.coupons & all_regular != 0 {
+            return Err("a Regular customer in the Coupon pile".into());
+        }
+        let _ = CUSTOMER_SLOTS;
+        Ok(())
+    }
+
+    pub(crate) fn name_action(&self, s: &State, a: super::Action) -> String {
+        use super::Action as A;
+        let ing = |k: u8| {
+            self.data
+                .ingredients
+                .get(k as usize)
+                .map_or_else(|| format!("ingredient {k}"), |x| x.name.clone())
+        };
+        let p = |seat: u8| format!("player {}", u32::from(seat) + 1);
+        match a {
+            A::ExtraDie(x) => format!("{} starts with the extra die", p(x)),
+            A::GiveIngredient(x) => {
+                let k = s.pending.trailing_zeros();
+                format!("give the {} card to {}", ing(k.min(255) as u8), p(x))
+            }
+            A::Serve => match s.customer {
+                Some(c) => {
+                    let r = &self.data.recipes
+                        [(c as usize / CUSTOMER_SLOTS).min(self.data.recipes.len() - 1)];
+                    format!("serve {} (${})", r.name, self.customer_income(c).0)
+                }
+                None => "serve".into(),
+            },
+            A::Prepare {
+                ingredient,
+                method,
+                a,
+                b,
+            } => {
+                let me = crate::game::Game::to_move(self, s).unwrap_or(0);
+                let die = |d: super::Die| {
+                    if d.owner == me {
+                        format!("{}", d.face)
+                    } else {
+                        format!("{} of {}", d.face, p(d.owner))
+                    }
+                };
+                format!(
+                    "prepare {} by method {} with {} and {}",
+                    ing(ingredient),
+                    method + 1,
+                    die(a),
+                    die(b)
+                )
+            }
+            A::GainHustle(f) => format!("turn a {f} into a Hustle token"),
+            A::Rotate { face, up } => {
+                format!("Hustle: turn a {face} {}", if up { "up" } else { "down" })
+            }
+            A::HustleCubes { from, to } => format!("Hustle: a cube from {} to {}", p(from), p(to)),
+            A::SecondCube { from, to } => format!("second cube from {} to {}", p(from), p(to)),
+            A::NoSecondCube => "no second cube".into(),
+            A::Wash => "run the Dishwasher".into(),
+            A::EndWash => "end the wash: re-roll the dirty dice".into(),
+            A::Wait => "wait".into(),
+            A::Close => "close for the day".into(),
+            A::Done => "done with the leftover dice".into(),
+            A::GiveCube(x) => format!("give a gained Fortune cube to {}", p(x)),
+            A::BuyRecipe { slot, seat } => {
+                let r = s.offer.get(slot as usize).copied().unwrap_or(NOBODY);
+                let name = self.data.recipes.get(r as usize).map_or_else(
+                    || format!("offer {slot}"),
+                    |x| format!("{} (${})", x.name, x.price),
+                );
+                format!("buy {name} for {}", p(seat))
+            }
+            A::Upgrade(k) => format!("upgrade {}", ing(k)),
+            A::BuyHustle => "buy a Hustle token".into(),
+            A::Advertise => "advertise: one more Coupon customer".into(),
+            A::OpenDay => "open the next day".into(),
+        }
+    }
+}

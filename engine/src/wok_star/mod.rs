@@ -1,0 +1,276 @@
+//! Wok Star (2 to 4 players, cooperative, real time): the team serves customers against two
+//! 30-second sand timers over 4 days and must meet each day's income goal.
+//!
+//! Files, each named for what it holds:
+//! - [`data`]: the data file (YAML: rulebook numbers, income goals, ingredient cards, recipes,
+//!   events, characters);
+//! - [`params`]: parameters, the clock model's durations and the named rule options;
+//! - [`clock`]: the sand timers and the clock model;
+//! - [`state`]: the position;
+//! - [`action`]: the actions;
+//! - `setup.rs`: set-up, opening a day, Daily Accounting;
+//! - `moves.rs`: the legal actions;
+//! - `apply.rs`: applying an action;
+//! - `hidden.rs`: what a seat sees, and determinization;
+//! - `invariants.rs`: conservation checks used by the tests.
+//!
+//! # Real time as a discrete-event model
+//! Every action takes seconds of table time ([`Params`]: `roll_seconds`, `prepare_seconds`, ...,
+//! all divided by `speed`). Each seat has its own clock; the seat whose clock is earliest acts
+//! next, its action takes effect at that instant and its clock moves on by the action's
+//! duration. The timers run on the same table clock: a serve flips the emptier timer, a wash
+//! lays both down, and a customer served while no timer runs is late. A seat may also wait.
+//!
+//! # Modelling choices
+//! - The team's decisions outside play (who gets an ingredient card, the 2-player extra die,
+//!   gained cubes, Next Day Prep purchases) are taken by seat 1 on the team's behalf.
+//! - A serve, and the end of a wash, flip the timer with less sand in its top half.
+//! - A seat converts and rotates its own dice (a partner's die is rotated by the partner).
+//! - Hustle tokens that cover a new card's methods come from the supply, then the pool.
+//! - The Regular deck is drawn at random as customers are revealed, so its order is never
+//!   stored; which Coupon customers were advertised is hidden from everyone.
+//! - Events and player powers (optional rules) are not modelled yet.
+
+pub mod action;
+pub mod clock;
+pub mod data;
+pub mod params;
+pub mod state;
+
+mod apply;
+mod hidden;
+mod invariants;
+mod moves;
+mod present;
+mod setup;
+
+pub use action::{Action, Die};
+pub use data::WokData;
+pub use hidden::Observation;
+pub use params::{Durations, Params};
+pub use state::{Closing, Phase, Short, State, MAX_PLAYERS};
+
+use crate::error::EngineError;
+use crate::game::{Game, Outcome, Seat, MAX_SEATS};
+use rand::Rng;
+
+#[cfg(debug_assertions)]
+thread_local! {
+    static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(256));
+}
+
+/// Wok Star: rules, data and parameters. Immutable and shared by all threads.
+#[derive(Debug, Clone)]
+pub struct WokStar {
+    /// The data.
+    pub data: WokData,
+    /// The parameters as given.
+    pub params: Params,
+    players: u8,
+    goals: [u16; data::DAYS],
+    durations: Durations,
+    /// Milliseconds of sand in a timer.
+    capacity: u32,
+    /// Recipes in the game's box (all but those a 2-player game removes), bit set.
+    recipe_box: u16,
+}
+
+impl WokStar {
+    /// Builds a game from data and parameters, checking that they fit together.
+    pub fn new(data: WokData, params: Params) -> Result<WokStar, EngineError> {
+        let players = params.players;
+        if !(2..=MAX_PLAYERS as u8).contains(&players) {
+            return Err(EngineError::param(
+                "players",
+                format!("Wok Star takes 2 to 4 players, got {players}"),
+            ));
+        }
+        let goals = data.goals(&params.difficulty, players)?;
+        if !(params.speed.is_finite() && (0.01..=100.0).contains(&params.speed)) {
+            return Err(EngineError::param(
+                "speed",
+                format!("must be from 0.01 to 100, got {}", params.speed),
+            ));
+        }
+        let mut ms = [0u32; 8];
+        for (k, (key, secs)) in params.duration_fields().into_iter().enumerate() {
+            if !(secs.is_finite() && (0.0..=3600.0).contains(&secs)) {
+                return Err(EngineError::param(
+                    key,
+                    format!("must be from 0 to 3600 seconds, got {secs}"),
+                ));
+            }
+            ms[k] = ((secs * 1000.0 / params.speed).round() as u32).max(1);
+        }
+        let durations = Durations {
+            roll: ms[0],
+            prepare: ms[1],
+            serve: ms[2],
+            hustle: ms[3],
+            pass: ms[4],
+            wash: ms[5],
+            wait: ms[6],
+            max_day: ms[7],
+        };
+        let rb = &data.rulebook;
+        let mut recipe_box = 0u16;
+        for (i, r) in data.recipes.iter().enumerate() {
+            if !(players == 2 && r.price == rb.two_player_removed_price) {
+                recipe_box |= 1 << i;
+            }
+        }
+        let setup = &rb.setup_recipes[&players];
+        for &price in setup {
+            let wanted = setup.iter().filter(|&&p| p == price).count();
+            let pile = data
+                .recipes
+                .iter()
+                .enumerate()
+                .filter(|&(i, r)| r.price == price && recipe_box & (1 << i) != 0)
+                .count();
+            if pile < wanted {
+                return Err(EngineError::field(
+                    &data.source,
+                    format!("rulebook.setup_recipes.{players}"),
+                    format!("{wanted} recipes of ${price} are dealt, the data has {pile} in play"),
+                ));
+            }
+        }
+        let cubes_needed =
+            u32::from(rb.start_fortune_cubes) * u32::from(players) + data::DAYS as u32;
+        if cubes_needed > u32::from(rb.fortune_cubes) {
+            return Err(EngineError::field(
+                &data.source,
+                "rulebook.fortune_cubes",
+                format!(
+                    "{cubes_needed} cubes are needed at set-up, the box has {}",
+                    rb.fortune_cubes
+                ),
+            ));
+        }
+        Ok(WokStar {
+            players,
+            goals,
+            durations,
+            capacity: u32::from(rb.timer_seconds) * 1000,
+            recipe_box,
+            data,
+            params,
+        })
+    }
+
+    /// The embedded data with these parameters.
+    pub fn with_params(params: Params) -> Result<WokStar, EngineError> {
+        Self::new(WokData::embedded(), params)
+    }
+
+    /// The income goals of the four days.
+    pub fn goals(&self) -> [u16; data::DAYS] {
+        self.goals
+    }
+
+    /// The durations in milliseconds.
+    pub fn durations(&self) -> Durations {
+        self.durations
+    }
+
+    /// Milliseconds of sand in a timer.
+    pub fn timer_capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// The seat whose clock is earliest (the lower seat on a tie).
+    pub fn earliest(&self, s: &State) -> u8 {
+        let n = self.players as usize;
+        (0..n).min_by_key(|&i| (s.clock[i], i)).unwrap_or(0) as u8
+    }
+}
+
+impl Game for WokStar {
+    type State = State;
+    type Action = Action;
+    type Observation = Observation;
+
+    fn name(&self) -> &'static str {
+        "wok-star"
+    }
+
+    fn num_seats(&self) -> usize {
+        self.players as usize
+    }
+
+    fn new_state<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+        self.set_up(rng)
+    }
+
+    fn to_move(&self, s: &State) -> Option<Seat> {
+        match s.phase {
+            Phase::Over => None,
+            Phase::ExtraDie | Phase::GiveIngredients | Phase::GiveCubes | Phase::Prep => Some(0),
+            Phase::AfterClose { seat } => Some(seat),
+            Phase::Business | Phase::Washing => {
+                Some(s.second_cube.unwrap_or_else(|| self.earliest(s)))
+            }
+        }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
+        self.legal(s, out)
+    }
+
+    fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+        #[cfg(debug_assertions)]
+        DEBUG_LEGAL.with(|buf| {
+            let mut legal = buf.borrow_mut();
+            self.legal(s, &mut legal);
+            debug_assert!(legal.contains(&a), "illegal {a:?} in {:?}", s.phase);
+        });
+        self.play(s, a, rng)
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if !s.is_over() {
+            return None;
+        }
+        let n = self.players as usize;
+        let won = s.won();
+        let mut score = [0.0; MAX_SEATS];
+        let mut rank = [0u8; MAX_SEATS];
+        for i in 0..n {
+            score[i] = f64::from(s.days_met);
+            rank[i] = 1;
+        }
+        Some(Outcome {
+            seats: self.players,
+            score,
+            rank,
+            winners: if won {
+                (1u16 << n).wrapping_sub(1) as u8
+            } else {
+                0
+            },
+            capped: false,
+            team_score: Some(f64::from(s.margin)),
+        })
+    }
+
+    fn determinize<R: Rng + ?Sized>(&self, s: &State, _observer: Seat, rng: &mut R) -> State {
+        self.sample_hidden(s, rng)
+    }
+
+    fn observation(&self, s: &State, _seat: Seat) -> Observation {
+        self.observe(s)
+    }
+
+    fn turns_completed(&self, s: &State) -> u32 {
+        s.steps
+    }
+
+    fn round(&self, s: &State) -> u32 {
+        u32::from(s.day)
+    }
+
+    fn action_name(&self, s: &State, a: Action) -> String {
+        self.name_action(s, a)
+    }
+}

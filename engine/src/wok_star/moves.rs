@@ -1,0 +1,254 @@
+//! The legal actions.
+
+use super::action::{Action, Die};
+use super::params::{ForeignDice, TrackTop};
+use super::state::{Phase, State, DIRTY, NOBODY};
+use super::WokStar;
+
+impl WokStar {
+    pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
+        out.clear();
+        let n = self.players;
+        match s.phase {
+            Phase::Over => {}
+            Phase::ExtraDie => out.extend((0..n).map(Action::ExtraDie)),
+            Phase::GiveIngredients => self.legal_give_ingredient(s, out),
+            Phase::GiveCubes => out.extend((0..n).map(Action::GiveCube)),
+            Phase::Prep => self.legal_prep(s, out),
+            Phase::AfterClose { seat } => {
+                if s.second_cube == Some(seat) {
+                    self.legal_cube_moves(s, out, true);
+                    out.push(Action::NoSecondCube);
+                    return;
+                }
+                self.legal_prepare(s, seat, out);
+                self.legal_gain_hustle(s, seat, out);
+                if self.params.hustle_after_close {
+                    self.legal_spend_hustle(s, seat, out);
+                }
+                out.push(Action::Done);
+            }
+            Phase::Business | Phase::Washing => {
+                let seat = self.to_move_in_play(s);
+                if s.second_cube == Some(seat) {
+                    self.legal_cube_moves(s, out, true);
+                    out.push(Action::NoSecondCube);
+                    return;
+                }
+                let washing = s.phase == Phase::Washing;
+                if !washing && self.can_serve(s, seat) {
+                    out.push(Action::Serve);
+                }
+                self.legal_prepare(s, seat, out);
+                self.legal_gain_hustle(s, seat, out);
+                self.legal_spend_hustle(s, seat, out);
+                if washing {
+                    out.push(Action::EndWash);
+                } else {
+                    if self.can_wash(s) {
+                        out.push(Action::Wash);
+                    }
+                    out.push(Action::Wait);
+                    out.push(Action::Close);
+                }
+            }
+        }
+    }
+
+    /// The seat acting in Open for Business: the one finishing a Hustle's cube moves, else the
+    /// one whose clock is earliest.
+    pub(crate) fn to_move_in_play(&self, s: &State) -> u8 {
+        s.second_cube.unwrap_or_else(|| self.earliest(s))
+    }
+
+    /// Whether `seat` can serve the current customer: it owns the recipe and no ingredient
+    /// token is on the bottom slot.
+    pub(crate) fn can_serve(&self, s: &State, seat: u8) -> bool {
+        let Some(c) = s.customer else { return false };
+        let r = c as usize / super::data::CUSTOMER_SLOTS;
+        s.recipe_owner[r] == seat
+            && self.data.recipes[r]
+                .ingredients
+                .iter()
+                .all(|&k| s.track[k as usize] > self.data.track.min)
+    }
+
+    /// Whether the Dishwasher may run now.
+    pub(crate) fn can_wash(&self, s: &State) -> bool {
+        let n = self.players as usize;
+        let dirty = (0..n).any(|i| s.dirty_dice(i) > 0);
+        let unused = (0..n).any(|i| s.unused_dice(i) > 0);
+        s.washes_left > 0 && dirty && (self.params.wash_with_unused_dice || !unused)
+    }
+
+    fn legal_give_ingredient(&self, s: &State, out: &mut Vec<Action>) {
+        let n = self.players as usize;
+        let mut holds = [false; super::state::MAX_PLAYERS];
+        for &o in &s.ingredient_owner {
+            if o != NOBODY {
+                holds[o as usize] = true;
+            }
+        }
+        let without = (0..n).filter(|&i| !holds[i]).count();
+        // "Each player should have at least 1 Ingredient card."
+        let must = !s.opened && without > 0 && (s.pending.count_ones() as usize) <= without;
+        for i in 0..n {
+            if !must || !holds[i] {
+                out.push(Action::GiveIngredient(i as u8));
+            }
+        }
+    }
+
+    fn legal_prep(&self, s: &State, out: &mut Vec<Action>) {
+        let rb = &self.data.rulebook;
+        for (slot, &r) in s.offer.iter().enumerate() {
+            if r != NOBODY && s.money >= i32::from(self.data.recipes[r as usize].price) {
+                for seat in 0..self.players {
+                    out.push(Action::BuyRecipe {
+                        slot: slot as u8,
+                        seat,
+                    });
+                }
+            }
+        }
+        if s.money >= i32::from(rb.upgrade_price) {
+            for k in 0..self.data.ingredients.len() {
+                if s.ingredient_owner[k] != NOBODY && s.upgrades[k] < rb.covered_methods {
+                    out.push(Action::Upgrade(k as u8));
+                }
+            }
+        }
+        if s.money >= i32::from(rb.hustle_price) && s.hustle_supply > 0 {
+            out.push(Action::BuyHustle);
+        }
+        if s.coupons != 0 {
+            out.push(Action::Advertise);
+        }
+        out.push(Action::OpenDay);
+    }
+
+    /// Methods open on ingredient card `k`: the uncovered ones.
+    pub(crate) fn open_methods(&self, s: &State, k: usize) -> usize {
+        let covered = usize::from(self.data.rulebook.covered_methods);
+        super::data::METHODS - covered + usize::from(s.upgrades[k]).min(covered)
+    }
+
+    /// Every (owner, face) class of unused dice `seat` may take, with its count.
+    fn die_classes(&self, s: &State, seat: u8) -> ([(Die, u8); 24], usize) {
+        let mut classes = [(Die { owner: 0, face: 0 }, 0u8); 24];
+        let mut len = 0;
+        for owner in 0..self.players {
+            if owner != seat && s.cubes[seat as usize] == 0 {
+                continue;
+            }
+            for face in 1..=6u8 {
+                let c = s.count_face(owner as usize, face);
+                if c > 0 {
+                    classes[len] = (Die { owner, face }, c as u8);
+                    len += 1;
+                }
+            }
+        }
+        (classes, len)
+    }
+
+    pub(crate) fn legal_prepare(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
+        let (classes, len) = self.die_classes(s, seat);
+        let classes = &classes[..len];
+        let top = self.data.track.max;
+        for (k, ing) in self.data.ingredients.iter().enumerate() {
+            if s.ingredient_owner[k] != seat {
+                continue;
+            }
+            for m in 0..self.open_methods(s, k) {
+                let method = ing.methods[m];
+                if self.params.track_top == TrackTop::Refuse && s.track[k] + method.gain > top {
+                    continue;
+                }
+                for i in 0..classes.len() {
+                    for j in i..classes.len() {
+                        let (a, ca) = classes[i];
+                        let (b, _) = classes[j];
+                        if i == j && ca < 2 {
+                            continue;
+                        }
+                        let foreign = u8::from(a.owner != seat) + u8::from(b.owner != seat);
+                        if foreign > s.cubes[seat as usize] {
+                            continue;
+                        }
+                        if method.needs_other_players_die {
+                            let ok = match self.params.fourth_method {
+                                ForeignDice::AtLeastOne => foreign >= 1,
+                                ForeignDice::ExactlyOne => foreign == 1,
+                            };
+                            if !ok {
+                                continue;
+                            }
+                        }
+                        if method.condition.holds(a.face, b.face) {
+                            out.push(Action::Prepare {
+                                ingredient: k as u8,
+                                method: m as u8,
+                                a,
+                                b,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn own_faces(&self, s: &State, seat: u8) -> u8 {
+        let mut faces = 0u8;
+        for &d in &s.dice[seat as usize][..s.dice_count[seat as usize] as usize] {
+            if d != DIRTY {
+                faces |= 1 << (d - 1);
+            }
+        }
+        faces
+    }
+
+    fn legal_gain_hustle(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
+        if s.hustle_supply == 0 {
+            return;
+        }
+        let faces = self.own_faces(s, seat);
+        for f in 1..=6u8 {
+            if faces & (1 << (f - 1)) != 0 {
+                out.push(Action::GainHustle(f));
+            }
+        }
+    }
+
+    fn legal_spend_hustle(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
+        if s.hustle_pool == 0 {
+            return;
+        }
+        let faces = self.own_faces(s, seat);
+        for f in 1..=6u8 {
+            if faces & (1 << (f - 1)) != 0 {
+                out.push(Action::Rotate { face: f, up: true });
+                out.push(Action::Rotate { face: f, up: false });
+            }
+        }
+        self.legal_cube_moves(s, out, false);
+    }
+
+    fn legal_cube_moves(&self, s: &State, out: &mut Vec<Action>, second: bool) {
+        for from in 0..self.players {
+            if s.cubes[from as usize] == 0 {
+                continue;
+            }
+            for to in 0..self.players {
+                if to != from {
+                    out.push(if second {
+                        Action::SecondCube { from, to }
+                    } else {
+                        Action::HustleCubes { from, to }
+                    });
+                }
+            }
+        }
+    }
+}

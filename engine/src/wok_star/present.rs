@@ -1,0 +1,303 @@
+//! How the `shifu` command presents Wok Star: customers served per seat, the team's result and
+//! where games are lost, and a printed position with the clock and the timers.
+
+use super::data::{CUSTOMER_SLOTS, DAYS};
+use super::state::{Closing, Short, NOBODY};
+use super::*;
+use crate::error::EngineError;
+use crate::present::{fnv_hex, wilson, BuildOptions, Present, MAX_EVENTS};
+
+/// Tally slots.
+const WON: usize = 0;
+const DAYS_MET: usize = 1;
+const DAYS_PLAYED: usize = 2;
+const CLOSED_CHOSEN: usize = 3;
+const CLOSED_DECK: usize = 4;
+const CLOSED_TIME: usize = 5;
+const INCOME: usize = 6;
+const SERVED: usize = 7;
+const LATE: usize = 8;
+const LOST_ON: usize = 9; // 4 slots: lost on day 1..4
+const SHORT_DICE: usize = 13; // lost days by shortage: 4 slots (dice, ingredients, time, none)
+
+impl Present for WokStar {
+    const NAME: &'static str = "wok-star";
+    const COUNTS: [&'static str; 2] = ["served", "dice"];
+    const TALLIES: &'static [&'static str] = &[
+        "won",
+        "days_met",
+        "days_played",
+        "closed_chosen",
+        "closed_deck_done",
+        "closed_time_limit",
+        "income",
+        "served",
+        "late",
+        "lost_day_1",
+        "lost_day_2",
+        "lost_day_3",
+        "lost_day_4",
+        "lost_short_dice",
+        "lost_short_ingredients",
+        "lost_short_time",
+        "lost_short_nothing",
+    ];
+    const EVENTS: &'static [&'static str] = &["lost_day", "shortfall", "time_limit_days", "late"];
+
+    fn build(o: &BuildOptions) -> Result<Self, EngineError> {
+        let params = o.params()?;
+        let data = match o.data {
+            Some(path) => WokData::from_arg(path)?,
+            None => WokData::embedded(),
+        };
+        Self::new(data, params)
+    }
+
+    fn params_toml(&self) -> String {
+        toml::to_string(&self.params).unwrap_or_default()
+    }
+
+    fn data_label(&self) -> String {
+        format!("{} ({})", self.data.source, self.data.status)
+    }
+
+    fn data_hash(&self) -> String {
+        fnv_hex(&serde_json::to_string(&self.data).unwrap_or_default())
+    }
+
+    fn card_data_json(&self) -> Result<String, String> {
+        Err(format!(
+            "wok-star has no reconstruction knobs; its data file is {} (copy engine/data/wok_star.reconstructed.yaml to edit it)",
+            self.data.source
+        ))
+    }
+
+    fn max_rounds(&self) -> u32 {
+        DAYS as u32
+    }
+
+    fn counts(&self, s: &State, seat: usize) -> [u32; 2] {
+        [
+            u32::from(s.served_total[seat]),
+            u32::from(s.dice_count[seat]),
+        ]
+    }
+
+    fn events(&self, s: &State) -> [Option<u32>; MAX_EVENTS] {
+        let lost = s.is_over() && !s.won();
+        let limit = s
+            .day_closing
+            .iter()
+            .filter(|&&c| c == Closing::TimeLimit)
+            .count() as u32;
+        [
+            lost.then_some(u32::from(s.day)),
+            lost.then_some(s.margin.unsigned_abs()),
+            (limit > 0).then_some(limit),
+            (s.late_total > 0).then_some(u32::from(s.late_total)),
+        ]
+    }
+
+    fn tally(&self, s: &State, out: &mut [f64]) {
+        out[WON] += f64::from(u8::from(s.won()));
+        out[DAYS_MET] += f64::from(s.days_met);
+        let played = s.day as usize;
+        out[DAYS_PLAYED] += played as f64;
+        for d in 0..played.min(DAYS) {
+            match s.day_closing[d] {
+                Closing::Chosen => out[CLOSED_CHOSEN] += 1.0,
+                Closing::DeckDone => out[CLOSED_DECK] += 1.0,
+                Closing::TimeLimit => out[CLOSED_TIME] += 1.0,
+                Closing::Open => {}
+            }
+            out[INCOME] += f64::from(s.day_income[d]);
+        }
+        out[SERVED] += s.served_total.iter().map(|&x| f64::from(x)).sum::<f64>();
+        out[LATE] += f64::from(s.late_total);
+        if s.is_over() && !s.won() {
+            let d = (s.day as usize).clamp(1, DAYS) - 1;
+            out[LOST_ON + d] += 1.0;
+            let k = match s.day_short[d] {
+                Short::Dice => 0,
+                Short::Ingredients => 1,
+                Short::Time => 2,
+                Short::Nothing => 3,
+            };
+            out[SHORT_DICE + k] += 1.0;
+        }
+    }
+
+    fn summarize(&self, x: &[f64], games: u64) -> Vec<String> {
+        let n = games as f64;
+        let (lo, hi) = wilson(x[WON], n);
+        let lost = n - x[WON];
+        let share = |v: f64, of: f64| v / of.max(1.0);
+        let days = x[DAYS_PLAYED];
+        vec![
+            format!(
+                "team wins {:.3} [{lo:.3}, {hi:.3}] of {games} games ({} difficulty, goals {:?}); mean days met {:.2}",
+                share(x[WON], n),
+                self.params.difficulty,
+                self.goals,
+                share(x[DAYS_MET], n)
+            ),
+            format!(
+                "lost on day 1 / 2 / 3 / 4: {:.3} / {:.3} / {:.3} / {:.3} of games",
+                share(x[LOST_ON], n),
+                share(x[LOST_ON + 1], n),
+                share(x[LOST_ON + 2], n),
+                share(x[LOST_ON + 3], n)
+            ),
+            format!(
+                "losing day closed with the waiting dish short of: dice (none left to prepare) {:.3}, ingredients (dice or a wash left) {:.3}, nothing (servable; the team stopped or time ran out) {:.3}, no customer waiting {:.3}",
+                share(x[SHORT_DICE], lost),
+                share(x[SHORT_DICE + 1], lost),
+                share(x[SHORT_DICE + 2], lost),
+                share(x[SHORT_DICE + 3], lost)
+            ),
+            format!(
+                "days closed by the team {:.3}, by an empty Regular deck {:.3}, by the {} s day limit {:.3}",
+                share(x[CLOSED_CHOSEN], days),
+                share(x[CLOSED_DECK], days),
+                self.params.max_day_seconds,
+                share(x[CLOSED_TIME], days)
+            ),
+            format!(
+                "mean income per day played ${:.1}; customers served per game {:.1}, {:.3} of them late",
+                share(x[INCOME], days),
+                share(x[SERVED], n),
+                share(x[LATE], x[SERVED])
+            ),
+        ]
+    }
+
+    fn render(&self, s: &State) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let now = s.clock[self.earliest(s) as usize];
+        let goal = self.goals.get(s.day as usize - 1).copied().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "day {} of {DAYS}, {:?}; income ${} against the goal ${goal}; days met {}",
+            s.day, s.phase, s.income, s.days_met
+        );
+        let secs = |ms: u32| f64::from(ms) / 1000.0;
+        let clocks: Vec<String> = (0..self.players as usize)
+            .map(|i| format!("player {} {:.1} s", i + 1, secs(s.clock[i])))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  clock: {} (table time {:.1} s)",
+            clocks.join(", "),
+            secs(now)
+        );
+        let timer = |k: usize| {
+            let t = &s.timers[k];
+            let state = if !t.standing {
+                "lying down"
+            } else if t.left(now) > 0 {
+                "running"
+            } else {
+                "empty"
+            };
+            format!("{:.1} s left, {state}", secs(t.left(now)))
+        };
+        let _ = writeln!(
+            out,
+            "  timers: {}; {}; washes left {}",
+            timer(0),
+            timer(1),
+            s.washes_left
+        );
+        match s.customer {
+            Some(c) => {
+                let r = &self.data.recipes[c as usize / CUSTOMER_SLOTS];
+                let (income, coupon) = self.customer_income(c);
+                let _ = writeln!(
+                    out,
+                    "  customer: {} (${income}{}), recipe of player {}; {} customers left in the deck",
+                    r.name,
+                    if coupon { ", coupon" } else { "" },
+                    u32::from(s.recipe_owner[c as usize / CUSTOMER_SLOTS]) + 1,
+                    s.deck.count_ones()
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  no customer waiting; {} in the deck",
+                    s.deck.count_ones()
+                );
+            }
+        }
+        let tracks: Vec<String> = (0..self.data.ingredients.len())
+            .filter(|&k| s.ingredient_owner[k] != NOBODY || s.pending & (1 << k) != 0)
+            .map(|k| {
+                let owner = s.ingredient_owner[k];
+                format!(
+                    "{} {} ({}, {} methods)",
+                    self.data.ingredients[k].name,
+                    s.track[k],
+                    if owner == NOBODY {
+                        "unassigned".to_string()
+                    } else {
+                        format!("p{}", owner + 1)
+                    },
+                    self.open_methods(s, k)
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "  ingredients: {}", tracks.join(", "));
+        for i in 0..self.players as usize {
+            let recipes: Vec<&str> = (0..self.data.recipes.len())
+                .filter(|&r| s.recipe_owner[r] == i as u8)
+                .map(|r| self.data.recipes[r].name.as_str())
+                .collect();
+            let dice: Vec<String> = s.dice[i][..s.dice_count[i] as usize]
+                .iter()
+                .map(|&d| {
+                    if d == 0 {
+                        "x".to_string()
+                    } else {
+                        d.to_string()
+                    }
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  player {}: dice [{}], {} cubes, recipes: {}; served today {} ({} on time)",
+                i + 1,
+                dice.join(" "),
+                s.cubes[i],
+                recipes.join(", "),
+                s.served_count[i],
+                s.on_time[i]
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  hustle pool {}, supply {}; money ${}",
+            s.hustle_pool, s.hustle_supply, s.money
+        );
+        out
+    }
+
+    fn state_players(s: &State) -> usize {
+        s.players as usize
+    }
+
+    fn check_state(&self, s: &State) -> Result<(), String> {
+        self.check_invariants(s)?;
+        if s.customer
+            .is_some_and(|c| c as usize / CUSTOMER_SLOTS >= self.data.recipes.len())
+        {
+            return Err("customer: no such card".into());
+        }
+        let mut legal = Vec::new();
+        self.legal(s, &mut legal);
+        if legal.is_empty() != s.is_over() {
+            return Err("phase: no legal action in a game that is not over".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,319 @@
+//! Set-up, opening a day, closing it, Daily Accounting and the start of Next Day Prep.
+
+use super::clock::Timer;
+use super::data::{CUSTOMER_SLOTS, DAYS, MAX_REGULAR};
+use super::params::{DiceGrowth, RecipeOffer};
+use super::state::{Closing, Phase, Short, State, DIRTY, MAX_PLAYERS, NOBODY};
+use super::WokStar;
+use rand::Rng;
+
+/// A uniformly drawn set bit of `set` (which must not be empty).
+pub(crate) fn draw_bit<R: Rng + ?Sized>(set: u128, rng: &mut R) -> u8 {
+    let n = set.count_ones();
+    let mut k = rng.gen_range(0..n);
+    let mut s = set;
+    loop {
+        let b = s.trailing_zeros();
+        if k == 0 {
+            return b as u8;
+        }
+        k -= 1;
+        s &= s - 1;
+    }
+}
+
+impl WokStar {
+    /// The Regular customer cards of recipe `r` (bit set).
+    pub(crate) fn regular_cards(&self, r: usize) -> u128 {
+        let n = self.data.recipes[r].regular.len();
+        ((1u128 << n) - 1) << (r * CUSTOMER_SLOTS)
+    }
+
+    /// The Coupon customer cards of recipe `r` (bit set).
+    pub(crate) fn coupon_cards(&self, r: usize) -> u128 {
+        let n = self.data.recipes[r].coupon.len();
+        ((1u128 << n) - 1) << (r * CUSTOMER_SLOTS + MAX_REGULAR)
+    }
+
+    /// A customer card's income, and whether it is a Coupon customer.
+    pub fn customer_income(&self, card: u8) -> (u8, bool) {
+        let r = &self.data.recipes[card as usize / CUSTOMER_SLOTS];
+        let slot = card as usize % CUSTOMER_SLOTS;
+        if slot < MAX_REGULAR {
+            (r.regular[slot], false)
+        } else {
+            (r.coupon[slot - MAX_REGULAR], true)
+        }
+    }
+
+    /// Ingredient cards in play or waiting to be handed out (bit set).
+    pub(crate) fn ingredients_in_play(&self, s: &State) -> u16 {
+        let mut set = s.pending;
+        for (k, &o) in s.ingredient_owner.iter().enumerate() {
+            if o != NOBODY {
+                set |= 1 << k;
+            }
+        }
+        set
+    }
+
+    /// Puts recipe `r` in play for `seat`: its new ingredient cards wait to be handed out, with
+    /// their tokens on the start row and their methods covered; its customers join the decks.
+    pub(crate) fn add_recipe(&self, s: &mut State, r: usize, seat: u8) {
+        s.recipe_owner[r] = seat;
+        let new = self.data.recipes[r].ingredient_set & !self.ingredients_in_play(s);
+        for k in 0..self.data.ingredients.len() {
+            if new & (1 << k) == 0 {
+                continue;
+            }
+            s.track[k] = self.data.track.start;
+            s.upgrades[k] = 0;
+            for _ in 0..self.data.rulebook.covered_methods {
+                // The supply first, then the pool (the box's 25 tokens always cover 20).
+                if s.hustle_supply > 0 {
+                    s.hustle_supply -= 1;
+                } else if s.hustle_pool > 0 {
+                    s.hustle_pool -= 1;
+                } else {
+                    break;
+                }
+                s.hustle_covering += 1;
+            }
+        }
+        s.pending |= new;
+        s.deck |= self.regular_cards(r);
+        s.coupons |= self.coupon_cards(r);
+    }
+
+    /// Set-up: recipes dealt by player count, ingredient cards waiting to be handed out, dice
+    /// and cubes given.
+    pub(crate) fn set_up<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+        let rb = &self.data.rulebook;
+        let n = self.players as usize;
+        let mut dice_count = [0u8; MAX_PLAYERS];
+        let mut cubes = [0u8; MAX_PLAYERS];
+        for i in 0..n {
+            dice_count[i] = rb.start_dice;
+            cubes[i] = rb.start_fortune_cubes;
+        }
+        let mut s = State {
+            players: self.players,
+            phase: Phase::GiveIngredients,
+            day: 1,
+            opened: false,
+            clock: [0; MAX_PLAYERS],
+            timers: [Timer::empty(0); 2],
+            washes_left: rb.washes_per_day,
+            dice: [[DIRTY; super::state::MAX_DICE]; MAX_PLAYERS],
+            dice_count,
+            cubes,
+            tracker_cubes: (1 << DAYS) - 1,
+            cube_supply: rb.fortune_cubes - rb.start_fortune_cubes * self.players - DAYS as u8,
+            cubes_to_give: 0,
+            hustle_pool: 0,
+            hustle_supply: rb.hustle_tokens,
+            hustle_covering: 0,
+            recipe_owner: [NOBODY; super::data::MAX_RECIPES],
+            ingredient_owner: [NOBODY; super::data::MAX_INGREDIENTS],
+            pending: 0,
+            upgrades: [0; super::data::MAX_INGREDIENTS],
+            track: [0; super::data::MAX_INGREDIENTS],
+            deck: 0,
+            coupons: 0,
+            served: 0,
+            customer: None,
+            on_time: [0; MAX_PLAYERS],
+            served_count: [0; MAX_PLAYERS],
+            late: 0,
+            income: 0,
+            closing: Closing::Open,
+            money: 0,
+            offer: [NOBODY; 3],
+            second_cube: None,
+            days_met: 0,
+            margin: 0,
+            steps: 0,
+            day_income: [0; DAYS],
+            day_closing: [Closing::Open; DAYS],
+            day_short: [Short::Nothing; DAYS],
+            served_total: [0; MAX_PLAYERS],
+            late_total: 0,
+        };
+        // "Deal each player 1 random Recipe card from the following priced piles."
+        let prices = &rb.setup_recipes[&self.players];
+        for (seat, &price) in prices.iter().enumerate() {
+            let mut pile = 0u128;
+            for (r, rec) in self.data.recipes.iter().enumerate() {
+                if rec.price == price
+                    && self.recipe_box & (1 << r) != 0
+                    && s.recipe_owner[r] == NOBODY
+                {
+                    pile |= 1 << r;
+                }
+            }
+            let r = draw_bit(pile, rng) as usize;
+            self.add_recipe(&mut s, r, seat as u8);
+        }
+        if self.players == 2 && rb.two_player_extra_dice > 0 {
+            s.phase = Phase::ExtraDie;
+        }
+        s
+    }
+
+    /// Opens a day: every die rolled, one timer flipped, the first customer revealed.
+    pub(crate) fn open_day<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
+        s.opened = true;
+        s.phase = Phase::Business;
+        s.closing = Closing::Open;
+        s.washes_left = self.data.rulebook.washes_per_day;
+        s.served = 0;
+        s.on_time = [0; MAX_PLAYERS];
+        s.served_count = [0; MAX_PLAYERS];
+        s.late = 0;
+        s.income = 0;
+        s.second_cube = None;
+        for i in 0..self.players as usize {
+            for d in 0..s.dice_count[i] as usize {
+                s.dice[i][d] = rng.gen_range(1..=6);
+            }
+            // "All players simultaneously roll their dice".
+            s.clock[i] = self.durations.roll;
+        }
+        s.timers = [Timer::empty(0); 2];
+        s.timers[0].flip(0, self.capacity, self.params.timer_flip);
+        self.reveal(s, rng);
+    }
+
+    /// Reveals the next customer from the Regular deck (none when it is empty).
+    pub(crate) fn reveal<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
+        if s.deck == 0 {
+            s.customer = None;
+        } else {
+            let c = draw_bit(s.deck, rng);
+            s.deck &= !(1u128 << c);
+            s.customer = Some(c);
+        }
+    }
+
+    /// Closes for business; each seat may then use its leftover dice.
+    pub(crate) fn close_day(&self, s: &mut State, why: Closing) {
+        s.closing = why;
+        s.day_short[s.day as usize - 1] = self.shortage(s);
+        s.second_cube = None;
+        s.phase = Phase::AfterClose { seat: 0 };
+    }
+
+    /// What keeps the waiting customer from being served now.
+    fn shortage(&self, s: &State) -> Short {
+        let Some(c) = s.customer else {
+            return Short::Nothing;
+        };
+        let r = &self.data.recipes[c as usize / CUSTOMER_SLOTS];
+        let blocked = r
+            .ingredients
+            .iter()
+            .any(|&k| s.track[k as usize] <= self.data.track.min);
+        if !blocked {
+            return Short::Time;
+        }
+        let n = self.players as usize;
+        let dice = (0..n).map(|i| s.unused_dice(i)).sum::<usize>();
+        if dice < 2 && s.washes_left == 0 {
+            Short::Dice
+        } else {
+            Short::Ingredients
+        }
+    }
+
+    /// Daily Accounting: dice pools grow, income is counted and checked against the day's goal,
+    /// and the customer cards are sorted back.
+    pub(crate) fn account<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
+        let rb = &self.data.rulebook;
+        let day = s.day as usize - 1;
+        for i in 0..self.players as usize {
+            let count = match self.params.dice_growth {
+                DiceGrowth::OnTime => s.on_time[i],
+                DiceGrowth::Served => s.served_count[i],
+            };
+            // "Once added, dice are retained between rounds and can never be lost."
+            s.dice_count[i] = s.dice_count[i].max(count.min(rb.max_dice));
+            s.dice[i] = [DIRTY; super::state::MAX_DICE];
+        }
+        let goal = i32::from(self.goals[day]);
+        s.day_income[day] = s.income;
+        s.day_closing[day] = s.closing;
+        s.margin = s.income - goal;
+        // "Coupon Customers do not stay in the Regular deck."
+        s.deck = 0;
+        s.coupons = 0;
+        for r in 0..self.data.recipes.len() {
+            if s.recipe_owner[r] != NOBODY {
+                s.deck |= self.regular_cards(r);
+                s.coupons |= self.coupon_cards(r);
+            }
+        }
+        s.served = 0;
+        s.customer = None;
+        if s.income < goal {
+            // "If you have earned less than the required Income Goal, the game is over."
+            s.phase = Phase::Over;
+            return;
+        }
+        s.days_met += 1;
+        if day + 1 == DAYS {
+            s.phase = Phase::Over;
+            return;
+        }
+        // "You gain all Fortune cubes you passed on the Income Tracker."
+        for d in 0..DAYS {
+            let g = i32::from(self.goals[d]);
+            let passed = s.income > g || (s.income == g && self.params.cube_at_income_passed);
+            if s.tracker_cubes & (1 << d) != 0
+                && passed
+                && (d == day || self.params.early_goal_cubes)
+            {
+                s.tracker_cubes &= !(1 << d);
+                s.cubes_to_give += 1;
+            }
+        }
+        if s.cubes_to_give > 0 {
+            s.phase = Phase::GiveCubes;
+        } else {
+            self.start_prep(s, rng);
+        }
+    }
+
+    /// Next Day Prep: the day's income becomes money to spend; recipes are drawn for the offer.
+    pub(crate) fn start_prep<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
+        s.money = s.income;
+        s.phase = Phase::Prep;
+        self.draw_offer(s, rng);
+    }
+
+    /// Draws the recipe offer from the recipes not in the game.
+    pub(crate) fn draw_offer<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
+        s.offer = [NOBODY; 3];
+        let mut left = 0u128;
+        for r in 0..self.data.recipes.len() {
+            if self.recipe_box & (1 << r) != 0 && s.recipe_owner[r] == NOBODY {
+                left |= 1 << r;
+            }
+        }
+        let k = usize::from(self.data.rulebook.recipe_offer).min(3);
+        for slot in 0..k {
+            if left == 0 {
+                break;
+            }
+            let r = draw_bit(left, rng);
+            left &= !(1u128 << r);
+            s.offer[slot] = r;
+        }
+    }
+
+    /// After a purchase under `recipe_offer = each-purchase`, the offer is drawn again.
+    pub(crate) fn after_purchase<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
+        if self.params.recipe_offer == RecipeOffer::EachPurchase {
+            self.draw_offer(s, rng);
+        }
+    }
+}

@@ -1,0 +1,587 @@
+//! Wok Star rules, one test per rule, named after it; the rulebook quoted where subtle.
+
+use shifu_engine::wok_star::params::{ForeignDice, TimerFlip};
+use shifu_engine::wok_star::{Action, Closing, Die, Params, Phase, State, WokStar};
+use shifu_engine::{rng_from_seed, Game, GameRng};
+
+const NOBODY: u8 = u8::MAX;
+
+fn game(players: u8) -> WokStar {
+    WokStar::with_params(Params::with_players(players)).unwrap()
+}
+
+fn game_with(f: impl FnOnce(&mut Params)) -> WokStar {
+    let mut p = Params::default();
+    f(&mut p);
+    WokStar::with_params(p).unwrap()
+}
+
+/// A game opened for business: ingredient cards handed out round the table.
+fn opened(g: &WokStar, seed: u64) -> (State, GameRng) {
+    let mut rng = rng_from_seed(seed);
+    let mut s = g.new_state(&mut rng);
+    if s.phase == Phase::ExtraDie {
+        g.apply_checked(&mut s, Action::ExtraDie(0), &mut rng)
+            .unwrap();
+    }
+    let mut seat = 0;
+    while s.phase == Phase::GiveIngredients {
+        let mut legal = Vec::new();
+        g.legal_actions(&s, &mut legal);
+        let a = if legal.contains(&Action::GiveIngredient(seat)) {
+            Action::GiveIngredient(seat)
+        } else {
+            legal[0]
+        };
+        g.apply_checked(&mut s, a, &mut rng).unwrap();
+        seat = (seat + 1) % g.num_seats() as u8;
+    }
+    assert_eq!(s.phase, Phase::Business);
+    (s, rng)
+}
+
+fn legal(g: &WokStar, s: &State) -> Vec<Action> {
+    let mut v = Vec::new();
+    g.legal_actions(s, &mut v);
+    v
+}
+
+fn recipe_of(s: &State) -> usize {
+    s.customer.unwrap() as usize / 8
+}
+
+/// Makes the current customer servable by its owner, who also gets the earliest clock.
+fn ready_to_serve(g: &WokStar, s: &mut State) -> u8 {
+    let r = recipe_of(s);
+    for &k in &g.data.recipes[r].ingredients {
+        s.track[k as usize] = 3;
+    }
+    let owner = s.recipe_owner[r];
+    s.clock[owner as usize] = 0;
+    owner
+}
+
+#[test]
+fn recipes_are_dealt_by_player_count() {
+    for (players, prices) in [
+        (2, vec![11, 16]),
+        (3, vec![11, 11, 16]),
+        (4, vec![11, 11, 16, 16]),
+    ] {
+        let g = game(players);
+        for seed in 0..20 {
+            let s = g.new_state(&mut rng_from_seed(seed));
+            let mut got: Vec<u16> = (0..g.data.recipes.len())
+                .filter(|&r| s.recipe_owner[r] != NOBODY)
+                .map(|r| g.data.recipes[r].price)
+                .collect();
+            got.sort();
+            assert_eq!(got, prices);
+            for seat in 0..players {
+                let owned = (0..12).filter(|&r| s.recipe_owner[r] == seat).count();
+                assert_eq!(owned, 1, "every player gets 1 Recipe card");
+            }
+        }
+    }
+}
+
+#[test]
+fn customers_three_regular_shuffled_face_down_two_coupon_face_up() {
+    let g = game(4);
+    let s = g.new_state(&mut rng_from_seed(1));
+    assert_eq!(s.deck.count_ones(), 12);
+    assert_eq!(s.coupons.count_ones(), 8);
+    let obs = g.observation(&s, 0);
+    assert_eq!(obs.advertised, 0);
+}
+
+#[test]
+fn ingredient_tokens_start_on_row_1_and_hustle_tokens_cover_the_two_rightmost_methods() {
+    let g = game(3);
+    let (s, _) = opened(&g, 3);
+    let in_play: Vec<usize> = (0..10)
+        .filter(|&k| s.ingredient_owner[k] != NOBODY)
+        .collect();
+    assert!(!in_play.is_empty());
+    for &k in &in_play {
+        assert_eq!(s.track[k], 1);
+    }
+    assert_eq!(usize::from(s.hustle_covering), 2 * in_play.len());
+    assert_eq!(usize::from(s.hustle_supply), 25 - 2 * in_play.len());
+}
+
+#[test]
+fn each_player_gets_two_dice_two_fortune_cubes_and_at_least_one_ingredient_card() {
+    for players in 2..=4u8 {
+        let g = game(players);
+        for seed in 0..10 {
+            let (s, _) = opened(&g, seed);
+            for i in 0..players as usize {
+                let extra = u8::from(players == 2 && i == 0);
+                assert_eq!(s.dice_count[i], 2 + extra);
+                assert_eq!(s.cubes[i], 2);
+                assert!(
+                    s.ingredient_owner.contains(&(i as u8)),
+                    "seat {i} holds a card"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn two_players_remove_the_31_recipes_and_one_player_starts_with_3_dice() {
+    let g = game(2);
+    let mut rng = rng_from_seed(5);
+    let mut s = g.new_state(&mut rng);
+    assert_eq!(s.phase, Phase::ExtraDie);
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::ExtraDie(0), Action::ExtraDie(1)]
+    );
+    g.apply_checked(&mut s, Action::ExtraDie(1), &mut rng)
+        .unwrap();
+    assert_eq!(&s.dice_count[..2], &[2, 3]);
+    // Next Day Prep never offers a $31 recipe.
+    let mut offered = 0;
+    for seed in 0..40 {
+        let (mut s, mut rng) = opened(&g, seed);
+        s.income = 60;
+        g.apply_checked(&mut s, Action::Close, &mut rng).unwrap();
+        for _ in 0..2 {
+            g.apply_checked(&mut s, Action::Done, &mut rng).unwrap();
+        }
+        while s.phase == Phase::GiveCubes {
+            g.apply_checked(&mut s, Action::GiveCube(0), &mut rng)
+                .unwrap();
+        }
+        assert_eq!(s.phase, Phase::Prep);
+        for &o in s.offer.iter().filter(|&&o| o != NOBODY) {
+            assert_ne!(g.data.recipes[o as usize].price, 31);
+            offered += 1;
+        }
+    }
+    assert!(offered >= 100, "{offered}");
+}
+
+#[test]
+fn only_the_recipe_owner_serves() {
+    let g = game(4);
+    let (mut s, _) = opened(&g, 7);
+    let owner = ready_to_serve(&g, &mut s);
+    assert!(legal(&g, &s).contains(&Action::Serve));
+    for other in 0..4u8 {
+        if other != owner {
+            let mut t = s.clone();
+            t.clock = [10_000; 4];
+            t.clock[other as usize] = 0;
+            assert!(!legal(&g, &t).contains(&Action::Serve));
+        }
+    }
+}
+
+#[test]
+fn serving_moves_each_ingredient_token_down_one_and_a_token_at_zero_blocks_the_dish() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 8);
+    ready_to_serve(&g, &mut s);
+    let r = recipe_of(&s);
+    let ks = g.data.recipes[r].ingredients.clone();
+    let mut blocked = s.clone();
+    blocked.track[ks[0] as usize] = 0;
+    assert!(!legal(&g, &blocked).contains(&Action::Serve));
+    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+    for &k in &ks {
+        assert_eq!(s.track[k as usize], 2);
+    }
+}
+
+#[test]
+fn a_dish_served_while_a_timer_runs_is_on_time_and_late_when_both_are_empty() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 9);
+    let owner = ready_to_serve(&g, &mut s) as usize;
+    let (income, _) = g.customer_income(s.customer.unwrap());
+    let mut late = s.clone();
+    g.apply_checked(&mut s, Action::Serve, &mut rng.clone())
+        .unwrap();
+    assert_eq!(
+        (s.income, s.on_time[owner], s.late),
+        (i32::from(income), 1, 0)
+    );
+    // "If both timers are empty when the customer is served, the meal is served late ...
+    // It's worth $1 less."
+    late.clock[owner] = 31_000;
+    for i in 0..4 {
+        if i != owner {
+            late.clock[i] = 40_000;
+        }
+    }
+    g.apply_checked(&mut late, Action::Serve, &mut rng).unwrap();
+    assert_eq!(
+        (late.income, late.on_time[owner], late.late),
+        (i32::from(income) - 1, 0, 1)
+    );
+}
+
+#[test]
+fn each_serve_flips_a_timer_and_reveals_the_next_customer() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 10);
+    ready_to_serve(&g, &mut s);
+    let deck = s.deck.count_ones();
+    let first = s.customer;
+    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+    assert_eq!(s.deck.count_ones(), deck - 1);
+    assert_ne!(s.customer, first);
+    // "Immediately after serving the first customer, flip over the second, empty timer."
+    assert_eq!(s.timers[1].top, 30_000);
+    assert_eq!(s.timers[1].at, 0);
+}
+
+#[test]
+fn a_flip_of_a_running_sand_timer_leaves_what_had_run_down_or_refills_by_option() {
+    for (flip, expect) in [(TimerFlip::Sand, 20_000), (TimerFlip::Refill, 30_000)] {
+        let g = game_with(|p| p.timer_flip = flip);
+        let (mut s, mut rng) = opened(&g, 11);
+        let owner = ready_to_serve(&g, &mut s) as usize;
+        s.timers[1].top = 30_000; // both running: timer 0 has 20 s left at 10 s
+        s.timers[1].at = 0;
+        s.timers[0].top = 20_000;
+        s.clock = [20_000; 4];
+        s.clock[owner] = 10_000;
+        g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+        // Timer 0 had 10 s left at 10 s, timer 1 had 20 s: the emptier one is flipped, and a
+        // sand timer then holds the 20 s that had run down.
+        assert_eq!(s.timers[0].left(10_000), expect, "{flip:?}");
+    }
+}
+
+#[test]
+fn the_two_leftmost_methods_are_open_and_upgrades_open_the_others_in_order() {
+    let g = game(4);
+    let (mut s, _) = opened(&g, 12);
+    let seat = g.earliest(&s);
+    let mine: Vec<u8> = (0..10u8)
+        .filter(|&k| s.ingredient_owner[k as usize] == seat)
+        .collect();
+    for &m in &legal(&g, &s) {
+        if let Action::Prepare { method, .. } = m {
+            assert!(method < 2, "{m:?}");
+        }
+    }
+    s.upgrades[mine[0] as usize] = 1;
+    s.dice[seat as usize] = [3, 4, 0, 0, 0];
+    s.cubes = [9; 4];
+    // The third method is open now; the fourth is not.
+    let methods: Vec<u8> = legal(&g, &s)
+        .iter()
+        .filter_map(|a| match a {
+            Action::Prepare {
+                ingredient, method, ..
+            } if *ingredient == mine[0] => Some(*method),
+            _ => None,
+        })
+        .collect();
+    assert!(methods.iter().all(|&m| m < 3), "{methods:?}");
+}
+
+#[test]
+fn the_fourth_method_needs_another_players_die() {
+    for rule in [ForeignDice::AtLeastOne, ForeignDice::ExactlyOne] {
+        let g = game_with(|p| p.fourth_method = rule);
+        let (mut s, _) = opened(&g, 13);
+        let seat = g.earliest(&s);
+        let k = (0..10u8)
+            .find(|&k| s.ingredient_owner[k as usize] == seat)
+            .unwrap();
+        s.upgrades[k as usize] = 2;
+        s.cubes = [5; 4];
+        for i in 0..4 {
+            s.dice[i] = [1, 2, 3, 4, 5];
+            s.dice_count[i] = 5;
+        }
+        let fourth: Vec<(Die, Die)> = legal(&g, &s)
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Prepare {
+                    ingredient,
+                    method: 3,
+                    a,
+                    b,
+                } if ingredient == k => Some((a, b)),
+                _ => None,
+            })
+            .collect();
+        assert!(!fourth.is_empty());
+        for (a, b) in fourth {
+            let foreign = u8::from(a.owner != seat) + u8::from(b.owner != seat);
+            match rule {
+                ForeignDice::AtLeastOne => assert!(foreign >= 1),
+                ForeignDice::ExactlyOne => assert_eq!(foreign, 1),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_die_of_another_players_colour_costs_a_fortune_cube_handed_to_that_player() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 14);
+    let seat = g.earliest(&s) as usize;
+    let other = (seat + 1) % 4;
+    let k = (0..10u8)
+        .find(|&k| s.ingredient_owner[k as usize] == seat as u8)
+        .unwrap();
+    s.dice[seat] = [2, 0, 0, 0, 0];
+    s.dice[other] = [5, 0, 0, 0, 0];
+    let a = Action::Prepare {
+        ingredient: k,
+        method: 0,
+        a: Die {
+            owner: seat as u8,
+            face: 2,
+        },
+        b: Die {
+            owner: other as u8,
+            face: 5,
+        },
+    };
+    let mut broke = s.clone();
+    broke.cubes[seat] = 0;
+    // "If you do not have a Fortune cube to exchange, you can't use dice belonging to other
+    // players."
+    assert!(!legal(&g, &broke).contains(&a));
+    let (mine, theirs) = (s.cubes[seat], s.cubes[other]);
+    let before = s.track[k as usize];
+    g.apply_checked(&mut s, a, &mut rng).unwrap();
+    assert_eq!((s.cubes[seat], s.cubes[other]), (mine - 1, theirs + 1));
+    // Used dice go to the Dirty Dishes; the token moves up by the method's gain.
+    assert_eq!((s.dice[seat][0], s.dice[other][0]), (0, 0));
+    assert_eq!(s.track[k as usize], (before + 1).min(6));
+}
+
+#[test]
+fn the_dishwasher_serves_twice_a_day_stops_the_timers_and_rerolls_all_dirty_dice() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 15);
+    for i in 0..4 {
+        s.dice[i] = [0, 0, 0, 0, 0];
+    }
+    assert!(legal(&g, &s).contains(&Action::Wash));
+    for wash in 0..2 {
+        let seat = g.earliest(&s) as usize;
+        let now = s.clock[seat];
+        g.apply_checked(&mut s, Action::Wash, &mut rng).unwrap();
+        assert_eq!(s.phase, Phase::Washing);
+        assert!(s.timers.iter().all(|t| !t.standing));
+        // "As long as the timers are stopped, no customers may be served."
+        assert!(!legal(&g, &s).contains(&Action::Serve));
+        let left = [
+            s.timers[0].left(now + 99_000),
+            s.timers[1].left(now + 99_000),
+        ];
+        assert_eq!(left, [s.timers[0].top, s.timers[1].top]);
+        g.apply_checked(&mut s, Action::EndWash, &mut rng).unwrap();
+        assert_eq!(s.phase, Phase::Business);
+        assert!(s.timers.iter().all(|t| t.standing));
+        for i in 0..4 {
+            assert_eq!(s.unused_dice(i), 2, "wash {wash}: every dirty die rolled");
+            s.dice[i] = [0, 0, 0, 0, 0];
+        }
+    }
+    assert_eq!(s.washes_left, 0);
+    assert!(!legal(&g, &s).contains(&Action::Wash));
+}
+
+#[test]
+fn hustle_a_die_becomes_a_token_a_token_turns_a_die_and_moves_two_cubes() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 16);
+    let seat = g.earliest(&s) as usize;
+    s.dice[seat] = [6, 1, 0, 0, 0];
+    g.apply_checked(&mut s, Action::GainHustle(1), &mut rng)
+        .unwrap();
+    assert_eq!((s.hustle_pool, s.dice[seat][1]), (1, 0));
+    s.clock[seat] = 0;
+    // "You may also rotate a 1 to a 6 and a 6 to a 1."
+    g.apply_checked(&mut s, Action::Rotate { face: 6, up: true }, &mut rng)
+        .unwrap();
+    assert_eq!((s.hustle_pool, s.dice[seat][0]), (0, 1));
+    s.hustle_pool = 1;
+    s.hustle_supply -= 1;
+    s.clock[seat] = 0;
+    let cubes = s.cubes;
+    g.apply_checked(&mut s, Action::HustleCubes { from: 1, to: 2 }, &mut rng)
+        .unwrap();
+    assert_eq!(
+        g.to_move(&s),
+        Some(seat as u8),
+        "the same seat moves the second cube"
+    );
+    g.apply_checked(&mut s, Action::SecondCube { from: 3, to: 2 }, &mut rng)
+        .unwrap();
+    assert_eq!(s.cubes[2], cubes[2] + 2);
+    assert_eq!((s.cubes[1], s.cubes[3]), (cubes[1] - 1, cubes[3] - 1));
+}
+
+#[test]
+fn the_seat_whose_clock_is_earliest_acts_next_and_speed_scales_every_duration() {
+    let slow = game(4);
+    let fast = game_with(|p| p.speed = 2.0);
+    assert_eq!(slow.durations().serve, 3_000);
+    assert_eq!(fast.durations().serve, 1_500);
+    let (mut s, mut rng) = opened(&slow, 17);
+    s.clock = [9_000, 4_000, 4_000, 7_000];
+    assert_eq!(slow.to_move(&s), Some(1));
+    slow.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+    assert_eq!(s.clock[1], 5_000);
+    assert_eq!(slow.to_move(&s), Some(2));
+}
+
+#[test]
+fn the_day_closes_when_the_regular_deck_is_served_and_accounting_follows() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 18);
+    let mut served = 0;
+    while s.phase == Phase::Business {
+        ready_to_serve(&g, &mut s);
+        g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+        served += 1;
+    }
+    assert_eq!(served, 12);
+    assert_eq!(s.closing, Closing::DeckDone);
+    assert_eq!(s.phase, Phase::AfterClose { seat: 0 });
+    for _ in 0..4 {
+        g.apply_checked(&mut s, Action::Done, &mut rng).unwrap();
+    }
+    // 12 customers served on time: income over the first goal; dice grow to the on-time
+    // serves, at most 5.
+    assert!(s.day_income[0] >= 15);
+    assert_eq!(s.days_met, 1);
+    assert!(s.dice_count.iter().all(|&d| (2..=5).contains(&d)));
+}
+
+#[test]
+fn dice_pools_grow_to_the_on_time_customers_up_to_five_and_are_never_lost() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 19);
+    s.on_time = [7, 3, 1, 0];
+    s.dice_count = [2, 2, 4, 2];
+    s.income = 100;
+    g.apply_checked(&mut s, Action::Close, &mut rng).unwrap();
+    for _ in 0..4 {
+        g.apply_checked(&mut s, Action::Done, &mut rng).unwrap();
+    }
+    assert_eq!(s.dice_count, [5, 3, 4, 2]);
+}
+
+#[test]
+fn a_missed_income_goal_ends_the_game_and_everyone_loses() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 20);
+    s.income = 14; // the Medium 4-player goal of day 1 is $15
+    g.apply_checked(&mut s, Action::Close, &mut rng).unwrap();
+    for _ in 0..4 {
+        g.apply_checked(&mut s, Action::Done, &mut rng).unwrap();
+    }
+    let o = g.outcome(&s).unwrap();
+    assert_eq!((o.winners, o.team_score), (0, Some(-1.0)));
+}
+
+#[test]
+fn a_met_goal_gains_the_cubes_passed_on_the_tracker_for_the_team_to_hand_out() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 21);
+    s.income = 26; // passes the $15 and the $26 cubes (early cubes on by default)
+    g.apply_checked(&mut s, Action::Close, &mut rng).unwrap();
+    for _ in 0..4 {
+        g.apply_checked(&mut s, Action::Done, &mut rng).unwrap();
+    }
+    assert_eq!((s.phase, s.cubes_to_give), (Phase::GiveCubes, 2));
+    let c3 = s.cubes[3];
+    g.apply_checked(&mut s, Action::GiveCube(3), &mut rng)
+        .unwrap();
+    g.apply_checked(&mut s, Action::GiveCube(3), &mut rng)
+        .unwrap();
+    assert_eq!(s.cubes[3], c3 + 2);
+    assert_eq!(s.phase, Phase::Prep);
+    assert_eq!(s.money, 26);
+}
+
+#[test]
+fn next_day_prep_prices_recipes_upgrades_hustle_and_unspent_money_is_lost() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 22);
+    s.income = 15;
+    g.apply_checked(&mut s, Action::Close, &mut rng).unwrap();
+    for _ in 0..4 {
+        g.apply_checked(&mut s, Action::Done, &mut rng).unwrap();
+    }
+    while s.phase == Phase::GiveCubes {
+        g.apply_checked(&mut s, Action::GiveCube(0), &mut rng)
+            .unwrap();
+    }
+    assert_eq!(s.money, 15);
+    let k = (0..10u8)
+        .find(|&k| s.ingredient_owner[k as usize] != NOBODY)
+        .unwrap();
+    let pool = s.hustle_pool;
+    g.apply_checked(&mut s, Action::Upgrade(k), &mut rng)
+        .unwrap();
+    assert_eq!(
+        (s.money, s.upgrades[k as usize], s.hustle_pool),
+        (9, 1, pool + 1)
+    );
+    g.apply_checked(&mut s, Action::BuyHustle, &mut rng)
+        .unwrap();
+    assert_eq!((s.money, s.hustle_pool), (7, pool + 2));
+    g.apply_checked(&mut s, Action::Upgrade(k), &mut rng)
+        .unwrap();
+    assert_eq!(s.money, 1);
+    // Two upgrades per card; nothing else is affordable.
+    let l = legal(&g, &s);
+    assert!(!l.contains(&Action::Upgrade(k)) && !l.contains(&Action::BuyHustle));
+    g.apply_checked(&mut s, Action::Advertise, &mut rng)
+        .unwrap();
+    assert_eq!(g.observation(&s, 0).advertised, 1);
+    g.apply_checked(&mut s, Action::OpenDay, &mut rng).unwrap();
+    assert_eq!((s.day, s.money, s.phase), (2, 0, Phase::Business));
+    // The advertised coupon is in the deck (or already revealed).
+    assert_eq!((s.deck.count_ones() + 1) as usize, 13);
+}
+
+#[test]
+fn the_team_wins_by_meeting_the_fourth_goal() {
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 23);
+    for day in 1..=4u8 {
+        assert_eq!(s.day, day);
+        s.income = 60;
+        g.apply_checked(&mut s, Action::Close, &mut rng).unwrap();
+        for _ in 0..4 {
+            g.apply_checked(&mut s, Action::Done, &mut rng).unwrap();
+        }
+        while s.phase == Phase::GiveCubes {
+            g.apply_checked(&mut s, Action::GiveCube(0), &mut rng)
+                .unwrap();
+        }
+        if day < 4 {
+            g.apply_checked(&mut s, Action::OpenDay, &mut rng).unwrap();
+        }
+    }
+    let o = g.outcome(&s).unwrap();
+    assert_eq!(o.winners, 0b1111);
+    assert_eq!(o.team_score, Some(4.0)); // $60 against the $56 goal
+}
+
+#[test]
+fn a_day_that_runs_past_the_time_limit_closes() {
+    let g = game_with(|p| p.max_day_seconds = 20.0);
+    let (mut s, mut rng) = opened(&g, 24);
+    while s.phase == Phase::Business {
+        g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+    }
+    assert_eq!(s.closing, Closing::TimeLimit);
+    assert!(s.clock.iter().all(|&c| c >= 20_000));
+}
