@@ -14,8 +14,10 @@
 //!   is lost when the next day opens.
 
 use super::Evaluate;
+use crate::Decision;
+use rand::Rng;
 use serde::{Deserialize, Serialize};
-use shifu_engine::wok_star::{Phase, State, WokStar};
+use shifu_engine::wok_star::{Action, Phase, State, WokStar};
 use shifu_engine::{Game, Seat};
 
 /// Weights of the Wok Star team evaluation.
@@ -57,7 +59,7 @@ impl Default for WokStarWeights {
             hustle: 0.006,
             potential: 0.3,
             recipe: 0.4,
-            upgrade: 0.03,
+            upgrade: 0.25,
             coupon: 0.02,
             coupon_cap: 2.0,
         }
@@ -67,9 +69,10 @@ impl Default for WokStarWeights {
 const COUPON_SLOTS: u8 = 5;
 
 fn stock_value(g: &WokStar, s: &State, w: &WokStarWeights) -> f64 {
-    // What the customers still to come need of each ingredient.
+    // What the Regular customers still to come need of each ingredient (advertised coupons are
+    // left out, so that advertising does not look like stock gained).
     let mut need = [0u32; 16];
-    let mut deck = s.deck | s.customer.map_or(0, |c| 1u128 << c);
+    let mut deck = (s.deck & !coupon_mask()) | s.customer.map_or(0, |c| 1u128 << c);
     while deck != 0 {
         let c = deck.trailing_zeros() as usize;
         deck &= deck - 1;
@@ -95,6 +98,35 @@ impl Evaluate for WokStar {
         true
     }
 
+    /// Next Day Prep is a shopping list: the greedy team buys whatever raises the evaluation
+    /// most, and opens the next day only when nothing does (a one-ply look would open at once,
+    /// since opening shows the day's prospects and a purchase shows only itself).
+    fn greedy_choice<R: Rng + ?Sized>(
+        &self,
+        d: &Decision<'_, Self>,
+        w: &WokStarWeights,
+        rng: &mut R,
+    ) -> Option<Action> {
+        let s = d.determinize(rng);
+        if s.phase != Phase::Prep {
+            return None;
+        }
+        let now = self.evaluate(&s, d.seat(), w);
+        let mut best = (Action::OpenDay, now + 1e-9);
+        for &a in d.legal() {
+            if a == Action::OpenDay {
+                continue;
+            }
+            let mut t = s.clone();
+            self.apply(&mut t, a, rng);
+            let v = self.evaluate(&t, d.seat(), w);
+            if v > best.1 {
+                best = (a, v);
+            }
+        }
+        Some(best.0)
+    }
+
     fn evaluate(&self, s: &State, _seat: Seat, w: &WokStarWeights) -> f64 {
         let days = f64::from(s.days_met);
         if s.is_over() {
@@ -103,7 +135,32 @@ impl Evaluate for WokStar {
         let goals = self.goals();
         let day = (s.day as usize).clamp(1, 4) - 1;
         let goal = f64::from(goals[day].max(1));
-        let hustle = w.hustle * f64::from(s.hustle_pool);
+        // What the team carries from day to day, valued the same in every phase so that no
+        // phase change looks like a gain or a loss: recipes against the goal of the day they
+        // will serve, upgrades, advertised coupons, stock and Hustle.
+        let serving_day = match s.phase {
+            Phase::Business | Phase::Washing | Phase::AfterClose { .. } => day,
+            _ if s.opened => (day + 1).min(3),
+            _ => day,
+        };
+        let mut regular = 0.0;
+        for (r, rec) in self.data.recipes.iter().enumerate() {
+            if s.recipe_owner[r] != u8::MAX {
+                regular += rec.regular.iter().map(|&x| f64::from(x)).sum::<f64>();
+            }
+        }
+        let upgrades: f64 = s.upgrades.iter().map(|&u| f64::from(u)).sum();
+        // Coupons past the cap crowd the deck with $1 customers: each costs what one within it
+        // gains.
+        let c = f64::from((s.deck & coupon_mask()).count_ones());
+        let coupons = c.min(w.coupon_cap) - (c - w.coupon_cap).max(0.0);
+        let carried = days
+            + w.recipe * regular / f64::from(goals[serving_day].max(1))
+            + w.upgrade * upgrades
+            + w.coupon * coupons
+            + stock_value(self, s, w)
+            + w.hustle * f64::from(s.hustle_pool);
+        let income = w.income * (f64::from(s.income) / goal).min(1.5);
         match s.phase {
             Phase::Business | Phase::Washing => {
                 let n = self.num_seats();
@@ -125,13 +182,11 @@ impl Evaluate for WokStar {
                     }
                     left += f64::from(self.customer_income(c).0);
                 }
-                let mut deck = s.deck;
+                let mut deck = s.deck & !coupon_mask();
                 while deck != 0 {
                     let c = deck.trailing_zeros() as u8;
                     deck &= deck - 1;
-                    if c % 8 < COUPON_SLOTS {
-                        left += f64::from(self.customer_income(c).0);
-                    }
+                    left += f64::from(self.customer_income(c).0);
                 }
                 let means = dice > 1 || s.washes_left > 0;
                 let potential = if means {
@@ -139,39 +194,12 @@ impl Evaluate for WokStar {
                 } else {
                     0.0
                 };
-                days + w.income * (f64::from(s.income) / goal).min(1.5)
-                    + potential
-                    + stock_value(self, s, w)
-                    - blocked
+                carried + income + potential - blocked
                     + w.die * dice as f64
                     + w.wash * f64::from(s.washes_left)
-                    + hustle
             }
-            Phase::AfterClose { .. } => {
-                days + w.income * (f64::from(s.income) / goal).min(1.5)
-                    + stock_value(self, s, w)
-                    + hustle
-            }
-            _ => {
-                // Set-up, cubes and Next Day Prep: what the team brings into the next day.
-                let next = f64::from(goals[(day + 1).min(3)].max(1));
-                let mut regular = 0.0;
-                let mut upgrades = 0.0;
-                for (r, rec) in self.data.recipes.iter().enumerate() {
-                    if s.recipe_owner[r] != u8::MAX {
-                        regular += rec.regular.iter().map(|&x| f64::from(x)).sum::<f64>();
-                    }
-                }
-                for k in 0..self.data.ingredients.len() {
-                    upgrades += f64::from(s.upgrades[k]);
-                }
-                let coupons = f64::from((s.deck & coupon_mask()).count_ones()).min(w.coupon_cap);
-                days + w.recipe * regular / next
-                    + w.upgrade * upgrades
-                    + w.coupon * coupons
-                    + stock_value(self, s, w)
-                    + hustle
-            }
+            Phase::AfterClose { .. } => carried + income,
+            _ => carried,
         }
     }
 }
@@ -190,7 +218,7 @@ fn coupon_mask() -> u128 {
 mod tests {
     use super::*;
     use shifu_engine::rng_from_seed;
-    use shifu_engine::wok_star::{Action, Params};
+    use shifu_engine::wok_star::Params;
 
     fn opened(seed: u64) -> (WokStar, State) {
         let g = WokStar::with_params(Params::default()).unwrap();
@@ -260,5 +288,35 @@ mod tests {
         let w = WokStarWeights::default();
         let v: Vec<f64> = (0..4).map(|seat| g.evaluate(&s, seat, &w)).collect();
         assert!(v.iter().all(|&x| x == v[0]));
+    }
+}
+
+#[cfg(test)]
+mod prep_tests {
+    use super::*;
+    use shifu_engine::rng_from_seed;
+    use shifu_engine::wok_star::Params;
+
+    #[test]
+    fn advertising_past_the_cap_loses_value() {
+        let g = WokStar::with_params(Params::with_players(2)).unwrap();
+        let w = WokStarWeights::default();
+        let mut rng = rng_from_seed(1);
+        let mut s = g.new_state(&mut rng);
+        s.phase = Phase::Prep;
+        s.opened = true;
+        s.pending = 0;
+        for k in 0..10 {
+            if s.track[k] > 0 {
+                s.ingredient_owner[k] = 0;
+            }
+        }
+        let mut values = vec![g.evaluate(&s, 0, &w)];
+        for _ in 0..4 {
+            g.apply(&mut s, Action::Advertise, &mut rng);
+            values.push(g.evaluate(&s, 0, &w));
+        }
+        assert!(values[1] > values[0] && values[2] > values[1]);
+        assert!(values[3] < values[2] && values[4] < values[3]);
     }
 }
