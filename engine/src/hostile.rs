@@ -332,7 +332,7 @@ pub fn wok_star_action(b: &mut Bytes) -> ws::Action {
         17 => A::BuyHustle,
         18 => A::Advertise,
         19 => A::OpenDay,
-        _ => A::Wait,
+        _ => A::ChooseIngredient(x),
     }
 }
 
@@ -349,6 +349,7 @@ pub fn wok_star_data(data: &[u8]) {
             let p = ws::Params {
                 players,
                 difficulty: difficulty.clone(),
+                events: players != 3,
                 ..ws::Params::default()
             };
             if let Ok(g) = ws::WokStar::new(d.clone(), p) {
@@ -394,7 +395,7 @@ pub fn wok_star_state(data: &[u8]) {
 
 /// A Wok Star game from the bytes: a seed, a player count and the rule options, then actions.
 pub fn wok_star_actions(data: &[u8]) {
-    use ws::params::{DiceGrowth, ForeignDice, RecipeOffer, TimerFlip, TrackTop};
+    use ws::params::{DiceGrowth, ForeignDice, RecipeOffer, TimerFlip, TrackTop, UndrawnEvents};
     let mut b = Bytes::new(data);
     let seed = b.u64();
     let players = 2 + b.u8() % 3;
@@ -432,6 +433,12 @@ pub fn wok_star_actions(data: &[u8]) {
             RecipeOffer::EachPurchase
         } else {
             RecipeOffer::Once
+        },
+        events: on(11) || on(12),
+        undrawn_events: if on(13) {
+            UndrawnEvents::Discard
+        } else {
+            UndrawnEvents::Stay
         },
         ..ws::Params::default()
     };

@@ -3,7 +3,9 @@
 
 use rand::{Rng, SeedableRng};
 use shifu_engine::perft::perft;
-use shifu_engine::wok_star::params::{DiceGrowth, ForeignDice, RecipeOffer, TimerFlip, TrackTop};
+use shifu_engine::wok_star::params::{
+    DiceGrowth, ForeignDice, RecipeOffer, TimerFlip, TrackTop, UndrawnEvents,
+};
 use shifu_engine::wok_star::{Action, Params, State, WokData, WokStar};
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
@@ -18,12 +20,12 @@ fn data_with_trivial_goals() -> WokData {
     WokData::from_yaml_str(&text, "trivial.yaml").unwrap()
 }
 
-/// Every combination of the ten two-valued rule options (1,024), spread over players and
+/// Every combination of the eleven two-valued rule options (2,048), spread over players and
 /// difficulties (a quarter with goals every team meets).
 fn variants() -> Vec<WokStar> {
     let trivial = data_with_trivial_goals();
     let mut v = Vec::new();
-    for bits in 0..1024u32 {
+    for bits in 0..2048u32 {
         let b = |k: u32| bits & (1 << k) != 0;
         let p = Params {
             players: 2 + (bits % 3) as u8,
@@ -58,6 +60,12 @@ fn variants() -> Vec<WokStar> {
                 RecipeOffer::EachPurchase
             } else {
                 RecipeOffer::Once
+            },
+            events: b(10),
+            undrawn_events: if b(1) {
+                UndrawnEvents::Discard
+            } else {
+                UndrawnEvents::Stay
             },
             ..Params::default()
         };
@@ -144,7 +152,7 @@ fn thousands_of_random_games_under_every_option_keep_every_invariant() {
     let mut total = 0;
     let mut days = [0u32; 5];
     for (i, g) in games.iter().enumerate() {
-        for seed in 0..3u64 {
+        for seed in 0..2u64 {
             let seed = seed * 10_000 + i as u64;
             let end = if seed.is_multiple_of(2) {
                 let mut r = GameRng::seed_from_u64(seed);
@@ -156,7 +164,7 @@ fn thousands_of_random_games_under_every_option_keep_every_invariant() {
             total += 1;
         }
     }
-    assert!(total >= 3000, "{total}");
+    assert!(total >= 4000, "{total}");
     // The busy players survive some days: the test reaches accounting, prep and later days.
     assert!(days[1..].iter().sum::<u32>() > 300, "{days:?}");
     assert!(days[2..].iter().sum::<u32>() > 300, "{days:?}");
@@ -165,23 +173,38 @@ fn thousands_of_random_games_under_every_option_keep_every_invariant() {
 
 #[test]
 fn observation_of_a_determinized_copy_is_the_observation() {
-    let g = WokStar::with_params(Params::default()).unwrap();
     let mut checked = 0;
-    for seed in 0..40u64 {
-        let mut det = rng_from_seed(seed + 1000);
-        let mut b = busy(seed);
-        let gr = &g;
-        let checked_ref = &mut checked;
-        play(gr, seed, |s, l| {
-            for seat in 0..4 {
-                let d = gr.determinize(s, seat, &mut det);
-                assert_eq!(gr.observation(&d, seat), gr.observation(s, seat));
-            }
-            *checked_ref += 1;
-            b(s, l)
-        });
+    let mut moved_events = 0;
+    for events in [false, true] {
+        let g = WokStar::with_params(Params {
+            events,
+            ..Params::default()
+        })
+        .unwrap();
+        for seed in 0..40u64 {
+            let mut det = rng_from_seed(seed + 1000);
+            let mut b = busy(seed);
+            let gr = &g;
+            let checked_ref = &mut checked;
+            let moved_ref = &mut moved_events;
+            play(gr, seed, |s, l| {
+                for seat in 0..4 {
+                    let d = gr.determinize(s, seat, &mut det);
+                    assert_eq!(gr.observation(&d, seat), gr.observation(s, seat));
+                    if d.event_deck != s.event_deck {
+                        *moved_ref += 1;
+                    }
+                }
+                *checked_ref += 1;
+                b(s, l)
+            });
+        }
     }
-    assert!(checked > 1000, "{checked}");
+    assert!(checked > 2000, "{checked}");
+    assert!(
+        moved_events > 100,
+        "the hidden event cards are re-drawn: {moved_events}"
+    );
 }
 
 #[test]

@@ -585,3 +585,132 @@ fn a_day_that_runs_past_the_time_limit_closes() {
     assert_eq!(s.closing, Closing::TimeLimit);
     assert!(s.clock.iter().all(|&c| c >= 20_000));
 }
+
+fn with_events() -> WokStar {
+    game_with(|p| p.events = true)
+}
+
+/// An opened Events game whose first card revealed was a customer.
+fn opened_on_a_customer(g: &WokStar, from: u64) -> (State, GameRng) {
+    (from..from + 100)
+        .map(|seed| opened(g, seed))
+        .find(|(s, _)| s.customer.is_some())
+        .unwrap()
+}
+
+/// The index of the event card with this name.
+fn event(g: &WokStar, name: &str) -> u8 {
+    g.data.events.iter().position(|e| e.name == name).unwrap() as u8
+}
+
+#[test]
+fn events_two_event_cards_join_the_regular_deck_each_day() {
+    let g = with_events();
+    let (s, _) = opened(&g, 30);
+    assert_eq!(s.event_deck.count_ones() + s.events_today.count_ones(), 2);
+    assert_eq!(s.event_box.count_ones(), 13);
+    // Without the rule there are none.
+    let (plain, _) = opened(&game(4), 30);
+    assert_eq!((plain.event_deck, plain.event_box), (0, 0));
+}
+
+#[test]
+fn events_a_drawn_event_holds_the_next_customer_until_a_timer_is_up() {
+    let g = with_events();
+    let (mut s, mut rng) = opened_on_a_customer(&g, 31);
+    // Make the next card drawn an event: no customers left in the deck but the one served.
+    let owner = ready_to_serve(&g, &mut s) as usize;
+    s.deck = 0;
+    s.event_box |= s.event_deck;
+    let e = event(&g, "Rent Is Due");
+    s.event_box &= !(1 << e);
+    s.event_deck = 1 << e;
+    s.clock = [5_000; 4];
+    s.clock[owner] = 1_000;
+    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+    assert_eq!(s.event, Some(e));
+    assert_eq!(s.customer, None);
+    assert!(!legal(&g, &s).contains(&Action::Serve));
+    // Wait out the timers: the event gives way; with the deck done, the day closes.
+    while s.phase == Phase::Business {
+        g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+    }
+    assert_eq!(s.closing, Closing::DeckDone);
+    assert!(s.clock.iter().all(|&c| c >= 30_000), "{:?}", s.clock);
+}
+
+#[test]
+fn events_end_of_round_events_change_the_income_at_accounting() {
+    let g = with_events();
+    let (mut s, mut rng) = opened(&g, 32);
+    let rent = event(&g, "Rent Is Due");
+    let critic = event(&g, "Food Critic");
+    s.event_box |= s.event_deck | s.events_today;
+    s.event_deck = 0;
+    s.events_today = 0;
+    s.event = None;
+    if s.customer.is_none() {
+        s.customer = Some((0..12).find(|&r| s.recipe_owner[r] != NOBODY).unwrap() as u8 * 8);
+    }
+    s.event_box &= !((1 << rent) | (1 << critic));
+    s.events_today = (1 << rent) | (1 << critic);
+    s.income = 20;
+    s.late = 0;
+    g.apply_checked(&mut s, Action::Close, &mut rng).unwrap();
+    for _ in 0..4 {
+        g.apply_checked(&mut s, Action::Done, &mut rng).unwrap();
+    }
+    // -$2 rent, +$5 for no late customer.
+    assert_eq!(s.day_income[0], 23);
+    assert_eq!(s.events_gone, (1 << rent) | (1 << critic));
+}
+
+#[test]
+fn events_catering_order_needs_the_dish_twice_and_pays_double() {
+    let g = with_events();
+    let (mut s, mut rng) = opened_on_a_customer(&g, 33);
+    let owner = ready_to_serve(&g, &mut s);
+    s.event = None;
+    s.double_next = true;
+    let r = recipe_of(&s);
+    let ks = g.data.recipes[r].ingredients.clone();
+    let mut short = s.clone();
+    short.track[ks[0] as usize] = 1;
+    assert!(!legal(&g, &short).contains(&Action::Serve));
+    let (income, _) = g.customer_income(s.customer.unwrap());
+    let before = s.income;
+    let _ = owner;
+    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+    assert_eq!(s.income - before, 2 * i32::from(income));
+    for &k in &ks {
+        assert_eq!(s.track[k as usize], 1);
+    }
+    assert!(!s.double_next);
+}
+
+#[test]
+fn events_grandmas_pantry_lets_the_revealing_seat_choose_an_ingredient() {
+    let g = with_events();
+    let (mut s, mut rng) = opened_on_a_customer(&g, 34);
+    let owner = ready_to_serve(&g, &mut s);
+    let pantry = event(&g, "Grandma's Pantry");
+    s.event_box |= s.event_deck;
+    s.event_box &= !(1 << pantry);
+    s.event_deck = 1 << pantry;
+    s.deck = 0;
+    s.clock = [9_000; 4];
+    s.clock[owner as usize] = 0;
+    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+    assert_eq!(g.to_move(&s), Some(owner));
+    let l = legal(&g, &s);
+    assert!(
+        l.iter().all(|a| matches!(a, Action::ChooseIngredient(_))),
+        "{l:?}"
+    );
+    let Action::ChooseIngredient(k) = l[0] else {
+        unreachable!()
+    };
+    let before = s.track[k as usize];
+    g.apply_checked(&mut s, l[0], &mut rng).unwrap();
+    assert_eq!(s.track[k as usize], (before + 2).min(6));
+}

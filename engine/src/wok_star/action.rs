@@ -64,6 +64,8 @@ pub enum Action {
     Wash,
     /// End the wash: the timers stand and one is flipped; all dirty dice are re-rolled.
     EndWash,
+    /// Events (Grandma's Pantry): this ingredient's token moves up.
+    ChooseIngredient(u8),
     /// Let this seat's clock run on by the wait duration.
     Wait,
     /// The team closes for the day.

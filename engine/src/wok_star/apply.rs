@@ -96,6 +96,7 @@ impl WokStar {
             }
             Action::EndWash => self.end_wash(s, now, rng),
             Action::Wait => spent = d.wait,
+            Action::ChooseIngredient(k) => self.choose_ingredient(s, k),
             Action::Close => self.close_day(s, Closing::Chosen),
             Action::Done => {
                 if seat + 1 < self.players {
@@ -153,8 +154,13 @@ impl WokStar {
         if in_play {
             // (The end of a wash may already have moved the clock on by a roll.)
             s.clock[i] = s.clock[i].max(now.saturating_add(spent));
+            if s.phase == Phase::Business && self.resolve_events(s, rng) {
+                self.close_day(s, Closing::DeckDone);
+                return;
+            }
             if s.phase == Phase::Business
                 && s.second_cube.is_none()
+                && s.choose.is_none()
                 && s.clock[self.earliest(s) as usize] >= d.max_day
             {
                 self.close_day(s, Closing::TimeLimit);
@@ -165,19 +171,24 @@ impl WokStar {
     fn serve<R: Rng + ?Sized>(&self, s: &mut State, seat: u8, now: u32, rng: &mut R) {
         let Some(c) = s.customer else { return };
         let r = c as usize / CUSTOMER_SLOTS;
+        // Catering Order: "the next customer's dish must be prepared twice but pays double".
+        let times: u8 = if s.double_next { 2 } else { 1 };
+        s.double_next = false;
         for &k in &self.data.recipes[r].ingredients {
-            s.track[k as usize] -= 1;
+            s.track[k as usize] -= times;
         }
         let at_empty = self.params.on_time_at_empty;
         let on_time = s.timers.iter().any(|t| t.running(now, at_empty));
         let (income, _) = self.customer_income(c);
         let i = seat as usize;
+        let income = i32::from(income) * i32::from(times);
         if on_time {
-            s.income += i32::from(income);
+            s.income += income;
             s.on_time[i] += 1;
+            s.on_time_cards |= 1u128 << c;
         } else {
             // "It's worth $1 less at the end of the round."
-            s.income += i32::from(income) - i32::from(self.data.rulebook.late_penalty);
+            s.income += income - i32::from(self.data.rulebook.late_penalty);
             s.late += 1;
         }
         s.served_count[i] += 1;
@@ -189,8 +200,8 @@ impl WokStar {
         // "As soon as you serve a customer you must flip one of the timers and reveal the next
         // Customer card."
         flip_emptier(&mut s.timers, now, self.capacity, self.params.timer_flip);
-        self.reveal(s, rng);
-        if s.customer.is_none() {
+        self.reveal_at(s, seat, now, rng);
+        if s.customer.is_none() && s.event.is_none() {
             self.close_day(s, Closing::DeckDone);
         }
     }

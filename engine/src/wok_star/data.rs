@@ -29,6 +29,8 @@ pub const MAX_COUPON: usize = 3;
 pub const METHODS: usize = 4;
 /// Days (income goals) in a game.
 pub const DAYS: usize = 4;
+/// Most event cards a data file may hold (an event set is a `u16`).
+pub const MAX_EVENTS: usize = 16;
 
 /// The dice condition of a preparation method: what two dice must show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,6 +156,140 @@ pub struct Recipe {
     pub coupon: Vec<u8>,
 }
 
+/// What an event card does, in the data file's `do:` words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum EventEffect {
+    /// `dirty_die N`: each player puts N unused dice into the Dirty Dishes.
+    DirtyDie(u8),
+    /// `highest_down N`: the highest ingredient token moves down N.
+    HighestDown(u8),
+    /// `all_down N`: every ingredient token moves down N (not below the bottom).
+    AllDown(u8),
+    /// `zero_up N`: every ingredient token on the bottom slot moves up N.
+    ZeroUp(u8),
+    /// `choose_up N`: the team chooses one ingredient; its token moves up N.
+    ChooseUp(u8),
+    /// `skip_wash`: a Dishwasher showing "1st Wash" flips to "2nd Wash".
+    SkipWash,
+    /// `reroll_unused`: every player re-rolls their unused dice.
+    RerollUnused,
+    /// `cubes_each N`: each player takes N Fortune cubes from the supply.
+    CubesEach(u8),
+    /// `hustle_lose N`: N Hustle tokens go from the pool to the supply.
+    HustleLose(u8),
+    /// `hustle_gain N`: N Hustle tokens go from the supply to the pool.
+    HustleGain(u8),
+    /// `coupons N`: N Coupon customers are shuffled into the Regular deck.
+    Coupons(u8),
+    /// `double_next`: the next customer's dish is prepared twice and pays double.
+    DoubleNext,
+    /// `no_late_bonus B P` (end of round): income + B if nobody was served late today, else + P.
+    NoLateBonus(i8, i8),
+    /// `per_on_time PRICE N` (end of round): income + N per on-time customer of a recipe of
+    /// that price served today.
+    PerOnTime(u16, i8),
+    /// `income N` (end of round): income + N.
+    Income(i8),
+}
+
+impl EventEffect {
+    /// Whether the effect is resolved at Daily Accounting rather than when drawn.
+    pub fn end_of_round(self) -> bool {
+        matches!(
+            self,
+            EventEffect::NoLateBonus(..) | EventEffect::PerOnTime(..) | EventEffect::Income(_)
+        )
+    }
+}
+
+impl TryFrom<String> for EventEffect {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let num = |k: usize| -> Result<i64, String> {
+            words
+                .get(k)
+                .and_then(|w| w.parse::<i64>().ok())
+                .ok_or_else(|| format!("event effect `{s}`: number {k} is missing or not a number"))
+        };
+        let small = |k: usize| -> Result<u8, String> {
+            let v = num(k)?;
+            u8::try_from(v)
+                .ok()
+                .filter(|&v| (1..=20).contains(&v))
+                .ok_or_else(|| format!("event effect `{s}`: {v} is not from 1 to 20"))
+        };
+        let signed = |k: usize| -> Result<i8, String> {
+            let v = num(k)?;
+            i8::try_from(v)
+                .ok()
+                .filter(|v| (-50..=50).contains(v))
+                .ok_or_else(|| format!("event effect `{s}`: {v} is not from -50 to 50"))
+        };
+        let arity = |n: usize| -> Result<(), String> {
+            if words.len() == n + 1 {
+                Ok(())
+            } else {
+                Err(format!("event effect `{s}` takes {n} number(s)"))
+            }
+        };
+        let kind = words.first().copied().unwrap_or("");
+        let e = match kind {
+            "dirty_die" => arity(1).and(small(1).map(EventEffect::DirtyDie)),
+            "highest_down" => arity(1).and(small(1).map(EventEffect::HighestDown)),
+            "all_down" => arity(1).and(small(1).map(EventEffect::AllDown)),
+            "zero_up" => arity(1).and(small(1).map(EventEffect::ZeroUp)),
+            "choose_up" => arity(1).and(small(1).map(EventEffect::ChooseUp)),
+            "skip_wash" => arity(0).map(|_| EventEffect::SkipWash),
+            "reroll_unused" => arity(0).map(|_| EventEffect::RerollUnused),
+            "cubes_each" => arity(1).and(small(1).map(EventEffect::CubesEach)),
+            "hustle_lose" => arity(1).and(small(1).map(EventEffect::HustleLose)),
+            "hustle_gain" => arity(1).and(small(1).map(EventEffect::HustleGain)),
+            "coupons" => arity(1).and(small(1).map(EventEffect::Coupons)),
+            "double_next" => arity(0).map(|_| EventEffect::DoubleNext),
+            "no_late_bonus" => arity(2).and(signed(1).and_then(|b| Ok(EventEffect::NoLateBonus(b, signed(2)?)))),
+            "per_on_time" => arity(2).and(num(1).and_then(|p| {
+                let price = u16::try_from(p)
+                    .ok()
+                    .filter(|&p| (1..=1000).contains(&p))
+                    .ok_or_else(|| format!("event effect `{s}`: price {p} is not from 1 to 1000"))?;
+                Ok(EventEffect::PerOnTime(price, signed(2)?))
+            })),
+            "income" => arity(1).and(signed(1).map(EventEffect::Income)),
+            _ => Err(format!(
+                "unknown event effect `{s}`; known: dirty_die N, highest_down N, all_down N, zero_up N, \
+                 choose_up N, skip_wash, reroll_unused, cubes_each N, hustle_lose N, hustle_gain N, \
+                 coupons N, double_next, no_late_bonus B P, per_on_time PRICE N, income N"
+            )),
+        }?;
+        Ok(e)
+    }
+}
+
+impl From<EventEffect> for String {
+    fn from(e: EventEffect) -> String {
+        use EventEffect as E;
+        match e {
+            E::DirtyDie(n) => format!("dirty_die {n}"),
+            E::HighestDown(n) => format!("highest_down {n}"),
+            E::AllDown(n) => format!("all_down {n}"),
+            E::ZeroUp(n) => format!("zero_up {n}"),
+            E::ChooseUp(n) => format!("choose_up {n}"),
+            E::SkipWash => "skip_wash".into(),
+            E::RerollUnused => "reroll_unused".into(),
+            E::CubesEach(n) => format!("cubes_each {n}"),
+            E::HustleLose(n) => format!("hustle_lose {n}"),
+            E::HustleGain(n) => format!("hustle_gain {n}"),
+            E::Coupons(n) => format!("coupons {n}"),
+            E::DoubleNext => "double_next".into(),
+            E::NoLateBonus(b, p) => format!("no_late_bonus {b} {p}"),
+            E::PerOnTime(price, n) => format!("per_on_time {price} {n}"),
+            E::Income(n) => format!("income {n}"),
+        }
+    }
+}
+
 /// An optional event card (the Events variant).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -164,6 +300,9 @@ pub struct Event {
     pub when: String,
     /// What it does, in words.
     pub effect: String,
+    /// What it does, in the engine's words (see [`EventEffect`]).
+    #[serde(rename = "do")]
+    pub act: EventEffect,
 }
 
 /// An optional Wang Family character card (the Player Powers variant).
@@ -210,6 +349,13 @@ pub struct Rulebook {
     pub recipe_offer: u8,
     /// Dollars a late customer loses.
     pub late_penalty: u8,
+    /// Event cards shuffled into the Regular deck each day (Events variant).
+    #[serde(default = "two")]
+    pub events_per_day: u8,
+}
+
+fn two() -> u8 {
+    2
 }
 
 /// The ingredient track.
@@ -586,13 +732,45 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
         }
         income_goals.insert(difficulty.clone(), m);
     }
+    if raw.events.len() > MAX_EVENTS {
+        return Err(at(
+            "events",
+            "events",
+            "events".into(),
+            format!(
+                "{} events; at most {MAX_EVENTS} are supported",
+                raw.events.len()
+            ),
+        ));
+    }
     for (i, e) in raw.events.iter().enumerate() {
-        if e.when != "immediate" && e.when != "end_of_round" {
+        let end = match e.when.as_str() {
+            "immediate" => false,
+            "end_of_round" => true,
+            _ => {
+                return Err(at(
+                    "events",
+                    &e.name,
+                    format!("events[{i}].when"),
+                    format!("`immediate` or `end_of_round`, got `{}`", e.when),
+                ))
+            }
+        };
+        if end != e.act.end_of_round() {
             return Err(at(
                 "events",
                 &e.name,
-                format!("events[{i}].when"),
-                format!("`immediate` or `end_of_round`, got `{}`", e.when),
+                format!("events[{i}].do"),
+                format!(
+                    "`{}` is resolved {}, but `when` says {}",
+                    String::from(e.act),
+                    if e.act.end_of_round() {
+                        "at Daily Accounting"
+                    } else {
+                        "when drawn"
+                    },
+                    e.when
+                ),
             ));
         }
     }
@@ -636,6 +814,7 @@ fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
     range("hustle_price", rb.hustle_price.into(), 1, 1000)?;
     range("recipe_offer", rb.recipe_offer.into(), 0, 3)?;
     range("late_penalty", rb.late_penalty.into(), 0, 100)?;
+    range("events_per_day", rb.events_per_day.into(), 0, 16)?;
     for p in 2..=4u8 {
         match rb.setup_recipes.get(&p) {
             Some(list) if list.len() == p as usize => {}

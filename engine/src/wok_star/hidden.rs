@@ -1,6 +1,7 @@
 //! What a seat sees, and determinization. Wok Star hides the same things from every seat: the
 //! order of the Regular deck (never stored: customers are drawn at random as they are revealed)
-//! and which face-down Coupon customers were advertised into it.
+//! and which face-down Coupon customers were advertised into it, and (Events variant) which
+//! event cards were shuffled into it.
 
 use super::data::{CUSTOMER_SLOTS, MAX_RECIPES, MAX_REGULAR};
 use super::setup::draw_bit;
@@ -32,6 +33,8 @@ pub struct Observation {
     pub state: State,
     /// How many Coupon customers are in the Regular deck.
     pub advertised: u32,
+    /// How many event cards are in the Regular deck (which ones is hidden).
+    pub events_in_deck: u32,
 }
 
 impl WokStar {
@@ -40,9 +43,12 @@ impl WokStar {
         let in_deck = s.deck & COUPON_SLOTS;
         v.deck &= !COUPON_SLOTS;
         v.coupons |= in_deck;
+        v.event_box |= s.event_deck;
+        v.event_deck = 0;
         Observation {
             state: v,
             advertised: in_deck.count_ones(),
+            events_in_deck: s.event_deck.count_ones(),
         }
     }
 
@@ -60,6 +66,15 @@ impl WokStar {
         }
         v.deck = deck;
         v.coupons = unseen;
+        let mut unseen_events = s.event_deck | s.event_box;
+        let mut events = 0u16;
+        for _ in 0..s.event_deck.count_ones() {
+            let e = draw_bit(u128::from(unseen_events), rng);
+            unseen_events &= !(1 << e);
+            events |= 1 << e;
+        }
+        v.event_deck = events;
+        v.event_box = unseen_events;
         v
     }
 }

@@ -95,8 +95,8 @@ impl WokStar {
                 return Err("a timer runs during a wash".into())
             }
             Phase::Business if !standing => return Err("a timer lies down outside a wash".into()),
-            Phase::Business if s.customer.is_none() => {
-                return Err("open for business with no customer waiting".into())
+            Phase::Business if s.customer.is_none() && s.event.is_none() => {
+                return Err("open for business with no customer or event showing".into())
             }
             Phase::AfterClose { seat } if seat >= self.players => {
                 return Err(format!("after-close turn of seat {seat}"))
@@ -119,7 +119,45 @@ impl WokStar {
         self.check_phase(s)
     }
 
+    fn check_events(&self, s: &State) -> Result<(), String> {
+        let all = ((1u32 << self.data.events.len()) - 1) as u16;
+        let parts = [s.event_deck, s.event_box, s.events_today, s.events_gone];
+        let mut seen = 0u16;
+        for p in parts {
+            if seen & p != 0 {
+                return Err("an event card is in two places".into());
+            }
+            seen |= p;
+        }
+        let expected = if self.params.events { all } else { 0 };
+        if seen != expected {
+            return Err("event cards are lost, or appear without the Events rule".into());
+        }
+        if let Some(e) = s.event {
+            if e as usize >= self.data.events.len() || s.events_today & (1 << e) == 0 {
+                return Err(format!("event {e} shows but did not appear today"));
+            }
+            if s.customer.is_some() {
+                return Err("an event and a customer show at once".into());
+            }
+        }
+        if let Some((seat, by)) = s.choose {
+            if seat >= self.players
+                || by == 0
+                || !matches!(s.phase, Phase::Business)
+                || s.event.is_none()
+            {
+                return Err("an ingredient choice pending outside an event".into());
+            }
+        }
+        if s.double_next && !self.params.events {
+            return Err("a doubled dish without the Events rule".into());
+        }
+        Ok(())
+    }
+
     fn check_phase(&self, s: &State) -> Result<(), String> {
+        self.check_events(s)?;
         let ingredients = self.data.ingredients.len();
         if u32::from(s.pending) >> ingredients != 0 {
             return Err("pending: an ingredient card that does not exist".into());
@@ -247,6 +285,7 @@ impl WokStar {
             A::Wash => "run the Dishwasher".into(),
             A::EndWash => "end the wash: re-roll the dirty dice".into(),
             A::Wait => "wait".into(),
+            A::ChooseIngredient(k) => format!("move {} up (Grandma's Pantry)", ing(k)),
             A::Close => "close for the day".into(),
             A::Done => "done with the leftover dice".into(),
             A::GiveCube(x) => format!("give a gained Fortune cube to {}", p(x)),

@@ -29,7 +29,7 @@
 //! - Hustle tokens that cover a new card's methods come from the supply, then the pool.
 //! - The Regular deck is drawn at random as customers are revealed, so its order is never
 //!   stored; which Coupon customers were advertised is hidden from everyone.
-//! - Events and player powers (optional rules) are not modelled yet.
+//! - Player powers (an optional rule) are not modelled yet.
 
 pub mod action;
 pub mod clock;
@@ -38,6 +38,7 @@ pub mod params;
 pub mod state;
 
 mod apply;
+mod events;
 mod hidden;
 mod invariants;
 mod moves;
@@ -208,9 +209,7 @@ impl Game for WokStar {
             Phase::Over => None,
             Phase::ExtraDie | Phase::GiveIngredients | Phase::GiveCubes | Phase::Prep => Some(0),
             Phase::AfterClose { seat } => Some(seat),
-            Phase::Business | Phase::Washing => {
-                Some(s.second_cube.unwrap_or_else(|| self.earliest(s)))
-            }
+            Phase::Business | Phase::Washing => Some(self.to_move_in_play(s)),
         }
     }
 

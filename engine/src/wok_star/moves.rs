@@ -30,6 +30,10 @@ impl WokStar {
             }
             Phase::Business | Phase::Washing => {
                 let seat = self.to_move_in_play(s);
+                if s.choose.is_some_and(|(c, _)| c == seat) {
+                    out.extend(self.choosable(s).map(Action::ChooseIngredient));
+                    return;
+                }
                 if s.second_cube == Some(seat) {
                     self.legal_cube_moves(s, out, true);
                     out.push(Action::NoSecondCube);
@@ -58,6 +62,9 @@ impl WokStar {
     /// The seat acting in Open for Business: the one finishing a Hustle's cube moves, else the
     /// one whose clock is earliest.
     pub(crate) fn to_move_in_play(&self, s: &State) -> u8 {
+        if let Some((seat, _)) = s.choose {
+            return seat;
+        }
         s.second_cube.unwrap_or_else(|| self.earliest(s))
     }
 
@@ -66,11 +73,12 @@ impl WokStar {
     pub(crate) fn can_serve(&self, s: &State, seat: u8) -> bool {
         let Some(c) = s.customer else { return false };
         let r = c as usize / super::data::CUSTOMER_SLOTS;
+        let times = if s.double_next { 2 } else { 1 };
         s.recipe_owner[r] == seat
             && self.data.recipes[r]
                 .ingredients
                 .iter()
-                .all(|&k| s.track[k as usize] > self.data.track.min)
+                .all(|&k| s.track[k as usize] >= self.data.track.min + times)
     }
 
     /// Whether the Dishwasher may run now.

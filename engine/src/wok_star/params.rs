@@ -64,6 +64,18 @@ pub enum RecipeOffer {
     EachPurchase,
 }
 
+/// What happens at Daily Accounting to event cards still in the Regular deck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum UndrawnEvents {
+    /// They stay in the deck; 2 more join it the next day (default: only "Event cards that
+    /// appeared during this round" are discarded).
+    #[default]
+    Stay,
+    /// They are discarded with the ones that appeared.
+    Discard,
+}
+
 /// Parameters of a Wok Star game. TOML keys are the field names. Durations are seconds of table
 /// time at `speed` 1.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -122,6 +134,11 @@ pub struct Params {
     pub dice_growth: DiceGrowth,
     /// Open rule: how the recipe offer is drawn (default `once`).
     pub recipe_offer: RecipeOffer,
+    /// Optional rule, Events: event cards from the data file are shuffled into the Regular deck
+    /// each day (default false, the standard game).
+    pub events: bool,
+    /// Open rule, Events: event cards still undrawn at Daily Accounting (default `stay`).
+    pub undrawn_events: UndrawnEvents,
 }
 
 impl Default for Params {
@@ -148,6 +165,8 @@ impl Default for Params {
             hustle_after_close: false,
             dice_growth: DiceGrowth::OnTime,
             recipe_offer: RecipeOffer::Once,
+            events: false,
+            undrawn_events: UndrawnEvents::Stay,
         }
     }
 }

@@ -138,6 +138,19 @@ impl WokStar {
             day_short: [Short::Nothing; DAYS],
             served_total: [0; MAX_PLAYERS],
             late_total: 0,
+            on_time_cards: 0,
+            event_deck: 0,
+            event_box: if self.params.events {
+                ((1u32 << self.data.events.len()) - 1) as u16
+            } else {
+                0
+            },
+            events_today: 0,
+            events_gone: 0,
+            event: None,
+            event_at: 0,
+            double_next: false,
+            choose: None,
         };
         // "Deal each player 1 random Recipe card from the following priced piles."
         let prices = &rb.setup_recipes[&self.players];
@@ -181,17 +194,13 @@ impl WokStar {
         }
         s.timers = [Timer::empty(0); 2];
         s.timers[0].flip(0, self.capacity, self.params.timer_flip);
-        self.reveal(s, rng);
-    }
-
-    /// Reveals the next customer from the Regular deck (none when it is empty).
-    pub(crate) fn reveal<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
-        if s.deck == 0 {
-            s.customer = None;
-        } else {
-            let c = draw_bit(s.deck, rng);
-            s.deck &= !(1u128 << c);
-            s.customer = Some(c);
+        s.on_time_cards = 0;
+        // Events: "When re-shuffling the Regular deck, draw 2 new Event cards face-down and
+        // shuffle them into the deck."
+        self.add_day_events(s, rng);
+        self.reveal_at(s, 0, 0, rng);
+        if s.customer.is_none() && s.event.is_none() {
+            self.close_day(s, Closing::DeckDone);
         }
     }
 
@@ -239,6 +248,7 @@ impl WokStar {
             s.dice_count[i] = s.dice_count[i].max(count.min(rb.max_dice));
             s.dice[i] = [DIRTY; super::state::MAX_DICE];
         }
+        self.end_of_round_events(s);
         let goal = i32::from(self.goals[day]);
         s.day_income[day] = s.income;
         s.day_closing[day] = s.closing;

@@ -136,6 +136,24 @@ pub struct State {
     pub served_total: [u16; MAX_PLAYERS],
     /// Customers served late over the game.
     pub late_total: u16,
+    /// Customers served on time today.
+    pub on_time_cards: u128,
+    /// Events variant: event cards shuffled into the Regular deck (hidden from everyone).
+    pub event_deck: u16,
+    /// Event cards still face down beside the board.
+    pub event_box: u16,
+    /// Event cards that appeared today.
+    pub events_today: u16,
+    /// Event cards discarded from the game.
+    pub events_gone: u16,
+    /// The event showing: no customer is revealed until a timer runs out.
+    pub event: Option<u8>,
+    /// When the showing event was revealed.
+    pub event_at: u32,
+    /// The next customer's dish is prepared twice and pays double (Catering Order).
+    pub double_next: bool,
+    /// A seat choosing an ingredient to move up (Grandma's Pantry), and by how much.
+    pub choose: Option<(u8, u8)>,
 }
 
 /// What kept the waiting customer from being served when a day closed.
