@@ -303,7 +303,7 @@ pub fn wok_star_action(b: &mut Bytes) -> ws::Action {
         owner: o % 5,
         face: f % 8,
     };
-    match v % 21 {
+    match v % 26 {
         0 => A::ExtraDie(x),
         1 => A::GiveIngredient(x),
         2 => A::Serve,
@@ -332,7 +332,17 @@ pub fn wok_star_action(b: &mut Bytes) -> ws::Action {
         17 => A::BuyHustle,
         18 => A::Advertise,
         19 => A::OpenDay,
-        _ => A::ChooseIngredient(x),
+        20 => A::ChooseIngredient(x),
+        21 => A::Character(x),
+        22 => A::UsePower,
+        23 => A::PowerServe { using: x },
+        24 => A::PowerPrepare {
+            ingredient: x,
+            method: y,
+            a: die(z, w),
+            b: die(w, z),
+        },
+        _ => A::SetDie { face: x, to: y },
     }
 }
 
@@ -350,6 +360,7 @@ pub fn wok_star_data(data: &[u8]) {
                 players,
                 difficulty: difficulty.clone(),
                 events: players != 3,
+                powers: players != 2,
                 ..ws::Params::default()
             };
             if let Ok(g) = ws::WokStar::new(d.clone(), p) {
@@ -435,6 +446,7 @@ pub fn wok_star_actions(data: &[u8]) {
             RecipeOffer::Once
         },
         events: on(11) || on(12),
+        powers: on(14) || on(15),
         undrawn_events: if on(13) {
             UndrawnEvents::Discard
         } else {

@@ -20,12 +20,12 @@ fn data_with_trivial_goals() -> WokData {
     WokData::from_yaml_str(&text, "trivial.yaml").unwrap()
 }
 
-/// Every combination of the eleven two-valued rule options (2,048), spread over players and
+/// Every combination of the twelve two-valued rule options (4,096), spread over players and
 /// difficulties (a quarter with goals every team meets).
 fn variants() -> Vec<WokStar> {
     let trivial = data_with_trivial_goals();
     let mut v = Vec::new();
-    for bits in 0..2048u32 {
+    for bits in 0..4096u32 {
         let b = |k: u32| bits & (1 << k) != 0;
         let p = Params {
             players: 2 + (bits % 3) as u8,
@@ -62,6 +62,7 @@ fn variants() -> Vec<WokStar> {
                 RecipeOffer::Once
             },
             events: b(10),
+            powers: b(11),
             undrawn_events: if b(1) {
                 UndrawnEvents::Discard
             } else {
@@ -152,9 +153,9 @@ fn thousands_of_random_games_under_every_option_keep_every_invariant() {
     let mut total = 0;
     let mut days = [0u32; 5];
     for (i, g) in games.iter().enumerate() {
-        for seed in 0..2u64 {
+        for seed in 0..1u64 {
             let seed = seed * 10_000 + i as u64;
-            let end = if seed.is_multiple_of(2) {
+            let end = if i % 2 == 0 {
                 let mut r = GameRng::seed_from_u64(seed);
                 play(g, seed, move |_, l| r.gen_range(0..l.len()))
             } else {

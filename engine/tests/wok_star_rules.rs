@@ -714,3 +714,136 @@ fn events_grandmas_pantry_lets_the_revealing_seat_choose_an_ingredient() {
     g.apply_checked(&mut s, l[0], &mut rng).unwrap();
     assert_eq!(s.track[k as usize], (before + 2).min(6));
 }
+
+fn with_powers() -> WokStar {
+    game_with(|p| p.powers = true)
+}
+
+/// The index of the character with this name.
+fn character(g: &WokStar, name: &str) -> u8 {
+    g.data
+        .characters
+        .iter()
+        .position(|c| c.name == name)
+        .unwrap() as u8
+}
+
+/// An opened Player Powers game whose first card is a customer, with `name` held by the seat
+/// that owns the waiting customer's recipe (characters handed out in data order otherwise).
+fn powered(g: &WokStar, name: &str, seed: u64) -> (State, GameRng, u8) {
+    let mut rng = rng_from_seed(seed);
+    let mut s = g.new_state(&mut rng);
+    assert_eq!(s.phase, Phase::ChooseCharacters);
+    for c in 0..4 {
+        g.apply_checked(&mut s, Action::Character(c), &mut rng)
+            .unwrap();
+    }
+    let mut seat = 0;
+    while s.phase == Phase::GiveIngredients {
+        let l = legal(g, &s);
+        let a = if l.contains(&Action::GiveIngredient(seat)) {
+            Action::GiveIngredient(seat)
+        } else {
+            l[0]
+        };
+        g.apply_checked(&mut s, a, &mut rng).unwrap();
+        seat = (seat + 1) % 4;
+    }
+    let owner = ready_to_serve(g, &mut s);
+    let want = character(g, name);
+    match s.character.iter().position(|&c| c == want) {
+        Some(holder) => s.character.swap(holder, owner as usize),
+        None => s.character[owner as usize] = want,
+    }
+    (s, rng, owner)
+}
+
+#[test]
+fn powers_each_player_gets_a_character_and_each_power_works_once_a_round() {
+    let g = with_powers();
+    let (mut s, mut rng, owner) = powered(&g, "Mama Wang", 40);
+    let i = owner as usize;
+    s.dice[i] = [0, 0, 0, 0, 0];
+    assert!(legal(&g, &s).contains(&Action::UsePower));
+    g.apply_checked(&mut s, Action::UsePower, &mut rng).unwrap();
+    // "reroll all of your own dice in the Dirty Dishes without using the Dishwasher"
+    assert_eq!(s.unused_dice(i), 2);
+    assert_eq!(s.washes_left, 2);
+    s.dice[i] = [0, 0, 0, 0, 0];
+    s.clock[i] = 0;
+    assert!(!legal(&g, &s).contains(&Action::UsePower), "once per round");
+}
+
+#[test]
+fn powers_lily_flips_a_running_timer_back_to_full() {
+    let g = with_powers();
+    let (mut s, mut rng, owner) = powered(&g, "Lily Wang", 41);
+    s.clock = [20_000; 4];
+    s.clock[owner as usize] = 10_000;
+    g.apply_checked(&mut s, Action::UsePower, &mut rng).unwrap();
+    assert_eq!(s.timers[0].left(10_000), 30_000);
+}
+
+#[test]
+fn powers_grandpa_serves_with_another_ingredient_in_place_of_a_missing_one() {
+    let g = with_powers();
+    let (mut s, mut rng, owner) = powered(&g, "Grandpa Wang", 42);
+    let r = recipe_of(&s);
+    let need = g.data.recipes[r].ingredients.clone();
+    s.track[need[0] as usize] = 0;
+    assert!(!legal(&g, &s).contains(&Action::Serve));
+    let subs: Vec<Action> = legal(&g, &s)
+        .into_iter()
+        .filter(|a| matches!(a, Action::PowerServe { .. }))
+        .collect();
+    if subs.is_empty() {
+        // No ingredient outside the recipe is in play at this seed; give one a token.
+        let k = (0..10u8).find(|&k| s.ingredient_owner[k as usize] != NOBODY && !need.contains(&k));
+        assert!(k.is_none(), "a substitute exists but is not offered");
+        return;
+    }
+    let Action::PowerServe { using } = subs[0] else {
+        unreachable!()
+    };
+    let before = s.track[using as usize];
+    g.apply_checked(&mut s, subs[0], &mut rng).unwrap();
+    assert_eq!(s.track[using as usize], before - 1);
+    assert_eq!(s.track[need[0] as usize], 0);
+    assert_eq!(s.served_count[owner as usize], 1);
+}
+
+#[test]
+fn powers_papa_uses_other_players_dice_without_cubes_and_auntie_sets_a_die() {
+    let g = with_powers();
+    let (mut s, mut rng, owner) = powered(&g, "Papa Wang", 43);
+    let i = owner as usize;
+    let other = (i + 1) % 4;
+    s.cubes[i] = 0;
+    s.dice[other] = [4, 5, 0, 0, 0];
+    let free: Vec<Action> = legal(&g, &s)
+        .into_iter()
+        .filter(|a| matches!(a, Action::PowerPrepare { .. }))
+        .collect();
+    assert!(!free.is_empty());
+    let cubes = s.cubes;
+    g.apply_checked(&mut s, free[0], &mut rng).unwrap();
+    assert_eq!(s.cubes, cubes, "no cube changes hands");
+    let (mut t, mut rng, owner) = powered(&g, "Auntie Wang", 44);
+    t.dice[owner as usize] = [2, 0, 0, 0, 0];
+    g.apply_checked(&mut t, Action::SetDie { face: 2, to: 6 }, &mut rng)
+        .unwrap();
+    assert_eq!(t.dice[owner as usize][0], 6);
+    assert_eq!(t.hustle_pool, 0, "no Hustle needed");
+}
+
+#[test]
+fn powers_chris_earns_a_dollar_for_the_same_recipe_twice_in_a_row() {
+    let g = with_powers();
+    let (mut s, mut rng, owner) = powered(&g, "Chris Wang", 45);
+    let r = recipe_of(&s);
+    s.last_recipe = r as u8;
+    let (income, _) = g.customer_income(s.customer.unwrap());
+    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+    assert_eq!(s.income, i32::from(income) + 1);
+    assert_ne!(s.powers_used & (1 << owner), 0);
+}

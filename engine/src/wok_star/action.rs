@@ -66,6 +66,34 @@ pub enum Action {
     EndWash,
     /// Events (Grandma's Pantry): this ingredient's token moves up.
     ChooseIngredient(u8),
+    /// Set-up, Player Powers: the next seat without a character gets this one.
+    Character(u8),
+    /// Power (`refill_timer`, `reroll_dirty`): use it now.
+    UsePower,
+    /// Power (`substitute_ingredient`): serve the current customer with `using` in place of
+    /// the one required ingredient on the bottom slot.
+    PowerServe {
+        /// The ingredient used instead.
+        using: u8,
+    },
+    /// Power (`free_foreign_dice`): prepare with other players' dice without giving cubes.
+    PowerPrepare {
+        /// The ingredient.
+        ingredient: u8,
+        /// The method, 0 to 3.
+        method: u8,
+        /// The first die.
+        a: Die,
+        /// The second die.
+        b: Die,
+    },
+    /// Power (`set_die`): turn one of one's unused dice showing `face` to `to`.
+    SetDie {
+        /// The face it shows.
+        face: u8,
+        /// The face it is turned to.
+        to: u8,
+    },
     /// Let this seat's clock run on by the wait duration.
     Wait,
     /// The team closes for the day.

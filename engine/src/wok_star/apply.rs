@@ -22,6 +22,35 @@ impl WokStar {
         let in_play = matches!(s.phase, Phase::Business | Phase::Washing);
         let mut spent = 0u32;
         match a {
+            Action::Character(c) => {
+                if let Some(k) = s.character[..self.players as usize]
+                    .iter()
+                    .position(|&x| x == NOBODY)
+                {
+                    s.character[k] = c;
+                }
+                if !s.character[..self.players as usize].contains(&NOBODY) {
+                    s.phase = self.after_characters();
+                }
+            }
+            Action::UsePower | Action::SetDie { .. } => {
+                spent = self.use_power(s, seat, now, a, rng);
+            }
+            Action::PowerServe { using } => {
+                s.powers_used |= 1 << seat;
+                spent = d.serve;
+                self.serve_with(s, seat, now, Some(using), rng);
+            }
+            Action::PowerPrepare {
+                ingredient,
+                method,
+                a,
+                b,
+            } => {
+                s.powers_used |= 1 << seat;
+                let foreign = self.prepare(s, seat, ingredient, method, a, b, true);
+                spent = d.prepare + d.pass * u32::from(foreign);
+            }
             Action::ExtraDie(to) => {
                 s.dice_count[to as usize] += self.data.rulebook.two_player_extra_dice;
                 s.phase = Phase::GiveIngredients;
@@ -51,7 +80,7 @@ impl WokStar {
                 a,
                 b,
             } => {
-                let foreign = self.prepare(s, seat, ingredient, method, a, b);
+                let foreign = self.prepare(s, seat, ingredient, method, a, b, false);
                 spent = d.prepare + d.pass * u32::from(foreign);
             }
             Action::GainHustle(face) => {
@@ -169,12 +198,33 @@ impl WokStar {
     }
 
     fn serve<R: Rng + ?Sized>(&self, s: &mut State, seat: u8, now: u32, rng: &mut R) {
+        self.serve_with(s, seat, now, None, rng)
+    }
+
+    /// Serves the current customer; with `using`, that ingredient stands in for the one
+    /// required ingredient on the bottom slot (Grandpa Wang's power).
+    fn serve_with<R: Rng + ?Sized>(
+        &self,
+        s: &mut State,
+        seat: u8,
+        now: u32,
+        using: Option<u8>,
+        rng: &mut R,
+    ) {
         let Some(c) = s.customer else { return };
         let r = c as usize / CUSTOMER_SLOTS;
         // Catering Order: "the next customer's dish must be prepared twice but pays double".
         let times: u8 = if s.double_next { 2 } else { 1 };
+        let missing = using
+            .and_then(|_| self.substitution(s, seat))
+            .map(|(m, _)| m);
         s.double_next = false;
         for &k in &self.data.recipes[r].ingredients {
+            if Some(k) != missing {
+                s.track[k as usize] -= times;
+            }
+        }
+        if let (Some(k), Some(_)) = (using, missing) {
             s.track[k as usize] -= times;
         }
         let at_empty = self.params.on_time_at_empty;
@@ -191,6 +241,14 @@ impl WokStar {
             s.income += income - i32::from(self.data.rulebook.late_penalty);
             s.late += 1;
         }
+        // Chris Wang: "when you serve a customer of the same recipe as the previous customer".
+        if let Some(super::data::Power::SameRecipeBonus(bonus)) = self.power(s, seat) {
+            if s.last_recipe == r as u8 {
+                s.income += i32::from(bonus);
+                s.powers_used |= 1 << seat;
+            }
+        }
+        s.last_recipe = r as u8;
         s.served_count[i] += 1;
         s.served_total[i] += 1;
         if !on_time {
@@ -206,12 +264,16 @@ impl WokStar {
         }
     }
 
-    /// Prepares an ingredient; returns how many of the dice were other players'.
-    fn prepare(&self, s: &mut State, seat: u8, k: u8, m: u8, a: Die, b: Die) -> u8 {
+    /// Prepares an ingredient; returns how many of the dice were other players'. With `free`,
+    /// other players' dice cost no cube (Papa Wang's power).
+    #[allow(clippy::too_many_arguments)]
+    fn prepare(&self, s: &mut State, seat: u8, k: u8, m: u8, a: Die, b: Die, free: bool) -> u8 {
         let mut foreign = 0;
         for die in [a, b] {
             s.use_die(die.owner as usize, die.face);
-            if die.owner != seat {
+            if die.owner != seat && free {
+                foreign += 1;
+            } else if die.owner != seat {
                 // "You must hand a player 1 of your Fortune cubes when you take 1 of their dice."
                 s.cubes[seat as usize] -= 1;
                 s.cubes[die.owner as usize] += 1;

@@ -31,6 +31,8 @@ pub const METHODS: usize = 4;
 pub const DAYS: usize = 4;
 /// Most event cards a data file may hold (an event set is a `u16`).
 pub const MAX_EVENTS: usize = 16;
+/// Most character cards a data file may hold.
+pub const MAX_CHARACTERS: usize = 16;
 
 /// The dice condition of a preparation method: what two dice must show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -305,6 +307,76 @@ pub struct Event {
     pub act: EventEffect,
 }
 
+/// What a Wang Family character's power does, in the data file's `do:` words. Each power is
+/// used once per round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum Power {
+    /// `same_recipe_bonus N`: serving a customer of the same recipe as the previous customer
+    /// earns N dollars more (taken automatically the first time it applies).
+    SameRecipeBonus(u8),
+    /// `refill_timer`: a running timer is flipped back to full.
+    RefillTimer,
+    /// `substitute_ingredient`: serve one customer with any one ingredient in place of one
+    /// required ingredient.
+    Substitute,
+    /// `reroll_dirty`: re-roll all of one's own dice in the Dirty Dishes without the Dishwasher.
+    RerollDirty,
+    /// `free_foreign_dice N`: prepare with up to N other players' dice without giving cubes.
+    FreeForeignDice(u8),
+    /// `set_die`: turn one unused die to any face, no Hustle needed.
+    SetDie,
+}
+
+impl TryFrom<String> for Power {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let n = || -> Result<u8, String> {
+            match words.as_slice() {
+                [_, x] => x
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|v| (1..=20).contains(v))
+                    .ok_or_else(|| format!("power `{s}`: the number must be from 1 to 20")),
+                _ => Err(format!("power `{s}` takes one number")),
+            }
+        };
+        let bare = |p: Power| {
+            if words.len() == 1 {
+                Ok(p)
+            } else {
+                Err(format!("power `{s}` takes no number"))
+            }
+        };
+        match words.first().copied().unwrap_or("") {
+            "same_recipe_bonus" => n().map(Power::SameRecipeBonus),
+            "refill_timer" => bare(Power::RefillTimer),
+            "substitute_ingredient" => bare(Power::Substitute),
+            "reroll_dirty" => bare(Power::RerollDirty),
+            "free_foreign_dice" => n().map(Power::FreeForeignDice),
+            "set_die" => bare(Power::SetDie),
+            _ => Err(format!(
+                "unknown power `{s}`; known: same_recipe_bonus N, refill_timer, \
+                 substitute_ingredient, reroll_dirty, free_foreign_dice N, set_die"
+            )),
+        }
+    }
+}
+
+impl From<Power> for String {
+    fn from(p: Power) -> String {
+        match p {
+            Power::SameRecipeBonus(n) => format!("same_recipe_bonus {n}"),
+            Power::RefillTimer => "refill_timer".into(),
+            Power::Substitute => "substitute_ingredient".into(),
+            Power::RerollDirty => "reroll_dirty".into(),
+            Power::FreeForeignDice(n) => format!("free_foreign_dice {n}"),
+            Power::SetDie => "set_die".into(),
+        }
+    }
+}
+
 /// An optional Wang Family character card (the Player Powers variant).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -313,6 +385,9 @@ pub struct Character {
     pub name: String,
     /// Its power, in words.
     pub power: String,
+    /// Its power, in the engine's words (see [`Power`]).
+    #[serde(rename = "do")]
+    pub act: Power,
 }
 
 /// The numbers the rulebook prints.
@@ -773,6 +848,17 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
                 ),
             ));
         }
+    }
+    if raw.characters.len() > MAX_CHARACTERS {
+        return Err(at(
+            "characters",
+            "characters",
+            "characters".into(),
+            format!(
+                "{} characters; at most {MAX_CHARACTERS} are supported",
+                raw.characters.len()
+            ),
+        ));
     }
     Ok(WokData {
         source: file.to_string(),

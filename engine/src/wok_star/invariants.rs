@@ -156,8 +156,38 @@ impl WokStar {
         Ok(())
     }
 
+    fn check_powers(&self, s: &State) -> Result<(), String> {
+        let n = self.players as usize;
+        if !self.params.powers {
+            if s.character.iter().any(|&c| c != NOBODY) || s.powers_used != 0 {
+                return Err("characters without the Player Powers rule".into());
+            }
+            return Ok(());
+        }
+        for i in 0..s.character.len() {
+            let c = s.character[i];
+            if c == NOBODY {
+                if s.phase != Phase::ChooseCharacters && i < n {
+                    return Err(format!("seat {i} has no character after set-up"));
+                }
+                continue;
+            }
+            if i >= n || c as usize >= self.data.characters.len() {
+                return Err(format!("seat {i} holds character {c}"));
+            }
+            if s.character[..i].contains(&c) {
+                return Err(format!("character {c} is held twice"));
+            }
+        }
+        if u32::from(s.powers_used) >> n != 0 {
+            return Err("a power used by a seat that does not play".into());
+        }
+        Ok(())
+    }
+
     fn check_phase(&self, s: &State) -> Result<(), String> {
         self.check_events(s)?;
+        self.check_powers(s)?;
         let ingredients = self.data.ingredients.len();
         if u32::from(s.pending) >> ingredients != 0 {
             return Err("pending: an ingredient card that does not exist".into());
@@ -171,6 +201,9 @@ impl WokStar {
         }
         let last_day = s.day as usize == super::data::DAYS;
         match s.phase {
+            Phase::ChooseCharacters if !self.params.powers || s.opened => {
+                Err("characters are chosen only at set-up, with Player Powers".into())
+            }
             Phase::ExtraDie if self.players != 2 || s.opened => {
                 Err("the extra die is handed out only at a 2-player set-up".into())
             }
@@ -285,6 +318,30 @@ impl WokStar {
             A::Wash => "run the Dishwasher".into(),
             A::EndWash => "end the wash: re-roll the dirty dice".into(),
             A::Wait => "wait".into(),
+            A::Character(c) => format!(
+                "{} for the next player",
+                self.data
+                    .characters
+                    .get(c as usize)
+                    .map_or_else(|| format!("character {c}"), |x| x.name.clone())
+            ),
+            A::UsePower => "use the character's power".into(),
+            A::PowerServe { using } => format!("serve with {} instead (power)", ing(using)),
+            A::PowerPrepare {
+                ingredient,
+                method,
+                a,
+                b,
+            } => format!(
+                "prepare {} by method {} with {} of {} and {} of {}, no cubes (power)",
+                ing(ingredient),
+                method + 1,
+                a.face,
+                p(a.owner),
+                b.face,
+                p(b.owner)
+            ),
+            A::SetDie { face, to } => format!("turn a {face} to {to} (power)"),
             A::ChooseIngredient(k) => format!("move {} up (Grandma's Pantry)", ing(k)),
             A::Close => "close for the day".into(),
             A::Done => "done with the leftover dice".into(),

@@ -29,7 +29,8 @@
 //! - Hustle tokens that cover a new card's methods come from the supply, then the pool.
 //! - The Regular deck is drawn at random as customers are revealed, so its order is never
 //!   stored; which Coupon customers were advertised is hidden from everyone.
-//! - Player powers (an optional rule) are not modelled yet.
+//! - The team picks the characters (Player Powers) in seat order; Chris Wang's bonus is taken
+//!   automatically the first time it applies in a round.
 
 pub mod action;
 pub mod clock;
@@ -42,6 +43,7 @@ mod events;
 mod hidden;
 mod invariants;
 mod moves;
+mod powers;
 mod present;
 mod setup;
 
@@ -137,6 +139,16 @@ impl WokStar {
                 ));
             }
         }
+        if params.powers && data.characters.len() < usize::from(players) {
+            return Err(EngineError::field(
+                &data.source,
+                "characters",
+                format!(
+                    "Player Powers need a character for each of the {players} players; the data has {}",
+                    data.characters.len()
+                ),
+            ));
+        }
         let cubes_needed =
             u32::from(rb.start_fortune_cubes) * u32::from(players) + data::DAYS as u32;
         if cubes_needed > u32::from(rb.fortune_cubes) {
@@ -207,7 +219,11 @@ impl Game for WokStar {
     fn to_move(&self, s: &State) -> Option<Seat> {
         match s.phase {
             Phase::Over => None,
-            Phase::ExtraDie | Phase::GiveIngredients | Phase::GiveCubes | Phase::Prep => Some(0),
+            Phase::ChooseCharacters
+            | Phase::ExtraDie
+            | Phase::GiveIngredients
+            | Phase::GiveCubes
+            | Phase::Prep => Some(0),
             Phase::AfterClose { seat } => Some(seat),
             Phase::Business | Phase::Washing => Some(self.to_move_in_play(s)),
         }

@@ -12,6 +12,13 @@ impl WokStar {
         match s.phase {
             Phase::Over => {}
             Phase::ExtraDie => out.extend((0..n).map(Action::ExtraDie)),
+            Phase::ChooseCharacters => {
+                for c in 0..self.data.characters.len() as u8 {
+                    if !s.character.contains(&c) {
+                        out.push(Action::Character(c));
+                    }
+                }
+            }
             Phase::GiveIngredients => self.legal_give_ingredient(s, out),
             Phase::GiveCubes => out.extend((0..n).map(Action::GiveCube)),
             Phase::Prep => self.legal_prep(s, out),
@@ -46,6 +53,9 @@ impl WokStar {
                 self.legal_prepare(s, seat, out);
                 self.legal_gain_hustle(s, seat, out);
                 self.legal_spend_hustle(s, seat, out);
+                if !washing {
+                    self.legal_powers(s, seat, out);
+                }
                 if washing {
                     out.push(Action::EndWash);
                 } else {
@@ -142,11 +152,11 @@ impl WokStar {
     }
 
     /// Every (owner, face) class of unused dice `seat` may take, with its count.
-    fn die_classes(&self, s: &State, seat: u8) -> ([(Die, u8); 24], usize) {
+    fn die_classes(&self, s: &State, seat: u8, free: bool) -> ([(Die, u8); 24], usize) {
         let mut classes = [(Die { owner: 0, face: 0 }, 0u8); 24];
         let mut len = 0;
         for owner in 0..self.players {
-            if owner != seat && s.cubes[seat as usize] == 0 {
+            if owner != seat && s.cubes[seat as usize] == 0 && !free {
                 continue;
             }
             for face in 1..=6u8 {
@@ -161,7 +171,19 @@ impl WokStar {
     }
 
     pub(crate) fn legal_prepare(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
-        let (classes, len) = self.die_classes(s, seat);
+        self.legal_prepare_with(s, seat, out, None)
+    }
+
+    /// The preparations open to `seat`; with `free = Some(n)`, those using 1 to `n` other
+    /// players' dice without giving cubes (Papa Wang's power).
+    pub(crate) fn legal_prepare_with(
+        &self,
+        s: &State,
+        seat: u8,
+        out: &mut Vec<Action>,
+        free: Option<u8>,
+    ) {
+        let (classes, len) = self.die_classes(s, seat, free.is_some());
         let classes = &classes[..len];
         let top = self.data.track.max;
         for (k, ing) in self.data.ingredients.iter().enumerate() {
@@ -181,8 +203,10 @@ impl WokStar {
                             continue;
                         }
                         let foreign = u8::from(a.owner != seat) + u8::from(b.owner != seat);
-                        if foreign > s.cubes[seat as usize] {
-                            continue;
+                        match free {
+                            None if foreign > s.cubes[seat as usize] => continue,
+                            Some(n) if foreign == 0 || foreign > n => continue,
+                            _ => {}
                         }
                         if method.needs_other_players_die {
                             let ok = match self.params.fourth_method {

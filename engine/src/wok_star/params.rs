@@ -139,6 +139,9 @@ pub struct Params {
     pub events: bool,
     /// Open rule, Events: event cards still undrawn at Daily Accounting (default `stay`).
     pub undrawn_events: UndrawnEvents,
+    /// Optional rule, Player Powers: each player has a Wang Family character whose power is
+    /// used once per round (default false, the standard game).
+    pub powers: bool,
 }
 
 impl Default for Params {
@@ -167,6 +170,7 @@ impl Default for Params {
             recipe_offer: RecipeOffer::Once,
             events: false,
             undrawn_events: UndrawnEvents::Stay,
+            powers: false,
         }
     }
 }

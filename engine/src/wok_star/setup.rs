@@ -151,6 +151,9 @@ impl WokStar {
             event_at: 0,
             double_next: false,
             choose: None,
+            character: [NOBODY; MAX_PLAYERS],
+            powers_used: 0,
+            last_recipe: NOBODY,
         };
         // "Deal each player 1 random Recipe card from the following priced piles."
         let prices = &rb.setup_recipes[&self.players];
@@ -167,10 +170,20 @@ impl WokStar {
             let r = draw_bit(pile, rng) as usize;
             self.add_recipe(&mut s, r, seat as u8);
         }
-        if self.players == 2 && rb.two_player_extra_dice > 0 {
-            s.phase = Phase::ExtraDie;
+        s.phase = self.after_characters();
+        if self.params.powers {
+            s.phase = Phase::ChooseCharacters;
         }
         s
+    }
+
+    /// The set-up step after the characters are chosen.
+    pub(crate) fn after_characters(&self) -> Phase {
+        if self.players == 2 && self.data.rulebook.two_player_extra_dice > 0 {
+            Phase::ExtraDie
+        } else {
+            Phase::GiveIngredients
+        }
     }
 
     /// Opens a day: every die rolled, one timer flipped, the first customer revealed.
@@ -195,6 +208,9 @@ impl WokStar {
         s.timers = [Timer::empty(0); 2];
         s.timers[0].flip(0, self.capacity, self.params.timer_flip);
         s.on_time_cards = 0;
+        // "You may flip it back over during the Next Day Prep."
+        s.powers_used = 0;
+        s.last_recipe = NOBODY;
         // Events: "When re-shuffling the Regular deck, draw 2 new Event cards face-down and
         // shuffle them into the deck."
         self.add_day_events(s, rng);

@@ -16,6 +16,8 @@ pub const DIRTY: u8 = 0;
 /// Where the game is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
+    /// Set-up, Player Powers: the team picks each seat's character in turn.
+    ChooseCharacters,
     /// Set-up, 2 players: the team picks who starts with the extra die.
     ExtraDie,
     /// The team hands out the ingredient cards in `pending` (set-up and after a new recipe).
@@ -154,6 +156,12 @@ pub struct State {
     pub double_next: bool,
     /// A seat choosing an ingredient to move up (Grandma's Pantry), and by how much.
     pub choose: Option<(u8, u8)>,
+    /// Player Powers variant: each seat's character card ([`NOBODY`] for none).
+    pub character: [u8; MAX_PLAYERS],
+    /// Bit `i` is set once seat `i` has used its power this round.
+    pub powers_used: u8,
+    /// The recipe of the last customer served today ([`NOBODY`] before the first).
+    pub last_recipe: u8,
 }
 
 /// What kept the waiting customer from being served when a day closed.
