@@ -1,5 +1,6 @@
 //! Playout throughput (steps/s with random agents), legal-move generation, state clone and
-//! determinization for Tofu Shifu; playouts and the Prince's determinization for Tofu Kingdom.
+//! determinization for Tofu Shifu; playouts and the Prince's determinization for Tofu Kingdom;
+//! playouts and legal-move generation for Wok Star.
 //! Run: `cargo bench -p shifu-benches`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -116,5 +117,51 @@ fn tofu_kingdom(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, positions, tofu_kingdom);
+/// Wok Star: random playouts (the standard game and with events and powers) and legal-move
+/// generation in positions of the first day.
+fn wok_star(c: &mut Criterion) {
+    use shifu_engine::wok_star::{Params, WokStar};
+    let mut group = c.benchmark_group("wok_star");
+    group.sample_size(20);
+    for (name, events) in [("random_playout", false), ("random_playout_variants", true)] {
+        for players in [2u8, 4] {
+            let g = WokStar::with_params(Params {
+                players,
+                events,
+                powers: events,
+                ..Params::default()
+            })
+            .unwrap();
+            let mut buf = Vec::with_capacity(4096);
+            let seeds = 0..64u64;
+            let steps: u64 = seeds.clone().map(|s| random_playout(&g, s, &mut buf)).sum();
+            group.throughput(Throughput::Elements(steps));
+            group.bench_with_input(BenchmarkId::new(name, players), &g, |b, g| {
+                b.iter(|| {
+                    seeds
+                        .clone()
+                        .map(|s| random_playout(g, s, &mut buf))
+                        .sum::<u64>()
+                })
+            });
+        }
+    }
+    let g = WokStar::with_params(Params::default()).unwrap();
+    let states: Vec<_> = (0..64).map(|seed| midgame(&g, seed, 12)).collect();
+    let mut buf = Vec::with_capacity(4096);
+    group.throughput(Throughput::Elements(states.len() as u64));
+    group.bench_function("legal_actions_4p", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for s in &states {
+                g.legal_actions(black_box(s), &mut buf);
+                n += buf.len();
+            }
+            n
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts, positions, tofu_kingdom, wok_star);
 criterion_main!(benches);
