@@ -303,7 +303,7 @@ impl WokStar {
                 format!(
                     "prepare {} by method {} with {} and {}",
                     ing(ingredient),
-                    method + 1,
+                    u32::from(method) + 1,
                     die(a),
                     die(b)
                 )
@@ -335,7 +335,7 @@ impl WokStar {
             } => format!(
                 "prepare {} by method {} with {} of {} and {} of {}, no cubes (power)",
                 ing(ingredient),
-                method + 1,
+                u32::from(method) + 1,
                 a.face,
                 p(a.owner),
                 b.face,
