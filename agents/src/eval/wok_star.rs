@@ -98,9 +98,15 @@ impl Evaluate for WokStar {
         true
     }
 
-    /// Next Day Prep is a shopping list: the greedy team buys whatever raises the evaluation
-    /// most, and opens the next day only when nothing does (a one-ply look would open at once,
-    /// since opening shows the day's prospects and a purchase shows only itself).
+    /// The greedy team's plays outside a one-ply look:
+    /// - Next Day Prep is a shopping list: buy whatever raises the evaluation most, and open the
+    ///   next day only when nothing does (a one-ply look would open at once, since opening shows
+    ///   the day's prospects and a purchase shows only itself);
+    /// - while open, a kitchen routine: serve when possible; otherwise prepare what the waiting
+    ///   and coming customers lack (the blocked dish first, the best gain per die, few cubes
+    ///   spent); during a wash turn leftover dice into Hustle (they come back re-rolled); wash
+    ///   when no unused die can help; close only when nothing can help any more; else wait;
+    /// - cards and cubes go to the seat holding fewest.
     fn greedy_choice<R: Rng + ?Sized>(
         &self,
         d: &Decision<'_, Self>,
@@ -108,23 +114,24 @@ impl Evaluate for WokStar {
         rng: &mut R,
     ) -> Option<Action> {
         let s = d.determinize(rng);
-        if s.phase != Phase::Prep {
-            return None;
-        }
-        let now = self.evaluate(&s, d.seat(), w);
-        let mut best = (Action::OpenDay, now + 1e-9);
-        for &a in d.legal() {
-            if a == Action::OpenDay {
-                continue;
+        let legal = d.legal();
+        match s.phase {
+            Phase::Prep => Some(shop(self, &s, d.seat(), legal, w, rng)),
+            Phase::Business | Phase::Washing | Phase::AfterClose { .. } => {
+                Some(kitchen(self, &s, d.seat(), legal))
             }
-            let mut t = s.clone();
-            self.apply(&mut t, a, rng);
-            let v = self.evaluate(&t, d.seat(), w);
-            if v > best.1 {
-                best = (a, v);
-            }
+            Phase::GiveIngredients => Some(fewest(legal, |a| match a {
+                Action::GiveIngredient(x) => {
+                    Some(s.ingredient_owner.iter().filter(|&&o| o == x).count())
+                }
+                _ => None,
+            })),
+            Phase::GiveCubes => Some(fewest(legal, |a| match a {
+                Action::GiveCube(x) => Some(usize::from(s.cubes[x as usize])),
+                _ => None,
+            })),
+            _ => None,
         }
-        Some(best.0)
     }
 
     fn evaluate(&self, s: &State, _seat: Seat, w: &WokStarWeights) -> f64 {
@@ -200,6 +207,212 @@ impl Evaluate for WokStar {
             }
             Phase::AfterClose { .. } => carried + income,
             _ => carried,
+        }
+    }
+}
+
+/// Next Day Prep: the purchase that raises the evaluation most, or open the day.
+fn shop<R: Rng + ?Sized>(
+    g: &WokStar,
+    s: &State,
+    seat: Seat,
+    legal: &[Action],
+    w: &WokStarWeights,
+    rng: &mut R,
+) -> Action {
+    let now = g.evaluate(s, seat, w);
+    let mut best = (Action::OpenDay, now + 1e-9);
+    for &a in legal {
+        if a == Action::OpenDay {
+            continue;
+        }
+        let mut t = s.clone();
+        g.apply(&mut t, a, rng);
+        let v = g.evaluate(&t, seat, w);
+        if v > best.1 {
+            best = (a, v);
+        }
+    }
+    best.0
+}
+
+/// The legal action whose key is smallest (the first on a tie).
+fn fewest(legal: &[Action], key: impl Fn(Action) -> Option<usize>) -> Action {
+    legal
+        .iter()
+        .filter_map(|&a| key(a).map(|k| (k, a)))
+        .min_by_key(|&(k, _)| k)
+        .map_or(legal[0], |(_, a)| a)
+}
+
+/// How many more token slots each ingredient needs: the waiting customer's dish three times
+/// over, and once for every Regular customer still to come (all of them after closing).
+fn shortfall(g: &WokStar, s: &State) -> [i32; 16] {
+    let mut need = [0i32; 16];
+    let after_close = matches!(s.phase, Phase::AfterClose { .. });
+    let mut deck = s.deck & !coupon_mask();
+    if after_close {
+        deck = 0;
+        for r in 0..g.data.recipes.len() {
+            if s.recipe_owner[r] != u8::MAX {
+                deck |= ((1u128 << g.data.recipes[r].regular.len()) - 1) << (r * 8);
+            }
+        }
+    }
+    while deck != 0 {
+        let c = deck.trailing_zeros() as usize;
+        deck &= deck - 1;
+        for &k in &g.data.recipes[c / 8].ingredients {
+            need[k as usize] += 1;
+        }
+    }
+    if let Some(c) = s.customer {
+        for &k in &g.data.recipes[c as usize / 8].ingredients {
+            need[k as usize] += 3;
+        }
+    }
+    for (k, n) in need.iter_mut().enumerate().take(g.data.ingredients.len()) {
+        *n -= i32::from(s.track[k].saturating_sub(g.data.track.min));
+    }
+    need
+}
+
+/// The best preparation among `legal`: slots that meet a shortfall, the blocked dish first,
+/// few cubes spent.
+fn best_preparation(
+    g: &WokStar,
+    s: &State,
+    seat: Seat,
+    legal: &[Action],
+    short: &[i32; 16],
+    blocked: u16,
+) -> Option<(f64, Action)> {
+    let mut best: Option<(f64, Action)> = None;
+    for &a in legal {
+        let (k, m, x, y, free) = match a {
+            Action::Prepare {
+                ingredient,
+                method,
+                a,
+                b,
+            } => (ingredient, method, a, b, false),
+            Action::PowerPrepare {
+                ingredient,
+                method,
+                a,
+                b,
+            } => (ingredient, method, a, b, true),
+            _ => continue,
+        };
+        let gain = i32::from(g.data.ingredients[k as usize].methods[m as usize].gain);
+        let room = i32::from(g.data.track.max) - i32::from(s.track[k as usize]);
+        let useful = gain.min(short[k as usize]).min(room);
+        if useful <= 0 {
+            continue;
+        }
+        let foreign = u8::from(x.owner != seat) + u8::from(y.owner != seat);
+        let mut v = f64::from(useful) - if free { 0.0 } else { 0.3 * f64::from(foreign) };
+        if blocked & (1 << k) != 0 {
+            v += 10.0;
+        }
+        if best.is_none_or(|(b, _)| v > b) {
+            best = Some((v, a));
+        }
+    }
+    best
+}
+
+/// The kitchen routine while a day runs (and after closing).
+fn kitchen(g: &WokStar, s: &State, seat: Seat, legal: &[Action]) -> Action {
+    if legal.contains(&Action::Serve) {
+        return Action::Serve;
+    }
+    if let Some(&a) = legal
+        .iter()
+        .find(|a| matches!(a, Action::PowerServe { .. }))
+    {
+        return a;
+    }
+    if legal.contains(&Action::NoSecondCube) {
+        return Action::NoSecondCube;
+    }
+    let short = shortfall(g, s);
+    if legal
+        .iter()
+        .all(|a| matches!(a, Action::ChooseIngredient(_)))
+    {
+        return *legal
+            .iter()
+            .max_by_key(|a| match a {
+                Action::ChooseIngredient(k) => short[*k as usize],
+                _ => i32::MIN,
+            })
+            .unwrap_or(&legal[0]);
+    }
+    let blocked: u16 = s.customer.map_or(0, |c| {
+        let r = &g.data.recipes[c as usize / 8];
+        let mut b = 0u16;
+        for &k in &r.ingredients {
+            if s.track[k as usize] <= g.data.track.min {
+                b |= 1 << k;
+            }
+        }
+        b
+    });
+    let best = best_preparation(g, s, seat, legal, &short, blocked);
+    // A Hustle token turning a die is worth it when it opens a preparation at least one slot
+    // better than the best one now.
+    if s.hustle_pool > 0 && !matches!(s.phase, Phase::AfterClose { .. }) {
+        let now = best.map_or(0.0, |(v, _)| v);
+        let mut turn: Option<(f64, Action)> = None;
+        let mut buf = Vec::new();
+        for &a in legal {
+            if !matches!(a, Action::Rotate { .. }) {
+                continue;
+            }
+            let mut t = s.clone();
+            g.apply(&mut t, a, &mut rand::rngs::mock::StepRng::new(0, 1));
+            t.clock = s.clock;
+            t.second_cube = None;
+            g.legal_actions(&t, &mut buf);
+            if g.to_move(&t) != Some(seat) {
+                continue;
+            }
+            if let Some((v, _)) = best_preparation(g, &t, seat, &buf, &short, blocked) {
+                if v >= now + 1.0 && turn.is_none_or(|(b, _)| v > b) {
+                    turn = Some((v, a));
+                }
+            }
+        }
+        if let Some((_, a)) = turn {
+            return a;
+        }
+    }
+    if let Some((_, a)) = best {
+        return a;
+    }
+    match s.phase {
+        Phase::Washing => legal
+            .iter()
+            .copied()
+            .find(|a| matches!(a, Action::GainHustle(_)))
+            .unwrap_or(Action::EndWash),
+        Phase::AfterClose { .. } => Action::Done,
+        _ => {
+            let n = g.num_seats();
+            let unused: usize = (0..n).map(|i| s.unused_dice(i)).sum();
+            if legal.contains(&Action::Wash) && (unused < 2 || blocked != 0 && unused < 4) {
+                return Action::Wash;
+            }
+            if let Some(&a) = legal.iter().find(|a| matches!(a, Action::UsePower)) {
+                return a;
+            }
+            let hopeless = unused < 2 && s.washes_left == 0 && blocked != 0;
+            if hopeless && legal.contains(&Action::Close) {
+                Action::Close
+            } else {
+                Action::Wait
+            }
         }
     }
 }
@@ -318,5 +531,45 @@ mod prep_tests {
         }
         assert!(values[1] > values[0] && values[2] > values[1]);
         assert!(values[3] < values[2] && values[4] < values[3]);
+    }
+}
+
+#[cfg(test)]
+mod kitchen_tests {
+    use super::*;
+    use shifu_engine::rng_from_seed;
+    use shifu_engine::wok_star::Params;
+
+    #[test]
+    fn the_kitchen_routine_serves_first_and_prepares_the_blocked_dish() {
+        let g = WokStar::with_params(Params::default()).unwrap();
+        let mut rng = rng_from_seed(7);
+        let mut s = g.new_state(&mut rng);
+        while s.phase != Phase::Business {
+            let mut legal = Vec::new();
+            g.legal_actions(&s, &mut legal);
+            g.apply(&mut s, legal[0], &mut rng);
+        }
+        let c = s.customer.unwrap();
+        let r = c as usize / 8;
+        let owner = s.recipe_owner[r];
+        s.clock = [9_000; 4];
+        s.clock[owner as usize] = 0;
+        for &k in &g.data.recipes[r].ingredients {
+            s.track[k as usize] = 2;
+        }
+        let mut legal = Vec::new();
+        g.legal_actions(&s, &mut legal);
+        assert_eq!(kitchen(&g, &s, owner, &legal), Action::Serve);
+        // Block the dish on an ingredient the mover holds, with dice to prepare it.
+        let k = g.data.recipes[r].ingredients[0];
+        s.track[k as usize] = 0;
+        s.ingredient_owner[k as usize] = owner;
+        s.dice[owner as usize] = [2, 5, 0, 0, 0];
+        g.legal_actions(&s, &mut legal);
+        match kitchen(&g, &s, owner, &legal) {
+            Action::Prepare { ingredient, .. } => assert_eq!(ingredient, k),
+            a => panic!("{a:?}"),
+        }
     }
 }
