@@ -204,8 +204,14 @@ impl WokStar {
             Phase::ChooseCharacters if !self.params.powers || s.opened => {
                 Err("characters are chosen only at set-up, with Player Powers".into())
             }
-            Phase::ExtraDie if self.players != 2 || s.opened => {
-                Err("the extra die is handed out only at a 2-player set-up".into())
+            Phase::ExtraDie
+                if self.players != 2
+                    || s.opened
+                    || s.dice_count[..2]
+                        .iter()
+                        .any(|&d| d != self.data.rulebook.start_dice) =>
+            {
+                Err("the extra die is handed out only at a 2-player set-up, before any".into())
             }
             Phase::GiveIngredients if s.pending == 0 => {
                 Err("handing out ingredient cards with none waiting".into())
