@@ -198,6 +198,75 @@ fn tofu_kingdom_plays_through_the_same_runner_with_its_own_csv_counts_and_summar
 }
 
 #[test]
+fn wok_star_plays_through_the_same_runner_as_a_team_with_its_clock_shown() {
+    let d = tmpdir("wok");
+    let csv = d.join("ws.csv");
+    let run = |threads: &str, out: &std::path::Path| {
+        shifu(&[
+            "play",
+            "--game",
+            "wok-star",
+            "--players",
+            "3",
+            "--agents",
+            "greedy",
+            "--games",
+            "30",
+            "--set",
+            "difficulty=mild",
+            "--set",
+            "events=true",
+            "--threads",
+            threads,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = run("1", &csv);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("team wins"), "{out}");
+    assert!(out.contains("lost on day 1 / 2 / 3 / 4"), "{out}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let header = text.lines().next().unwrap();
+    assert!(
+        header.contains("served_1") && header.contains("lost_day"),
+        "{header}"
+    );
+    assert_eq!(text.lines().count(), 31);
+    let csv2 = d.join("ws2.csv");
+    assert!(run("2", &csv2).status.success());
+    assert_eq!(text, std::fs::read_to_string(&csv2).unwrap());
+    for (args, needle) in [
+        (vec!["--set", "difficulty=hot"], "difficulty"),
+        (vec!["--players", "5"], "2 to 4"),
+        (vec!["--set", "speed=0"], "speed"),
+    ] {
+        let mut a = vec!["play", "--game", "wok-star", "--games", "5"];
+        a.extend(args);
+        let o = shifu(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}");
+        assert!(stderr(&o).contains(needle), "{a:?}: {}", stderr(&o));
+    }
+    let o = shifu(&[
+        "show",
+        "--game",
+        "wok-star",
+        "--seed",
+        "3",
+        "--take",
+        "0,0,0,0,0,0,0,0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shown = stdout(&o);
+    assert!(
+        shown.contains("clock: player 1") && shown.contains("timers:"),
+        "{shown}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
 fn show_lists_legal_actions_and_replays_choices() {
     let o = shifu(&["show", "--players", "2", "--seed", "3"]);
     assert!(o.status.success(), "{}", stderr(&o));
