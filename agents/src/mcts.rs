@@ -222,6 +222,15 @@ impl<G: Evaluate> MctsAgent<G> {
             let a = match self.config.rollout {
                 Rollout::Random => random.pick(&self.legal),
                 Rollout::Greedy => {
+                    // The game's own greedy choice where it has one (a policy such as Wok
+                    // Star's kitchen routine), else the best one-ply evaluation.
+                    let d = Decision::new(game, s, mover, &self.legal);
+                    if let Some(a) = game.greedy_choice(&d, &self.weights, random.rng_mut()) {
+                        game.apply(s, a, random.rng_mut());
+                        calls += 1;
+                        depth += 1;
+                        continue;
+                    }
                     let mut best = self.legal[0];
                     let mut best_v = f64::NEG_INFINITY;
                     for &a in &self.legal {
