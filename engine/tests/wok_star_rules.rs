@@ -847,3 +847,18 @@ fn powers_chris_earns_a_dollar_for_the_same_recipe_twice_in_a_row() {
     assert_eq!(s.income, i32::from(income) + 1);
     assert_ne!(s.powers_used & (1 << owner), 0);
 }
+
+#[test]
+fn goal_scale_multiplies_every_income_goal() {
+    let g = game_with(|p| {
+        p.difficulty = "mild".into();
+        p.players = 4;
+        p.goal_scale = 0.5;
+    });
+    assert_eq!(g.goals(), [7, 12, 18, 25]); // Mild, 4 players: 13, 23, 36, 50, halved and rounded
+    assert!(WokStar::with_params(Params {
+        goal_scale: f64::NAN,
+        ..Params::default()
+    })
+    .is_err());
+}

@@ -88,7 +88,16 @@ impl WokStar {
                 format!("Wok Star takes 2 to 4 players, got {players}"),
             ));
         }
-        let goals = data.goals(&params.difficulty, players)?;
+        let mut goals = data.goals(&params.difficulty, players)?;
+        if !(params.goal_scale.is_finite() && (0.0..=10.0).contains(&params.goal_scale)) {
+            return Err(EngineError::param(
+                "goal_scale",
+                format!("must be from 0 to 10, got {}", params.goal_scale),
+            ));
+        }
+        for g in &mut goals {
+            *g = (f64::from(*g) * params.goal_scale).round() as u16;
+        }
         if !(params.speed.is_finite() && (0.01..=100.0).contains(&params.speed)) {
             return Err(EngineError::param(
                 "speed",

@@ -86,6 +86,9 @@ pub struct Params {
     /// The difficulty, a key of the data file's `income_goals`: `mild`, `medium` or
     /// `extra_spicy` in the embedded data (default `medium`).
     pub difficulty: String,
+    /// Every income goal times this, rounded (default 1): for finding the goals that give a
+    /// team a chosen win rate.
+    pub goal_scale: f64,
     /// How fast the team plays: every duration below is divided by it (default 1; 2 is twice as
     /// fast).
     pub speed: f64,
@@ -149,6 +152,7 @@ impl Default for Params {
         Params {
             players: 4,
             difficulty: "medium".to_string(),
+            goal_scale: 1.0,
             speed: 1.0,
             roll_seconds: 3.0,
             prepare_seconds: 4.0,
