@@ -1,5 +1,5 @@
-//! The committed hostile corpus (tests/hostile/, made by make_corpus.py): 220 mutated card data
-//! files, 224 mutated saved states and 358 bad command lines. Every one must exit 0 or 2 (never a
+//! The committed hostile corpus (tests/hostile/, made by make_corpus.py): 280 mutated card data
+//! files, 284 mutated saved states and 378 bad command lines (Tofu Shifu, Tofu Kingdom, Wok Star). Every one must exit 0 or 2 (never a
 //! panic's 101 or a signal) within a time limit, and a refusal must name the file it refuses.
 
 use std::path::{Path, PathBuf};
@@ -89,7 +89,10 @@ fn mutated_card_data_files_are_refused_naming_the_file_or_play() {
     let cases = files
         .iter()
         .map(|f| {
-            let mut args = if f.extension().is_some_and(|e| e == "yaml") {
+            let name = f.file_name().unwrap().to_string_lossy();
+            let mut args = if name.starts_with("ws") {
+                strings(&["play", "--game", "wok-star", "--players", "3"])
+            } else if f.extension().is_some_and(|e| e == "yaml") {
                 strings(&["play", "--game", "tofu-kingdom", "--players", "4"])
             } else {
                 strings(&["play", "--players", "2"])
@@ -115,7 +118,9 @@ fn mutated_saved_states_are_refused_naming_the_file_or_shown() {
         .iter()
         .map(|f| {
             let name = f.file_name().unwrap().to_string_lossy();
-            let mut args = if name.starts_with("tk") {
+            let mut args = if name.starts_with("ws") {
+                strings(&["show", "--game", "wok-star", "--players", "4"])
+            } else if name.starts_with("tk") {
                 strings(&["show", "--game", "tofu-kingdom", "--players", "5"])
             } else {
                 strings(&["show", "--players", "3"])

@@ -120,6 +120,37 @@ def yaml_mutations(text, count, prefix):
     return out
 
 
+def ws_yaml_mutations(text, count, prefix):
+    """Wok Star data: bad values, dropped or re-indented lines, cuts, unknown dice conditions,
+    ingredients and effects, missing goals."""
+    lines = text.splitlines()
+    out = []
+    kinds = ["value", "drop_line", "indent", "truncate", "condition", "ingredient", "effect", "goals"]
+    for i in range(count):
+        ls = list(lines)
+        kind = kinds[i % len(kinds)]
+        j = rng.randrange(len(ls))
+        if kind == "value":
+            ls[j] = ls[j].replace(": ", ": " + rng.choice(["-1", "99999", "x", "[]", "{}", "~", "1e400"]) + " #", 1)
+        elif kind == "drop_line":
+            ls.pop(j)
+        elif kind == "indent":
+            ls[j] = "   " + ls[j]
+        elif kind == "truncate":
+            t = "\n".join(ls)
+            ls = t[: rng.randrange(1, len(t))].splitlines()
+        elif kind == "condition":
+            ls = [l.replace("diff_eq_2", rng.choice(["diff_eq_9", "triple", "sum_eq_", "pair 2"])) for l in ls]
+        elif kind == "ingredient":
+            ls = [l.replace("[rice, egg]", rng.choice(["[rice, eggs]", "[]", "[rice, rice]", "[a, b, c, d, e]"])) for l in ls]
+        elif kind == "effect":
+            ls = [l.replace("do: income -2", rng.choice(["do: income", "do: income 500", "do: explode 1", "do: dirty_die 1"])) for l in ls]
+        else:
+            ls = [l.replace(", 4: [15, 26, 40, 56]", rng.choice(["", ", 4: [15, 26]", ", 9: [1, 2, 3, 4]"])) for l in ls]
+        out.append((f"{prefix}_{i:03d}_{kind}", "\n".join(ls) + "\n"))
+    return out
+
+
 def saved_states(game, players, seeds):
     """States saved by `shifu show` after a few actions, as JSON documents."""
     out = []
@@ -231,6 +262,26 @@ SPECIFIC = [
     "play --game tofu-kingdom --players 4 --games 2 --quiet --set winning_score=0",
     "play --game tofu-kingdom --players 4 --games 2 --quiet --data /nonexistent.yaml",
     "data --game tofu-kingdom",
+    "data --game wok-star",
+    "play --game wok-star --players 1 --games 2 --quiet",
+    "play --game wok-star --players 5 --games 2 --quiet",
+    "play --game wok-star --players 2 --games 2 --quiet --set difficulty=hot",
+    "play --game wok-star --players 2 --games 2 --quiet --set difficulty=",
+    "play --game wok-star --players 2 --games 2 --quiet --set speed=0",
+    "play --game wok-star --players 2 --games 2 --quiet --set speed=nan",
+    "play --game wok-star --players 2 --games 2 --quiet --set speed=1e300",
+    "play --game wok-star --players 2 --games 2 --quiet --set goal_scale=-1",
+    "play --game wok-star --players 2 --games 2 --quiet --set goal_scale=inf",
+    "play --game wok-star --players 2 --games 2 --quiet --set max_day_seconds=-5",
+    "play --game wok-star --players 2 --games 2 --quiet --set prepare_seconds=1e9",
+    "play --game wok-star --players 2 --games 2 --quiet --set timer_flip=upside-down",
+    "play --game wok-star --players 2 --games 2 --quiet --set events=maybe",
+    "play --game wok-star --players 2 --games 2 --quiet --set powers=2",
+    "play --game wok-star --players 2 --games 2 --quiet --set undrawn_events=keep",
+    "play --game wok-star --players 2 --games 2 --quiet --data /nonexistent.yaml",
+    "play --game wok-star --players 2 --games 2 --quiet --data builtin:calibrated",
+    "show --game wok-star --players 2 --seed 1 --take 9999",
+    "show --game wok-star --players 2 --seed 1 --observe 3",
     "data --out /",
     "frobnicate",
     "play --frobnicate",
@@ -281,6 +332,20 @@ def main():
             n += 1
     for base_i, base in enumerate(tk_states):
         for name, text in json_mutations(base, 10, f"tk{base_i}"):
+            with open(os.path.join(state_dir, name + ".json"), "w", encoding="latin-1", errors="replace") as f:
+                f.write(text)
+            n += 1
+    # Wok Star (added after the others, so that their files stay as they were).
+    with open(os.path.join(ROOT, "engine/data/wok_star.reconstructed.yaml")) as f:
+        ws_data = f.read()
+    ws_files = ws_yaml_mutations(ws_data, 60, "ws")
+    for name, text in ws_files:
+        with open(os.path.join(data_dir, name + ".yaml"), "w", encoding="latin-1", errors="replace") as f:
+            f.write(text)
+    files += ws_files
+    ws_takes = [(s, ",".join(["0"] * (4 + s % 7))) for s in range(1, 7)]
+    for base_i, base in enumerate(saved_states("wok-star", 4, ws_takes)):
+        for name, text in json_mutations(base, 10, f"ws{base_i}"):
             with open(os.path.join(state_dir, name + ".json"), "w", encoding="latin-1", errors="replace") as f:
                 f.write(text)
             n += 1
