@@ -49,11 +49,10 @@
 //!   heard under the answerers' truth constraints. Rewards that steal a point are a decision of the
 //!   scoring seat, so they are actions too.
 //! - **Wok Star** (2-4 seats, cooperative, real time): the outcome is a team outcome: every seat
-//!   gets the same score ([`Outcome::team_score`] holds it) and either all seats win or none. The
-//!   30-second timers become a *time budget*: simultaneous play is serialised into a round-robin of
-//!   short decisions, each action costing a number of time units, and a customer's timer expires
-//!   when the budget spent since it arrived passes its limit. `to_move` names whichever seat acts
-//!   next in that round-robin, so simultaneous play needs no separate API.
+//!   gets the same score and [`Outcome::team_score`] holds the team's margin; either all seats win
+//!   or none. Real time is a discrete-event model: every action takes seconds of table time, each
+//!   seat has its own clock, and `to_move` names the seat whose clock is earliest, so
+//!   simultaneous play needs no separate API. The 30-second timers run on the same clock.
 //! - **Ginza Retro Café** (2-4 seats): dice rolls and customer draws are chance events inside
 //!   `apply`; drafting of bonus cards is a sequence of per-seat choices.
 //!
