@@ -127,7 +127,8 @@ pub struct Method {
     pub condition: Condition,
     /// Slots the ingredient token moves up.
     pub gain: u8,
-    /// "One of the two dice [must] belong to another player" (the rightmost method).
+    /// "This method also requires that one of the two dice belong to another player" (the
+    /// rightmost method).
     #[serde(default)]
     pub needs_other_players_die: bool,
 }
