@@ -55,6 +55,26 @@ pub fn read_data_file(path: &std::path::Path) -> Result<String, EngineError> {
     })
 }
 
+/// Parses YAML text into `T`; an error names the file, line, column and field path.
+pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T, EngineError> {
+    let de = serde_norway::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let field = e.path().to_string();
+        let inner = e.into_inner();
+        let (line, column) = inner
+            .location()
+            .map(|l| (l.line(), l.column()))
+            .unwrap_or((0, 0));
+        EngineError::Data {
+            file: file.to_string(),
+            line,
+            column,
+            field,
+            message: inner.to_string(),
+        }
+    })
+}
+
 impl EngineError {
     /// A data error at a field with no position.
     pub fn field(file: &str, field: impl Into<String>, message: impl Into<String>) -> Self {

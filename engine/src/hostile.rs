@@ -104,6 +104,55 @@ fn play_on<G: Game>(
     }
 }
 
+/// A new game of `g` passes its own load check and plays on with its invariants intact.
+fn play_fresh<G: Present>(
+    g: &G,
+    seed: u64,
+    arbitrary: impl Fn(&mut Bytes) -> G::Action,
+    check: impl Fn(&G::State) -> Result<(), String>,
+) {
+    let mut s = g.new_state(&mut crate::rng_from_seed(seed));
+    g.check_state(&s)
+        .expect("a new game passes its own load check");
+    let bytes = seed.to_le_bytes();
+    play_on(
+        g,
+        &mut s,
+        &mut Bytes::new(&bytes[..1]),
+        arbitrary,
+        check,
+        3_000,
+    );
+}
+
+/// A state loaded from the bytes (JSON) for the game `build` makes for its player count:
+/// refused by the load check, or played on (more bytes pick the actions) without a panic or a
+/// broken invariant.
+fn play_loaded<G: Present>(
+    data: &[u8],
+    build: impl Fn(usize) -> Option<G>,
+    arbitrary: impl Fn(&mut Bytes) -> G::Action,
+    check: impl Fn(&G, &G::State) -> Result<(), String>,
+) {
+    let Ok(mut s) = serde_json::from_slice::<G::State>(data) else {
+        return;
+    };
+    let Some(g) = build(G::state_players(&s)) else {
+        return;
+    };
+    if g.check_state(&s).is_err() {
+        return;
+    }
+    play_on(
+        &g,
+        &mut s,
+        &mut Bytes::new(data),
+        arbitrary,
+        |s| check(&g, s),
+        500,
+    );
+}
+
 /// An arbitrary Tofu Shifu action, fields from the bytes (mostly illegal).
 pub fn tofu_shifu_action(b: &mut Bytes) -> ts::Action {
     use ts::{Action as A, Dish, Hat, Space};
@@ -170,19 +219,9 @@ pub fn tofu_shifu_data(data: &[u8]) {
     };
     for players in 2..=4 {
         if let Ok(g) = ts::TofuShifu::new(cards.clone(), ts::Params::with_players(players)) {
-            let mut rng = crate::rng_from_seed(players as u64);
-            let mut s = g.new_state(&mut rng);
-            g.check_state(&s)
-                .expect("a new game passes its own load check");
-            let seed = players.to_le_bytes();
-            play_on(
-                &g,
-                &mut s,
-                &mut Bytes::new(&seed),
-                tofu_shifu_action,
-                |s| g.check_invariants(s),
-                3_000,
-            );
+            play_fresh(&g, u64::from(players), tofu_shifu_action, |s| {
+                g.check_invariants(s)
+            });
         }
     }
 }
@@ -190,24 +229,11 @@ pub fn tofu_shifu_data(data: &[u8]) {
 /// A Tofu Shifu state from the bytes (JSON), on the calibrated data: refused by the load check,
 /// or played on (more bytes pick the actions) without a panic or a broken invariant.
 pub fn tofu_shifu_state(data: &[u8]) {
-    let Ok(s) = serde_json::from_slice::<ts::State>(data) else {
-        return;
-    };
-    let players = s.num_players.clamp(2, 4);
-    let Ok(g) = ts::TofuShifu::with_params(ts::Params::with_players(players)) else {
-        return;
-    };
-    if g.check_state(&s).is_err() {
-        return;
-    }
-    let mut s = s;
-    play_on(
-        &g,
-        &mut s,
-        &mut Bytes::new(data),
+    play_loaded(
+        data,
+        |n| ts::TofuShifu::with_params(ts::Params::with_players(n.clamp(2, 4) as u8)).ok(),
         tofu_shifu_action,
-        |s| g.check_invariants(s),
-        500,
+        |g, s| g.check_invariants(s),
     );
 }
 
@@ -238,42 +264,20 @@ pub fn tofu_kingdom_data(data: &[u8]) {
     };
     for players in 3..=8 {
         if let Ok(g) = tk::TofuKingdom::new(cards.clone(), tk::Params::with_players(players)) {
-            let mut s = g.new_state(&mut crate::rng_from_seed(players as u64));
-            g.check_state(&s)
-                .expect("a new game passes its own load check");
-            let seed = players.to_le_bytes();
-            play_on(
-                &g,
-                &mut s,
-                &mut Bytes::new(&seed),
-                tofu_kingdom_action,
-                |s| g.check_invariants(s),
-                3_000,
-            );
+            play_fresh(&g, u64::from(players), tofu_kingdom_action, |s| {
+                g.check_invariants(s)
+            });
         }
     }
 }
 
 /// A Tofu Kingdom state from the bytes (JSON).
 pub fn tofu_kingdom_state(data: &[u8]) {
-    let Ok(s) = serde_json::from_slice::<tk::State>(data) else {
-        return;
-    };
-    let players = s.table.players.clamp(3, 8);
-    let Ok(g) = tk::TofuKingdom::with_params(tk::Params::with_players(players)) else {
-        return;
-    };
-    if g.check_state(&s).is_err() {
-        return;
-    }
-    let mut s = s;
-    play_on(
-        &g,
-        &mut s,
-        &mut Bytes::new(data),
+    play_loaded(
+        data,
+        |n| tk::TofuKingdom::with_params(tk::Params::with_players(n.clamp(3, 8) as u8)).ok(),
         tofu_kingdom_action,
-        |s| g.check_invariants(s),
-        500,
+        |g, s| g.check_invariants(s),
     );
 }
 
@@ -364,18 +368,9 @@ pub fn wok_star_data(data: &[u8]) {
                 ..ws::Params::default()
             };
             if let Ok(g) = ws::WokStar::new(d.clone(), p) {
-                let mut s = g.new_state(&mut crate::rng_from_seed(u64::from(players)));
-                g.check_state(&s)
-                    .expect("a new game passes its own load check");
-                let seed = players.to_le_bytes();
-                play_on(
-                    &g,
-                    &mut s,
-                    &mut Bytes::new(&seed),
-                    wok_star_action,
-                    |s| g.check_invariants(s),
-                    3_000,
-                );
+                play_fresh(&g, u64::from(players), wok_star_action, |s| {
+                    g.check_invariants(s)
+                });
             }
         }
     }
@@ -383,24 +378,11 @@ pub fn wok_star_data(data: &[u8]) {
 
 /// A Wok Star state from the bytes (JSON), on the embedded data.
 pub fn wok_star_state(data: &[u8]) {
-    let Ok(s) = serde_json::from_slice::<ws::State>(data) else {
-        return;
-    };
-    let players = s.players.clamp(2, 4);
-    let Ok(g) = ws::WokStar::with_params(ws::Params::with_players(players)) else {
-        return;
-    };
-    if g.check_state(&s).is_err() {
-        return;
-    }
-    let mut s = s;
-    play_on(
-        &g,
-        &mut s,
-        &mut Bytes::new(data),
+    play_loaded(
+        data,
+        |n| ws::WokStar::with_params(ws::Params::with_players(n.clamp(2, 4) as u8)).ok(),
         wok_star_action,
-        |s| g.check_invariants(s),
-        500,
+        |g, s| g.check_invariants(s),
     );
 }
 

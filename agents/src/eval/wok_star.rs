@@ -17,7 +17,8 @@ use super::Evaluate;
 use crate::Decision;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use shifu_engine::wok_star::{Action, Phase, State, WokStar};
+use shifu_engine::wok_star::data::CUSTOMER_SLOTS;
+use shifu_engine::wok_star::{Action, Phase, State, WokStar, COUPON_SLOTS};
 use shifu_engine::{Game, Seat};
 
 /// Weights of the Wok Star team evaluation.
@@ -67,17 +68,15 @@ impl Default for WokStarWeights {
     }
 }
 
-const COUPON_SLOTS: u8 = 5;
-
 fn stock_value(g: &WokStar, s: &State, w: &WokStarWeights) -> f64 {
     // What the Regular customers still to come need of each ingredient (advertised coupons are
     // left out, so that advertising does not look like stock gained).
     let mut need = [0u32; 16];
-    let mut deck = (s.deck & !coupon_mask()) | s.customer.map_or(0, |c| 1u128 << c);
+    let mut deck = (s.deck & !COUPON_SLOTS) | s.customer.map_or(0, |c| 1u128 << c);
     while deck != 0 {
         let c = deck.trailing_zeros() as usize;
         deck &= deck - 1;
-        for &k in &g.data.recipes[c / 8].ingredients {
+        for &k in &g.data.recipes[c / CUSTOMER_SLOTS].ingredients {
             need[k as usize] += 1;
         }
     }
@@ -174,7 +173,7 @@ impl Evaluate for WokStar {
             .sum();
         // Coupons past the cap crowd the deck with $1 customers: each costs what one within it
         // gains.
-        let c = f64::from((s.deck & coupon_mask()).count_ones());
+        let c = f64::from((s.deck & COUPON_SLOTS).count_ones());
         let coupons = c.min(w.coupon_cap) - (c - w.coupon_cap).max(0.0);
         let carried = days
             + w.recipe * regular / f64::from(goals[serving_day].max(1))
@@ -195,7 +194,7 @@ impl Evaluate for WokStar {
                 let mut blocked = 0.0;
                 let mut left = 0.0;
                 if let Some(c) = s.customer {
-                    let r = &self.data.recipes[c as usize / 8];
+                    let r = &self.data.recipes[c as usize / CUSTOMER_SLOTS];
                     if r.ingredients
                         .iter()
                         .any(|&k| s.track[k as usize] <= self.data.track.min)
@@ -204,7 +203,7 @@ impl Evaluate for WokStar {
                     }
                     left += f64::from(self.customer_income(c).0);
                 }
-                let mut deck = s.deck & !coupon_mask();
+                let mut deck = s.deck & !COUPON_SLOTS;
                 while deck != 0 {
                     let c = deck.trailing_zeros() as u8;
                     deck &= deck - 1;
@@ -265,24 +264,24 @@ fn fewest(legal: &[Action], key: impl Fn(Action) -> Option<usize>) -> Action {
 fn shortfall(g: &WokStar, s: &State) -> [i32; 16] {
     let mut need = [0i32; 16];
     let after_close = matches!(s.phase, Phase::AfterClose { .. });
-    let mut deck = s.deck & !coupon_mask();
+    let mut deck = s.deck & !COUPON_SLOTS;
     if after_close {
         deck = 0;
         for r in 0..g.data.recipes.len() {
             if s.recipe_owner[r] != u8::MAX {
-                deck |= ((1u128 << g.data.recipes[r].regular.len()) - 1) << (r * 8);
+                deck |= ((1u128 << g.data.recipes[r].regular.len()) - 1) << (r * CUSTOMER_SLOTS);
             }
         }
     }
     while deck != 0 {
         let c = deck.trailing_zeros() as usize;
         deck &= deck - 1;
-        for &k in &g.data.recipes[c / 8].ingredients {
+        for &k in &g.data.recipes[c / CUSTOMER_SLOTS].ingredients {
             need[k as usize] += 1;
         }
     }
     if let Some(c) = s.customer {
-        for &k in &g.data.recipes[c as usize / 8].ingredients {
+        for &k in &g.data.recipes[c as usize / CUSTOMER_SLOTS].ingredients {
             need[k as usize] += 3;
         }
     }
@@ -365,7 +364,7 @@ fn kitchen(g: &WokStar, s: &State, seat: Seat, legal: &[Action]) -> Action {
             .unwrap_or(&legal[0]);
     }
     let blocked: u16 = s.customer.map_or(0, |c| {
-        let r = &g.data.recipes[c as usize / 8];
+        let r = &g.data.recipes[c as usize / CUSTOMER_SLOTS];
         let mut b = 0u16;
         for &k in &r.ingredients {
             if s.track[k as usize] <= g.data.track.min {
@@ -430,16 +429,6 @@ fn kitchen(g: &WokStar, s: &State, seat: Seat, legal: &[Action]) -> Action {
             }
         }
     }
-}
-
-fn coupon_mask() -> u128 {
-    let mut m = 0u128;
-    for r in 0..16 {
-        for k in COUPON_SLOTS as usize..8 {
-            m |= 1u128 << (r * 8 + k);
-        }
-    }
-    m
 }
 
 #[cfg(test)]

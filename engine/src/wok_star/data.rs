@@ -530,22 +530,7 @@ impl WokData {
 
     /// Parses and validates YAML text; `file` names it in errors.
     pub fn from_yaml_str(text: &str, file: &str) -> Result<WokData, EngineError> {
-        let de = serde_norway::Deserializer::from_str(text);
-        let raw: RawData = serde_path_to_error::deserialize(de).map_err(|e| {
-            let field = e.path().to_string();
-            let inner = e.into_inner();
-            let (line, column) = inner
-                .location()
-                .map(|l| (l.line(), l.column()))
-                .unwrap_or((0, 0));
-            EngineError::Data {
-                file: file.to_string(),
-                line,
-                column,
-                field,
-                message: inner.to_string(),
-            }
-        })?;
+        let raw: RawData = crate::error::from_yaml(text, file)?;
         compile(raw, file, text)
     }
 

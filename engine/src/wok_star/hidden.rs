@@ -10,8 +10,8 @@ use super::WokStar;
 use rand::Rng;
 use serde::Serialize;
 
-/// The Coupon customer slots of every recipe (bit set).
-pub(crate) const COUPON_SLOTS: u128 = {
+/// The Coupon customer card slots of every recipe (bit set over customer card ids).
+pub const COUPON_SLOTS: u128 = {
     let mut m = 0u128;
     let mut r = 0;
     while r < MAX_RECIPES {

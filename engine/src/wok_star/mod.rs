@@ -49,7 +49,7 @@ mod setup;
 
 pub use action::{Action, Die};
 pub use data::WokData;
-pub use hidden::Observation;
+pub use hidden::{Observation, COUPON_SLOTS};
 pub use params::{Durations, Params};
 pub use state::{Closing, Phase, Short, State, MAX_PLAYERS};
 

@@ -175,7 +175,11 @@ impl Present for WokStar {
         use std::fmt::Write as _;
         let mut out = String::new();
         let now = s.clock[self.earliest(s) as usize];
-        let goal = self.goals.get(s.day as usize - 1).copied().unwrap_or(0);
+        let goal = self
+            .goals
+            .get((s.day as usize).saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
         let _ = writeln!(
             out,
             "day {} of {DAYS}, {:?}; income ${} against the goal ${goal}; days met {}",
