@@ -271,7 +271,13 @@ fn the_two_leftmost_methods_are_open_and_upgrades_open_the_others_in_order() {
         }
     }
     s.upgrades[mine[0] as usize] = 1;
-    s.dice[seat as usize] = [3, 4, 0, 0, 0];
+    s.hustle_covering -= 1;
+    s.hustle_pool += 1;
+    // Every player holds 1 to 5, so every method's condition can be met.
+    for i in 0..4 {
+        s.dice[i] = [1, 2, 3, 4, 5];
+        s.dice_count[i] = 5;
+    }
     s.cubes = [9; 4];
     // The third method is open now; the fourth is not.
     let methods: Vec<u8> = legal(&g, &s)
@@ -284,6 +290,10 @@ fn the_two_leftmost_methods_are_open_and_upgrades_open_the_others_in_order() {
         })
         .collect();
     assert!(methods.iter().all(|&m| m < 3), "{methods:?}");
+    assert!(
+        methods.contains(&2),
+        "the upgrade opens the third method: {methods:?}"
+    );
 }
 
 #[test]
