@@ -17,9 +17,11 @@ DIFFICULTIES = ["mild", "medium", "extra_spicy"]
 SEED = "2026"
 
 
-def play(players, agents, games, *sets):
+def play(players, agents, games, *sets, data=None):
     args = [SHIFU, "play", "--game", "wok-star", "--players", str(players), "--agents", agents,
             "--games", str(games), "--seed", SEED, "--quiet"]
+    if data:
+        args += ["--data", data]
     for s in sets:
         args += ["--set", s]
     start = time.time()

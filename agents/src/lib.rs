@@ -20,7 +20,7 @@ mod spec;
 pub use decision::Decision;
 pub use eval::{Evaluate, TofuKingdomWeights, TofuShifuWeights};
 pub use greedy::GreedyAgent;
-pub use mcts::{MctsAgent, MctsConfig};
+pub use mcts::{MctsAgent, MctsConfig, Root};
 pub use random::RandomAgent;
 pub use runner::{
     agent_rng, game_rng, game_seed, play_game, random_playout, splitmix64, GameRecord,

@@ -8,7 +8,7 @@
 
 use crate::eval::Evaluate;
 use crate::{Agent, Decision, RandomAgent};
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use shifu_engine::{GameRng, Outcome, Seat, MAX_SEATS};
 use std::time::{Duration, Instant};
 
@@ -40,6 +40,20 @@ pub enum Cut {
     Margin(f64),
 }
 
+/// How the root's actions are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Root {
+    /// The information-set tree: UCB1 from the root down, one expansion per iteration.
+    Tree,
+    /// Paired worlds (common random numbers): every root action is played in the same sampled
+    /// worlds (one determinization and one dice stream per world, `iters / actions` worlds),
+    /// each followed by a rollout; the rollout policy's own choice is kept unless another
+    /// action beats it in those worlds by more than one standard error of the paired
+    /// differences. A depth-one search that improves on its rollout policy (Bertsekas' rollout
+    /// algorithm) where a tree of a few hundred iterations is too noisy.
+    Paired,
+}
+
 /// MCTS settings, from a spec such as `mcts:iters=1000,c=0.7,rollout=random,depth=60`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MctsConfig {
@@ -60,6 +74,8 @@ pub struct MctsConfig {
     pub reward: Reward,
     /// How a cut rollout is scored.
     pub cut: Cut,
+    /// How the root's actions are compared.
+    pub root: Root,
 }
 
 impl Default for MctsConfig {
@@ -73,6 +89,7 @@ impl Default for MctsConfig {
             depth: 60,
             reward: Reward::Rank,
             cut: Cut::Margin(3.0),
+            root: Root::Tree,
         }
     }
 }
@@ -100,6 +117,10 @@ pub struct MctsAgent<G: Evaluate> {
     path: Vec<u32>,
     legal: Vec<G::Action>,
     untried: Vec<G::Action>,
+    /// Paired search: each root action's reward in each world, world-major.
+    paired: Vec<f64>,
+    /// Paired search: the root actions still compared.
+    survivors: Vec<usize>,
     /// Forward-model calls made by the last decision.
     pub last_calls: u64,
     /// Iterations run by the last decision.
@@ -118,6 +139,8 @@ impl<G: Evaluate> MctsAgent<G> {
             path: Vec::with_capacity(256),
             legal: Vec::with_capacity(64),
             untried: Vec::with_capacity(64),
+            paired: Vec::new(),
+            survivors: Vec::new(),
             last_calls: 0,
             last_iters: 0,
         }
@@ -253,6 +276,156 @@ impl<G: Evaluate> MctsAgent<G> {
         self.rng = random.into_rng();
         let o = game.outcome(s).expect("finished");
         (self.terminal_reward(&o, n), calls)
+    }
+
+    /// The rollout policy's choice in `s` for `mover` (the game's greedy choice, else the best
+    /// one-ply evaluation; uniform for random rollouts), drawing only from `policy`.
+    fn policy_pick(
+        &mut self,
+        game: &G,
+        s: &G::State,
+        mover: Seat,
+        policy: &mut GameRng,
+        calls: &mut u64,
+    ) -> G::Action {
+        game.legal_actions(s, &mut self.legal);
+        match self.config.rollout {
+            Rollout::Random => self.legal[policy.gen_range(0..self.legal.len())],
+            Rollout::Greedy => {
+                let d = Decision::new(game, s, mover, &self.legal);
+                if let Some(a) = game.greedy_choice(&d, &self.weights, policy) {
+                    return a;
+                }
+                let mut best = self.legal[0];
+                let mut best_v = f64::NEG_INFINITY;
+                for &a in &self.legal {
+                    let mut t = s.clone();
+                    game.apply(&mut t, a, policy);
+                    *calls += 1;
+                    let v = game.evaluate(&t, mover, &self.weights);
+                    if v > best_v {
+                        best_v = v;
+                        best = a;
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// A rollout whose chance events draw from `chance` and whose choices draw from `policy`,
+    /// so that two rollouts from the same world see the same dice for as long as they can.
+    fn paired_rollout(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        chance: &mut GameRng,
+        policy: &mut GameRng,
+        seat: Seat,
+    ) -> (f64, u64) {
+        let n = game.num_seats();
+        let mut calls = 0u64;
+        let mut depth = 0u32;
+        while let Some(mover) = game.to_move(s) {
+            if self.config.depth > 0 && depth >= self.config.depth {
+                return (self.heuristic_reward(game, s, n)[seat as usize], calls);
+            }
+            let a = self.policy_pick(game, s, mover, policy, &mut calls);
+            game.apply(s, a, chance);
+            calls += 1;
+            depth += 1;
+        }
+        let o = game.outcome(s).expect("finished");
+        (self.terminal_reward(&o, n)[seat as usize], calls)
+    }
+
+    /// The paired-worlds search (see [`Root::Paired`]), for the deciding seat's reward: sequential
+    /// halving over the root's actions (Karnin, Koren and Somekh, 2013), every survivor played
+    /// in the same new worlds each round, the policy's own choice never dropped.
+    fn paired_search(&mut self, d: &Decision<'_, G>) -> G::Action {
+        let game = d.game();
+        let legal = d.legal();
+        let m = legal.len();
+        let mut policy = GameRng::seed_from_u64(self.rng.gen());
+        let base = match game.greedy_choice(d, &self.weights, &mut policy) {
+            Some(a) if self.config.rollout == Rollout::Greedy => legal.iter().position(|&x| x == a),
+            _ => None,
+        };
+        // Survivors (indices into `legal`), each one's reward in every world so far (row-major:
+        // world, then action; NaN where the action was no longer played).
+        self.survivors.clear();
+        self.survivors.extend(0..m);
+        self.paired.clear();
+        let rounds = (usize::BITS - (m - 1).leading_zeros()).max(1) as usize;
+        let per_round = (self.config.iters as usize / rounds).max(1);
+        let mut worlds = 0usize;
+        let mut calls = 0u64;
+        let mut played = 0u32;
+        for _ in 0..rounds {
+            let k = self.survivors.len();
+            let new = (per_round / k).max(2);
+            for _ in 0..new {
+                let seed: u64 = self.rng.gen();
+                let row = self.paired.len();
+                self.paired.resize(row + m, f64::NAN);
+                for j in 0..k {
+                    let i = self.survivors[j];
+                    let mut chance = GameRng::seed_from_u64(seed);
+                    let mut policy = GameRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+                    let mut s = d.determinize(&mut chance);
+                    game.apply(&mut s, legal[i], &mut chance);
+                    let (r, used) =
+                        self.paired_rollout(game, &mut s, &mut chance, &mut policy, d.seat());
+                    calls += used + 1;
+                    played += 1;
+                    self.paired[row + i] = r;
+                }
+            }
+            worlds += new;
+            if k <= 2 {
+                break;
+            }
+            // Keep the better half (and the policy's choice).
+            let mean = |i: usize, v: &[f64]| {
+                (0..worlds).map(|w| v[w * m + i]).sum::<f64>() / worlds as f64
+            };
+            let v = std::mem::take(&mut self.paired);
+            self.survivors
+                .sort_by(|&i, &j| mean(j, &v).total_cmp(&mean(i, &v)).then(i.cmp(&j)));
+            let keep = k.div_ceil(2);
+            if let Some(b) = base {
+                if let Some(p) = self.survivors.iter().position(|&x| x == b) {
+                    if p >= keep {
+                        self.survivors.swap(keep - 1, p);
+                    }
+                }
+            }
+            self.survivors.truncate(keep);
+            self.paired = v;
+        }
+        self.last_calls = calls;
+        self.last_iters = played;
+        let v = &self.paired;
+        let mean = |i: usize| (0..worlds).map(|w| v[w * m + i]).sum::<f64>() / worlds as f64;
+        let best = self
+            .survivors
+            .iter()
+            .copied()
+            .max_by(|&i, &j| mean(i).total_cmp(&mean(j)).then(j.cmp(&i)))
+            .unwrap_or(0);
+        let Some(b) = base else {
+            return legal[best];
+        };
+        // Keep the policy's own choice unless the best beats it by more than a standard error
+        // of the paired differences.
+        let diffs = (0..worlds).map(|w| v[w * m + best] - v[w * m + b]);
+        let mu = diffs.clone().sum::<f64>() / worlds as f64;
+        let var = diffs.map(|x| (x - mu) * (x - mu)).sum::<f64>() / (worlds - 1) as f64;
+        if mu > (var / worlds as f64).sqrt() {
+            legal[best]
+        } else {
+            legal[b]
+        }
     }
 
     /// Runs the search from the decision's information set; returns the chosen action.
@@ -402,6 +575,9 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
     fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
         if d.legal().len() == 1 {
             return d.legal()[0];
+        }
+        if self.config.root == Root::Paired {
+            return self.paired_search(d);
         }
         self.search(d)
     }

@@ -2,7 +2,7 @@
 
 use crate::eval::{load_weights, Evaluate};
 use crate::greedy::GreedyAgent;
-use crate::mcts::{Cut, MctsAgent, MctsConfig, Reward, Rollout};
+use crate::mcts::{Cut, MctsAgent, MctsConfig, Reward, Rollout, Root};
 use crate::{agent_rng, Agent, RandomAgent};
 
 /// A bad agent spec.
@@ -70,7 +70,7 @@ fn weights<G: Evaluate>(spec: &str, path: Option<&str>) -> Result<G::Weights, Ag
 /// Builds the agent for `seat` of a game with seed `seed` from its spec:
 /// - `random`;
 /// - `greedy` or `greedy:weights=path.toml`;
-/// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,weights=path.toml`
+/// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,weights=path.toml`
 ///   (every key optional; defaults as in [`MctsConfig`]).
 ///
 /// Each agent draws from [`agent_rng`]`(seed, seat)`.
@@ -129,6 +129,18 @@ pub fn build_agent<G: Evaluate + 'static>(
                             }
                         }
                     }
+                    "root" => {
+                        c.root = match v.as_str() {
+                            "tree" => Root::Tree,
+                            "paired" => Root::Paired,
+                            _ => {
+                                return Err(AgentError::Malformed {
+                                    spec: spec.into(),
+                                    message: format!("root must be tree or paired, got `{v}`"),
+                                })
+                            }
+                        }
+                    }
                     "reward" => {
                         c.reward = match v.as_str() {
                             "win" => Reward::Win,
@@ -169,6 +181,14 @@ pub fn build_agent<G: Evaluate + 'static>(
                     "weights" => path = Some(v.as_str()),
                     _ => return Err(unknown(k)),
                 }
+            }
+            if c.root == Root::Paired && (c.iters == 0 || c.calls > 0 || c.time_ms.is_some()) {
+                return Err(AgentError::Malformed {
+                    spec: spec.into(),
+                    message: "root=paired is budgeted by iters (rollouts per decision): set \
+                              iters > 0 and leave calls and time_ms out"
+                        .into(),
+                });
             }
             if c.iters == 0 && c.calls == 0 && c.time_ms.is_none() {
                 return Err(AgentError::Malformed {

@@ -130,6 +130,10 @@ fn malformed_specs_name_the_problem() {
     assert!(err("mcts:iters=lots").to_string().contains("iters"));
     assert!(err("mcts:rollout=smart").to_string().contains("rollout"));
     assert!(err("mcts:iters=0").to_string().contains("budget"));
+    assert!(err("mcts:root=forest").to_string().contains("root"));
+    assert!(err("mcts:root=paired,time_ms=50")
+        .to_string()
+        .contains("iters"));
     assert!(err("greedy:weights=/nonexistent/w.toml")
         .to_string()
         .contains("/nonexistent/w.toml"));
