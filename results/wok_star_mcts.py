@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Wok Star, MCTS against greedy: runs the shifu binary (argument 1), writes results/wok_star_mcts.md.
 
-    bash results/wok_star_mcts.sh     (builds the binary, then runs this; about 45 minutes on 2 cores)
+    bash results/wok_star_mcts.sh     (builds the binary, then runs this; about an hour on 2 cores)
 
 Standard library only. Every cell is `shifu play --game wok-star ... --quiet` with master seed 2026
 (the greedy figures are the same cells as results/wok_star.md). Wilson 95% intervals.
@@ -12,9 +12,11 @@ import time
 import wok_star as ws
 
 MCTS = "mcts:iters=40,rollout=greedy,root=paired"
-# Games per cell: enough for a half-width of 0.03 at the win rate a short trial showed (2 players);
-# at 3 and 4 players, where a game costs 3 to 6 times as much, a first look only.
-CELLS = [(2, "mild", 1000), (2, "medium", 900), (2, "extra_spicy", 700), (3, "mild", 60), (4, "mild", 60)]
+# Games per cell: enough for a half-width of 0.03 at the win rate a short trial showed (2 players:
+# 0.5 at Mild; 3 and 4 players: under 0.05, where a game costs 3 to 6 times as much).
+CELLS = [(2, "mild", 1000), (2, "medium", 900), (2, "extra_spicy", 700),
+         (3, "mild", 200), (3, "medium", 200), (3, "extra_spicy", 200),
+         (4, "mild", 150), (4, "medium", 150), (4, "extra_spicy", 150)]
 GREEDY_GAMES = 2000
 
 
@@ -31,7 +33,7 @@ def main():
     lines = [
         "# Wok Star: MCTS against the greedy team",
         "",
-        "Regenerate: `bash results/wok_star_mcts.sh` (about 45 minutes on 2 cores). Reconstructed data",
+        "Regenerate: `bash results/wok_star_mcts.sh` (about an hour on 2 cores). Reconstructed data",
         "(see results/wok_star.md), master seed 2026, Wilson 95% intervals; no game can be capped.",
         "",
         f"MCTS here is `{MCTS}`: the paired-worlds root (README, \"MCTS\"): the root's",

@@ -211,12 +211,8 @@ fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
     Ok((lo, hi, format!("{k}/{n}")))
 }
 
-/// The next chunk of games to play before saving: about two seconds' worth at the pace of the
-/// last chunk, at least one game per thread, at most twice the last and 1024 per thread.
-fn next_chunk(chunk: u64, seconds: f64, threads: u64) -> u64 {
-    let aim = (chunk as f64 * 2.0 / seconds.max(1e-3)) as u64;
-    aim.clamp(threads, (chunk * 2).min(1024 * threads))
-}
+/// Seconds between saves of the finished rows of `shifu play --out`.
+const SAVE_SECONDS: f64 = 2.0;
 
 /// Games `[k*G/n, (k+1)*G/n)` of shard k of n, computed in 128 bits (k * G overflows 64 bits
 /// for huge runs).
@@ -240,6 +236,45 @@ fn seed_and_rotation(master: u64, rotate: bool, seats: usize, i: u64) -> (u64, u
     }
 }
 
+/// Plays game `i` of a run.
+fn play_one<G: Playable>(
+    game: &G,
+    specs: &[String],
+    master: u64,
+    rotate: bool,
+    i: u64,
+    buf: &mut Vec<G::Action>,
+) -> GameRow {
+    let seats = game.num_seats();
+    let (seed, rotation) = seed_and_rotation(master, rotate, seats, i);
+    let mut agents: Vec<Box<dyn Agent<G>>> = (0..seats)
+        .map(|s| {
+            let spec = &specs[(s + seats - rotation) % seats];
+            build_agent(spec, seed, s as u8).expect("specs are checked first")
+        })
+        .collect();
+    let rec = play_game(game, &mut agents, seed, buf);
+    let mut counts = [[0u32; MAX_SEATS]; 2];
+    for s in 0..seats {
+        let c = game.counts(&rec.state, s);
+        counts[0][s] = c[0];
+        counts[1][s] = c[1];
+    }
+    let mut extra = [0.0; MAX_EXTRA];
+    game.tally(&rec.state, &mut extra);
+    GameRow {
+        events: game.events(&rec.state),
+        rotation,
+        index: i,
+        seed,
+        outcome: rec.outcome,
+        counts,
+        extra,
+        rounds: rec.rounds,
+        steps: rec.steps,
+    }
+}
+
 /// Plays games `range` in parallel and returns them in game order.
 pub fn play_range<G: Playable>(
     game: &G,
@@ -249,40 +284,68 @@ pub fn play_range<G: Playable>(
     range: std::ops::Range<u64>,
     pool: &rayon::ThreadPool,
 ) -> Vec<GameRow> {
-    let seats = game.num_seats();
     pool.install(|| {
         range
             .into_par_iter()
             .map_init(Vec::new, |buf, i| {
-                let (seed, rotation) = seed_and_rotation(master, rotate, seats, i);
-                let mut agents: Vec<Box<dyn Agent<G>>> = (0..seats)
-                    .map(|s| {
-                        let spec = &specs[(s + seats - rotation) % seats];
-                        build_agent(spec, seed, s as u8).expect("specs are checked first")
-                    })
-                    .collect();
-                let rec = play_game(game, &mut agents, seed, buf);
-                let mut counts = [[0u32; MAX_SEATS]; 2];
-                for s in 0..seats {
-                    let c = game.counts(&rec.state, s);
-                    counts[0][s] = c[0];
-                    counts[1][s] = c[1];
-                }
-                let mut extra = [0.0; MAX_EXTRA];
-                game.tally(&rec.state, &mut extra);
-                GameRow {
-                    events: game.events(&rec.state),
-                    rotation,
-                    index: i,
-                    seed,
-                    outcome: rec.outcome,
-                    counts,
-                    extra,
-                    rounds: rec.rounds,
-                    steps: rec.steps,
-                }
+                play_one(game, specs, master, rotate, i, buf)
             })
             .collect()
+    })
+}
+
+/// Plays games `range` on every thread of `pool`, each thread taking the next game in order
+/// from a shared counter, and hands each finished game to `sink` in game order. No thread waits
+/// for a slow game of another, and the rows waiting for an earlier game are only those finished
+/// while it runs. When `sink` fails, the threads stop after their current game and the error is
+/// returned.
+pub fn play_stream<G: Playable>(
+    game: &G,
+    specs: &[String],
+    master: u64,
+    rotate: bool,
+    range: std::ops::Range<u64>,
+    pool: &rayon::ThreadPool,
+    mut sink: impl FnMut(GameRow) -> Result<()>,
+) -> Result<()> {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let next = AtomicU64::new(range.start);
+    let stop = AtomicBool::new(false);
+    let threads = pool.current_num_threads();
+    let (tx, rx) = std::sync::mpsc::sync_channel::<GameRow>(threads * 64);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            pool.broadcast(|_| {
+                let tx = tx.clone();
+                let mut buf = Vec::new();
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= range.end {
+                        break;
+                    }
+                    let row = play_one(game, specs, master, rotate, i, &mut buf);
+                    if tx.send(row).is_err() {
+                        break;
+                    }
+                }
+            });
+            drop(tx);
+        });
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut want = range.start;
+        for row in rx.iter() {
+            waiting.insert(row.index, row);
+            while let Some(row) = waiting.remove(&want) {
+                want += 1;
+                if let Err(e) = sink(row) {
+                    stop.store(true, Ordering::Relaxed);
+                    // Dropping the receiver ends every send still blocked.
+                    drop(rx);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
     })
 }
 
@@ -478,46 +541,48 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
     let bar = progress_bar(hi - lo, args.quiet);
     bar.set_position(start - lo);
     let started = std::time::Instant::now();
-    // Chunks sized to take about two seconds, so rows reach the file at least that often
-    // however slow the agents: a kill loses at most the chunk in flight.
-    let threads = pool.current_num_threads() as u64;
-    let mut chunk = threads;
-    let mut from = start;
-    while from < hi {
-        let to = (from + chunk).min(hi);
-        let chunk_started = std::time::Instant::now();
-        let rows = play_range(
-            &game,
-            &specs,
-            args.run.seed,
-            args.run.rotate,
-            from..to,
-            &pool,
-        );
-        for r in &rows {
-            tally.add(r, seats);
-        }
-        if let Some(f) = file.as_mut() {
-            let recs: Vec<Vec<String>> = rows
-                .iter()
-                .map(|r| {
-                    let agents = if r.rotation == 0 {
-                        agents_col.clone()
-                    } else {
-                        (0..seats)
-                            .map(|s| specs[(s + seats - r.rotation) % seats].as_str())
-                            .collect::<Vec<_>>()
-                            .join("|")
-                    };
-                    record(r, game.name(), seats, &agents, &param_set, G::EVENTS.len())
-                })
-                .collect();
-            f.append(&recs)?;
-        }
-        bar.set_position(to - lo);
-        from = to;
-        chunk = next_chunk(chunk, chunk_started.elapsed().as_secs_f64(), threads);
-    }
+    // Rows reach the file every two seconds (and at the end), however slow the agents: a kill
+    // loses at most the games in flight and those finished since the last save.
+    let mut batch: Vec<Vec<String>> = Vec::new();
+    let mut saved = std::time::Instant::now();
+    let mut done = start;
+    play_stream(
+        &game,
+        &specs,
+        args.run.seed,
+        args.run.rotate,
+        start..hi,
+        &pool,
+        |r| {
+            tally.add(&r, seats);
+            done += 1;
+            if let Some(f) = file.as_mut() {
+                let agents = if r.rotation == 0 {
+                    agents_col.clone()
+                } else {
+                    (0..seats)
+                        .map(|s| specs[(s + seats - r.rotation) % seats].as_str())
+                        .collect::<Vec<_>>()
+                        .join("|")
+                };
+                batch.push(record(
+                    &r,
+                    game.name(),
+                    seats,
+                    &agents,
+                    &param_set,
+                    G::EVENTS.len(),
+                ));
+                if saved.elapsed().as_secs_f64() >= SAVE_SECONDS || done == hi {
+                    f.append(&batch)?;
+                    batch.clear();
+                    saved = std::time::Instant::now();
+                }
+            }
+            bar.set_position(done - lo);
+            Ok(())
+        },
+    )?;
     bar.finish_and_clear();
     if let Some(f) = file.take() {
         f.finish()?;
@@ -603,14 +668,49 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chunks_are_sized_to_save_rows_every_two_seconds() {
-        // Slow games (8 games took 16 s): the next chunk is 1 game per thread.
-        assert_eq!(next_chunk(8, 16.0, 2), 2);
-        // 2 games in 1 s: 4 games should take 2 s.
-        assert_eq!(next_chunk(2, 1.0, 2), 4);
-        // Fast games grow at most twice per chunk, up to 1024 per thread.
-        assert_eq!(next_chunk(100, 0.001, 2), 200);
-        assert_eq!(next_chunk(2048, 0.001, 2), 2048);
+    fn streamed_games_arrive_in_order_and_match_the_collected_ones() {
+        use shifu_engine::wok_star::{Params, WokStar};
+        let g = WokStar::with_params(Params::with_players(3)).unwrap();
+        let specs = vec!["greedy".to_string(), "random".into(), "greedy".into()];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let want = play_range(&g, &specs, 9, true, 5..65, &pool);
+        let mut got = Vec::new();
+        play_stream(&g, &specs, 9, true, 5..65, &pool, |r| {
+            got.push((r.index, r.seed, r.steps, r.rotation));
+            Ok(())
+        })
+        .unwrap();
+        let want: Vec<_> = want
+            .iter()
+            .map(|r| (r.index, r.seed, r.steps, r.rotation))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(got.first().map(|r| r.0), Some(5));
+    }
+
+    #[test]
+    fn a_failing_sink_stops_the_stream_with_its_error() {
+        use shifu_engine::wok_star::{Params, WokStar};
+        let g = WokStar::with_params(Params::with_players(2)).unwrap();
+        let specs = vec!["random".to_string(), "random".into()];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut seen = 0;
+        let err = play_stream(&g, &specs, 1, false, 0..1_000_000, &pool, |_| {
+            seen += 1;
+            if seen == 10 {
+                bail!("disk full");
+            }
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(err.to_string(), "disk full");
+        assert_eq!(seen, 10);
     }
 
     #[test]
