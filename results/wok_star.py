@@ -54,7 +54,7 @@ def main():
     lines = []
     p = lines.append
     t0 = time.time()
-    p("# Wok Star: first findings (greedy team)")
+    p("# Wok Star: findings with the greedy team")
     p("")
     p("Regenerate: `bash results/wok_star.sh`. Reconstructed data (`engine/data/wok_star.reconstructed.yaml`:")
     p("ingredient methods, recipe incomes, Medium and Extra Spicy goals beyond the printed ones are a")
@@ -62,9 +62,11 @@ def main():
     p("master seed 2026, Wilson 95% intervals. No Wok Star game can be capped: a day ends by the rules or")
     p("at the `max_day_seconds` limit, whose share is given.")
     p("")
-    p("**Which agent.** The greedy team (`agents/src/eval/wok_star.rs`) is the strongest agent we have")
-    p("for this game: MCTS (random or greedy rollouts) does not beat it yet. Every finding below is")
-    p("therefore a finding about the greedy team on the reconstructed data, not about expert play.")
+    p("**Which agent.** The findings below use the greedy team (`agents/src/eval/wok_star.rs`), which")
+    p("plays thousands of games a second. MCTS with the paired-worlds root beats it at 2 players")
+    p("(results/wok_star_mcts.md) but costs about a second a game, so these describe the greedy team")
+    p("on the reconstructed data, not expert play; results/wok_star_robust.md shows which of them")
+    p("survive other reconstructions (the order of the difficulties does; the rates do not).")
     p("")
 
     # 1. Difficulty x players x agent.

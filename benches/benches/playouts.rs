@@ -1,6 +1,6 @@
 //! Playout throughput (steps/s with random agents), legal-move generation, state clone and
 //! determinization for Tofu Shifu; playouts and the Prince's determinization for Tofu Kingdom;
-//! playouts and legal-move generation for Wok Star.
+//! random playouts, greedy team games and legal-move generation for Wok Star.
 //! Run: `cargo bench -p shifu-benches`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -117,9 +117,10 @@ fn tofu_kingdom(c: &mut Criterion) {
     group.finish();
 }
 
-/// Wok Star: random playouts (the standard game and with events and powers) and legal-move
-/// generation in positions of the first day.
+/// Wok Star: random playouts (the standard game and with events and powers), whole greedy team
+/// games and legal-move generation in positions of the first day.
 fn wok_star(c: &mut Criterion) {
+    use shifu_agents::{build_agent, play_game, Agent};
     use shifu_engine::wok_star::{Params, WokStar};
     let mut group = c.benchmark_group("wok_star");
     group.sample_size(20);
@@ -145,6 +146,27 @@ fn wok_star(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // Whole greedy team games (random teams close on the first day): the games/s that matter
+    // for the findings. Elements are games.
+    for players in [2u8, 4] {
+        let g = WokStar::with_params(Params::with_players(players)).unwrap();
+        let seeds = 0..16u64;
+        let mut buf = Vec::with_capacity(4096);
+        group.throughput(Throughput::Elements(seeds.end - seeds.start));
+        group.bench_with_input(BenchmarkId::new("greedy_team_game", players), &g, |b, g| {
+            b.iter(|| {
+                seeds
+                    .clone()
+                    .map(|s| {
+                        let mut agents: Vec<Box<dyn Agent<WokStar>>> = (0..players)
+                            .map(|seat| build_agent::<WokStar>("greedy", s, seat).unwrap())
+                            .collect();
+                        play_game(g, &mut agents, s, &mut buf).steps
+                    })
+                    .sum::<u64>()
+            })
+        });
     }
     let g = WokStar::with_params(Params::default()).unwrap();
     let states: Vec<_> = (0..64).map(|seed| midgame(&g, seed, 12)).collect();
