@@ -343,11 +343,10 @@ impl<G: Evaluate> MctsAgent<G> {
     /// halving over the root's actions (Karnin, Koren and Somekh, 2013), every survivor played
     /// in the same new worlds each round, the policy's own choice never dropped.
     fn paired_search(&mut self, d: &Decision<'_, G>) -> G::Action {
-        let game = d.game();
         let legal = d.legal();
         let m = legal.len();
         let mut policy = GameRng::seed_from_u64(self.rng.gen());
-        let base = match game.greedy_choice(d, &self.weights, &mut policy) {
+        let base = match d.game().greedy_choice(d, &self.weights, &mut policy) {
             Some(a) if self.config.rollout == Rollout::Greedy => legal.iter().position(|&x| x == a),
             _ => None,
         };
@@ -356,42 +355,27 @@ impl<G: Evaluate> MctsAgent<G> {
         self.survivors.clear();
         self.survivors.extend(0..m);
         self.paired.clear();
+        self.last_calls = 0;
+        self.last_iters = 0;
         let rounds = (usize::BITS - (m - 1).leading_zeros()).max(1) as usize;
         let per_round = (self.config.iters as usize / rounds).max(1);
         let mut worlds = 0usize;
-        let mut calls = 0u64;
-        let mut played = 0u32;
         for _ in 0..rounds {
             let k = self.survivors.len();
             let new = (per_round / k).max(2);
             for _ in 0..new {
                 let seed: u64 = self.rng.gen();
-                let row = self.paired.len();
-                self.paired.resize(row + m, f64::NAN);
-                for j in 0..k {
-                    let i = self.survivors[j];
-                    let mut chance = GameRng::seed_from_u64(seed);
-                    let mut policy = GameRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
-                    let mut s = d.determinize(&mut chance);
-                    game.apply(&mut s, legal[i], &mut chance);
-                    let (r, used) =
-                        self.paired_rollout(game, &mut s, &mut chance, &mut policy, d.seat());
-                    calls += used + 1;
-                    played += 1;
-                    self.paired[row + i] = r;
-                }
+                self.play_world(d, seed);
             }
             worlds += new;
             if k <= 2 {
                 break;
             }
             // Keep the better half (and the policy's choice).
-            let mean = |i: usize, v: &[f64]| {
-                (0..worlds).map(|w| v[w * m + i]).sum::<f64>() / worlds as f64
-            };
             let v = std::mem::take(&mut self.paired);
+            let mean = |i: usize| column_mean(&v, m, worlds, i);
             self.survivors
-                .sort_by(|&i, &j| mean(j, &v).total_cmp(&mean(i, &v)).then(i.cmp(&j)));
+                .sort_by(|&i, &j| mean(j).total_cmp(&mean(i)).then(i.cmp(&j)));
             let keep = k.div_ceil(2);
             if let Some(b) = base {
                 if let Some(p) = self.survivors.iter().position(|&x| x == b) {
@@ -403,28 +387,37 @@ impl<G: Evaluate> MctsAgent<G> {
             self.survivors.truncate(keep);
             self.paired = v;
         }
-        self.last_calls = calls;
-        self.last_iters = played;
         let v = &self.paired;
-        let mean = |i: usize| (0..worlds).map(|w| v[w * m + i]).sum::<f64>() / worlds as f64;
+        let mean = |i: usize| column_mean(v, m, worlds, i);
         let best = self
             .survivors
             .iter()
             .copied()
             .max_by(|&i, &j| mean(i).total_cmp(&mean(j)).then(j.cmp(&i)))
             .unwrap_or(0);
-        let Some(b) = base else {
-            return legal[best];
-        };
-        // Keep the policy's own choice unless the best beats it by more than a standard error
-        // of the paired differences.
-        let diffs = (0..worlds).map(|w| v[w * m + best] - v[w * m + b]);
-        let mu = diffs.clone().sum::<f64>() / worlds as f64;
-        let var = diffs.map(|x| (x - mu) * (x - mu)).sum::<f64>() / (worlds - 1) as f64;
-        if mu > (var / worlds as f64).sqrt() {
-            legal[best]
-        } else {
-            legal[b]
+        match base {
+            Some(b) if !beats_by_a_standard_error(v, m, worlds, best, b) => legal[b],
+            _ => legal[best],
+        }
+    }
+
+    /// Plays every surviving root action in the world of `seed` (one determinization, one dice
+    /// stream, one policy stream, the same for each action) and appends the rewards as a row.
+    fn play_world(&mut self, d: &Decision<'_, G>, seed: u64) {
+        let game = d.game();
+        let m = d.legal().len();
+        let row = self.paired.len();
+        self.paired.resize(row + m, f64::NAN);
+        for j in 0..self.survivors.len() {
+            let i = self.survivors[j];
+            let mut chance = GameRng::seed_from_u64(seed);
+            let mut policy = GameRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+            let mut s = d.determinize(&mut chance);
+            game.apply(&mut s, d.legal()[i], &mut chance);
+            let (r, used) = self.paired_rollout(game, &mut s, &mut chance, &mut policy, d.seat());
+            self.last_calls += used + 1;
+            self.last_iters += 1;
+            self.paired[row + i] = r;
         }
     }
 
@@ -539,6 +532,20 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 }
 
+/// The mean of action `i`'s rewards over the first `worlds` rows of `v` (rows of `m`).
+fn column_mean(v: &[f64], m: usize, worlds: usize, i: usize) -> f64 {
+    (0..worlds).map(|w| v[w * m + i]).sum::<f64>() / worlds as f64
+}
+
+/// Whether action `best` beats action `base` in the same worlds by more than one standard error
+/// of the paired differences.
+fn beats_by_a_standard_error(v: &[f64], m: usize, worlds: usize, best: usize, base: usize) -> bool {
+    let diffs = (0..worlds).map(|w| v[w * m + best] - v[w * m + base]);
+    let mu = diffs.clone().sum::<f64>() / worlds as f64;
+    let var = diffs.map(|x| (x - mu) * (x - mu)).sum::<f64>() / (worlds - 1) as f64;
+    mu > (var / worlds as f64).sqrt()
+}
+
 /// Each seat's heuristic margin over the mean of the others, through a logistic of the given
 /// scale: 1/2 for a seat level with the others, toward 1 for a lead, toward 0 for a deficit.
 fn margin_rewards(h: &[f64], scale: f64) -> [f64; MAX_SEATS] {
@@ -585,7 +592,23 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{margin_rewards, rank_reward};
+    use super::{beats_by_a_standard_error, column_mean, margin_rewards, rank_reward};
+
+    #[test]
+    fn paired_differences_decide_only_beyond_a_standard_error() {
+        // Two actions over four worlds, row-major: (action 0, action 1) per world.
+        let v = [1.0, 0.0, 0.2, 0.2, 1.0, 0.2, 0.2, 0.2];
+        assert!((column_mean(&v, 2, 4, 0) - 0.6).abs() < 1e-12);
+        assert!((column_mean(&v, 2, 4, 1) - 0.15).abs() < 1e-12);
+        // Differences 1, 0, 0.8, 0: mean 0.45, standard error about 0.25.
+        assert!(beats_by_a_standard_error(&v, 2, 4, 0, 1));
+        assert!(!beats_by_a_standard_error(&v, 2, 4, 1, 0));
+        // One lucky world in four is not enough: differences 1, 0, 0, -0.2 (mean 0.2, SE 0.26).
+        let v = [1.0, 0.0, 0.2, 0.2, 0.2, 0.2, 0.0, 0.2];
+        assert!(!beats_by_a_standard_error(&v, 2, 4, 0, 1));
+        // An action never beats itself.
+        assert!(!beats_by_a_standard_error(&v, 2, 4, 0, 0));
+    }
 
     #[test]
     fn margin_rewards_order_seats_by_their_lead_and_keep_small_leads() {
