@@ -12,11 +12,11 @@ import time
 import wok_star as ws
 
 MCTS = "mcts:iters=40,rollout=greedy,root=paired"
-# Games per cell: enough for a half-width of 0.03 at the win rate a short trial showed (2 players:
-# 0.5 at Mild; 3 and 4 players: under 0.05, where a game costs 3 to 6 times as much).
-CELLS = [(2, "mild", 1000), (2, "medium", 900), (2, "extra_spicy", 700),
-         (3, "mild", 200), (3, "medium", 200), (3, "extra_spicy", 200),
-         (4, "mild", 150), (4, "medium", 150), (4, "extra_spicy", 150)]
+# Games per cell: enough for a half-width of 0.03 at the win rate a first run showed (2 players:
+# 0.52 at Mild; 3 and 4 players: under 0.1, where a game costs 3 to 6 times as much).
+CELLS = [(2, "mild", 1100), (2, "medium", 1050), (2, "extra_spicy", 850),
+         (3, "mild", 300), (3, "medium", 250), (3, "extra_spicy", 200),
+         (4, "mild", 250), (4, "medium", 150), (4, "extra_spicy", 150)]
 GREEDY_GAMES = 2000
 
 
