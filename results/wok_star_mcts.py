@@ -36,7 +36,7 @@ def main():
         "Regenerate: `bash results/wok_star_mcts.sh` (about an hour on 2 cores). Reconstructed data",
         "(see results/wok_star.md), master seed 2026, Wilson 95% intervals; no game can be capped.",
         "",
-        f"MCTS here is `{MCTS}`: the paired-worlds root (README, \"MCTS\"): the root's",
+        f"MCTS here is `{MCTS}`: the paired-worlds root (README, \"Agents\"): the root's",
         "actions are compared in shared sampled worlds (the same deck order and dice for every",
         "action) by sequential halving (a budget of 40 rollouts, at least 2 worlds an action a round),",
         "each a greedy rollout cut after 60 actions (the default `depth`) and scored by the team",
