@@ -3,7 +3,7 @@
 //! supply dry, against stated targets. The documented procedure behind the default data.
 
 use crate::games::Playable;
-use crate::play::{play_range, progress_bar, seat_specs, Tally};
+use crate::play::{play_stream, progress_bar, seat_specs, Tally};
 use crate::setup::{GameArgs, RunArgs};
 use crate::stats::wilson;
 use crate::sweep::{build_cells, cell_name, grid};
@@ -223,15 +223,19 @@ fn run_game<G: Playable>(args: &CalibrateArgs) -> Result<()> {
     let mut figures = Vec::new();
     for g in &games {
         let mut t = Tally::default();
-        let mut from = 0;
-        while from < args.run.games {
-            let to = (from + 64 * pool.current_num_threads() as u64).min(args.run.games);
-            for r in play_range(g, &specs, args.run.seed, false, from..to, &pool) {
+        play_stream(
+            g,
+            &specs,
+            args.run.seed,
+            false,
+            0..args.run.games,
+            &pool,
+            |r| {
                 t.add(&r, seats);
-            }
-            bar.inc(to - from);
-            from = to;
-        }
+                bar.inc(1);
+                Ok(())
+            },
+        )?;
         figures.push(CellFigures::from_tally::<G>(&t));
     }
     bar.finish_and_clear();

@@ -3,7 +3,7 @@
 //! can detect.
 
 use crate::games::Playable;
-use crate::play::{play_range, progress_bar, seat_specs, Tally};
+use crate::play::{play_stream, progress_bar, seat_specs, Tally};
 use crate::setup::{GameArgs, RunArgs};
 use crate::stats::{balance, capped_warning, chi_square_equal, fmt_p, wilson, CAPPED_WARN};
 use anyhow::{bail, Context, Result};
@@ -135,15 +135,20 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
     let bar = progress_bar(args.run.games * games.len() as u64, args.quiet);
     for g in &games {
         let mut t = Tally::default();
-        let mut from = 0;
-        while from < args.run.games {
-            let to = (from + 256 * pool.current_num_threads() as u64).min(args.run.games);
-            for r in play_range(g, &specs, args.run.seed, args.run.rotate, from..to, &pool) {
+        let range = 0..args.run.games;
+        play_stream(
+            g,
+            &specs,
+            args.run.seed,
+            args.run.rotate,
+            range,
+            &pool,
+            |r| {
                 t.add(&r, seats);
-            }
-            bar.inc(to - from);
-            from = to;
-        }
+                bar.inc(1);
+                Ok(())
+            },
+        )?;
         tallies.push(t);
     }
     bar.finish_and_clear();
