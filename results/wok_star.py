@@ -105,6 +105,13 @@ def main():
           f"{' / '.join(f'{x:.3f}' for x in g['short'])} | {' / '.join(f'{x:.3f}' for x in g['closed'])} | "
           f"${g['income']:.1f} | {g['late']:.3f} |")
     p("")
+    over = [f"{players} players {d} ({g['closed'][2]:.3f})" for (players, d), g in greedy.items()
+            if g["closed"][2] > 0.05]
+    if over:
+        p("**WARNING: days ended by the day limit.** The model ends a day at `max_day_seconds`")
+        p("(600 s), a cap, not a rule; above 5% of days a cell's win rate leans on it: "
+          + ", ".join(over) + ". See results/wok_star_day_limit.md.")
+        p("")
 
     # 3. Speed.
     p("## 3. Win rate against speed (greedy, 2 and 4 players, 1,000 games a cell)")
