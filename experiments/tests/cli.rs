@@ -1381,3 +1381,39 @@ fn resuming_a_long_run_keeps_memory_flat() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn wok_star_warns_when_more_than_5_percent_of_days_end_at_the_day_limit() {
+    let play = |players: &str, limit: &str| {
+        let o = shifu(&[
+            "play",
+            "--game",
+            "wok-star",
+            "--players",
+            players,
+            "--agents",
+            "greedy",
+            "--games",
+            "200",
+            "--seed",
+            "2026",
+            "--quiet",
+            "--set",
+            "difficulty=mild",
+            "--set",
+            limit,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    // Greedy at 2 players: about 3% of days end at the 600 s limit, no warning.
+    let out = play("2", "max_day_seconds=600");
+    assert!(out.contains("day limit"), "{out}");
+    assert!(!out.contains("WARNING"), "{out}");
+    // A 20 s limit ends every day (a day of serving takes minutes of table time): warned.
+    let out = play("2", "max_day_seconds=20");
+    assert!(
+        out.contains("WARNING") && out.contains("day limit (max_day_seconds)"),
+        "{out}"
+    );
+}

@@ -133,7 +133,7 @@ impl Present for WokStar {
         let lost = n - x[WON];
         let share = |v: f64, of: f64| v / of.max(1.0);
         let days = x[DAYS_PLAYED];
-        vec![
+        let mut lines = vec![
             format!(
                 "team wins {:.3} [{lo:.3}, {hi:.3}] of {games} games ({} difficulty, goals {:?}); mean days met {:.2}",
                 share(x[WON], n),
@@ -168,7 +168,16 @@ impl Present for WokStar {
                 share(x[SERVED], n),
                 share(x[LATE], x[SERVED])
             ),
-        ]
+        ];
+        let limited = share(x[CLOSED_TIME], days);
+        if limited > 0.05 {
+            lines.push(format!(
+                "WARNING: {:.1}% of days ended at the {} s day limit (max_day_seconds), a cap of the model, not a rule: the win rate leans on it",
+                100.0 * limited,
+                self.params.max_day_seconds
+            ));
+        }
+        lines
     }
 
     fn render(&self, s: &State) -> String {
