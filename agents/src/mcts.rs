@@ -96,6 +96,9 @@ impl Default for MctsConfig {
 
 const NO_NODE: u32 = u32::MAX;
 
+/// The most tree nodes reserved ahead of a decision.
+const MAX_RESERVED_NODES: usize = 1 << 20;
+
 #[derive(Debug, Clone, Copy)]
 struct Node<A> {
     action: A,
@@ -427,9 +430,11 @@ impl<G: Evaluate> MctsAgent<G> {
         let seat = d.seat();
         self.nodes.clear();
         // With an iteration budget the tree never outgrows one node per iteration: reserve it
-        // once and no later decision allocates a node.
+        // once and no later decision allocates a node (up to a million nodes: a budget of
+        // billions from the command line must not reserve gigabytes before its time limit).
         if self.config.iters > 0 {
-            self.nodes.reserve(self.config.iters as usize + 1);
+            self.nodes
+                .reserve((self.config.iters as usize).min(MAX_RESERVED_NODES) + 1);
         }
         self.nodes.push(Node {
             action: d.legal()[0],

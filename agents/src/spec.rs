@@ -182,11 +182,13 @@ pub fn build_agent<G: Evaluate + 'static>(
                     _ => return Err(unknown(k)),
                 }
             }
-            if c.root == Root::Paired && (c.iters == 0 || c.calls > 0 || c.time_ms.is_some()) {
+            if c.root == Root::Paired
+                && (c.iters == 0 || c.iters > 1_000_000 || c.calls > 0 || c.time_ms.is_some())
+            {
                 return Err(AgentError::Malformed {
                     spec: spec.into(),
                     message: "root=paired is budgeted by iters (rollouts per decision): set \
-                              iters > 0 and leave calls and time_ms out"
+                              iters from 1 to 1000000 and leave calls and time_ms out"
                         .into(),
                 });
             }

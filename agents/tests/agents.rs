@@ -79,6 +79,17 @@ fn agents_are_reproducible_from_the_seed() {
 }
 
 #[test]
+fn a_huge_iteration_budget_under_a_time_limit_neither_aborts_nor_runs_on() {
+    // Billions of iterations from the command line must not reserve the whole tree up front.
+    let g = game(2);
+    let p = &positions(&g, 1)[0];
+    let mut a = build_agent::<TofuShifu>("mcts:iters=4294967295,time_ms=20", 1, p.current).unwrap();
+    let mut legal = Vec::new();
+    g.legal_actions(p, &mut legal);
+    assert!(legal.contains(&choose(&g, a.as_mut(), p)));
+}
+
+#[test]
 fn agent_streams_are_separate_from_the_game_stream() {
     use rand::RngCore;
     let mut game_stream = shifu_agents::game_rng(9);
@@ -134,6 +145,10 @@ fn malformed_specs_name_the_problem() {
     assert!(err("mcts:root=paired,time_ms=50")
         .to_string()
         .contains("iters"));
+    // Its rewards are kept per world: a budget of billions would grow without bound.
+    assert!(err("mcts:root=paired,iters=4000000000")
+        .to_string()
+        .contains("1000000"));
     assert!(err("greedy:weights=/nonexistent/w.toml")
         .to_string()
         .contains("/nonexistent/w.toml"));
