@@ -46,6 +46,11 @@ def main():
         "at 2 players Mild (results/wok_star.md): a tree of a few hundred iterations over this game's",
         "many dice choices is too noisy to beat its own rollout policy.",
         "",
+        "**Warning:** no game can be capped by rounds, but a day can end at the model's 600 s day",
+        "limit (`max_day_seconds`), a cap, not a rule. This file does not give that share; see",
+        "results/wok_star_day_limit.md, which measures it on the Mild cells and warns where it is",
+        "above 5%: those cells lean on the limit as well as on the rules.",
+        "",
         "| players | difficulty | greedy (2,000 games) | greedy: days met | MCTS | MCTS: days met | MCTS games | half-width | seconds |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
