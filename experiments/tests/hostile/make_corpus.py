@@ -94,6 +94,24 @@ def json_mutations(doc, count, prefix):
     return out
 
 
+COMMON_KINDS = ("value", "drop_line", "indent", "truncate")
+
+
+def common_yaml_mutation(ls, kind, j):
+    """The mutations every YAML data file gets: a bad value on line j, line j dropped or
+    re-indented, or the file cut short."""
+    if kind == "value":
+        ls[j] = ls[j].replace(": ", ": " + rng.choice(["-1", "99999", "x", "[]", "{}", "~", "1e400"]) + " #", 1)
+    elif kind == "drop_line":
+        ls.pop(j)
+    elif kind == "indent":
+        ls[j] = "   " + ls[j]
+    else:
+        t = "\n".join(ls)
+        ls = t[: rng.randrange(1, len(t))].splitlines()
+    return ls
+
+
 def yaml_mutations(text, count, prefix):
     lines = text.splitlines()
     out = []
@@ -101,15 +119,8 @@ def yaml_mutations(text, count, prefix):
         ls = list(lines)
         kind = ["value", "drop_line", "indent", "truncate", "dup_card", "bad_list"][i % 6]
         j = rng.randrange(len(ls))
-        if kind == "value":
-            ls[j] = ls[j].replace(": ", ": " + rng.choice(["-1", "99999", "x", "[]", "{}", "~", "1e400"]) + " #", 1)
-        elif kind == "drop_line":
-            ls.pop(j)
-        elif kind == "indent":
-            ls[j] = "   " + ls[j]
-        elif kind == "truncate":
-            t = "\n".join(ls)
-            ls = t[: rng.randrange(1, len(t))].splitlines()
+        if kind in COMMON_KINDS:
+            ls = common_yaml_mutation(ls, kind, j)
         elif kind == "dup_card":
             cards = [k for k, l in enumerate(ls) if l.strip().startswith("- {id:")]
             k = rng.choice(cards)
@@ -130,15 +141,8 @@ def ws_yaml_mutations(text, count, prefix):
         ls = list(lines)
         kind = kinds[i % len(kinds)]
         j = rng.randrange(len(ls))
-        if kind == "value":
-            ls[j] = ls[j].replace(": ", ": " + rng.choice(["-1", "99999", "x", "[]", "{}", "~", "1e400"]) + " #", 1)
-        elif kind == "drop_line":
-            ls.pop(j)
-        elif kind == "indent":
-            ls[j] = "   " + ls[j]
-        elif kind == "truncate":
-            t = "\n".join(ls)
-            ls = t[: rng.randrange(1, len(t))].splitlines()
+        if kind in COMMON_KINDS:
+            ls = common_yaml_mutation(ls, kind, j)
         elif kind == "condition":
             ls = [l.replace("diff_eq_2", rng.choice(["diff_eq_9", "triple", "sum_eq_", "pair 2"])) for l in ls]
         elif kind == "ingredient":
