@@ -40,9 +40,10 @@ def play(players, agents, games, *sets, data=None):
     m = re.search(r"mean income per day played \$([0-9.]+); customers served per game ([0-9.]+), "
                   r"([0-9.]+) of them late", out)
     cell.update(income=float(m[1]), served=float(m[2]), late=float(m[3]))
-    m = re.search(r"by the team ([0-9.]+), by an empty Regular deck ([0-9.]+), by the .* day limit "
-                  r"([0-9.]+)", out)
-    cell["closed"] = [float(m[i]) for i in range(1, 4)]
+    m = re.search(r"by the team ([0-9.]+) \(every seat waiting ([0-9.]+)\), by an empty Regular deck "
+                  r"([0-9.]+), by the .* day limit ([0-9.]+)", out)
+    cell["closed"] = [float(m[i]) for i in (1, 3, 4)]
+    cell["all_waited"] = float(m[2])
     return cell
 
 

@@ -587,13 +587,76 @@ fn the_team_wins_by_meeting_the_fourth_goal() {
 
 #[test]
 fn a_day_that_runs_past_the_time_limit_closes() {
-    let g = game_with(|p| p.max_day_seconds = 20.0);
+    let g = game_with(|p| {
+        p.max_day_seconds = 20.0;
+        p.all_wait_closes = false;
+    });
     let (mut s, mut rng) = opened(&g, 24);
     while s.phase == Phase::Business {
         g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
     }
     assert_eq!(s.closing, Closing::TimeLimit);
     assert!(s.clock.iter().all(|&c| c >= 20_000));
+}
+
+#[test]
+fn a_day_closes_when_every_seat_waits_in_turn_with_nothing_else_done() {
+    // "The phase ends when the team cannot or will not serve": a table where every player
+    // passes will not serve (open rule `all_wait_closes`, default on).
+    let g = game(3);
+    let (mut s, mut rng) = opened(&g, 25);
+    let start = s.clock;
+    for k in 0..3 {
+        assert_eq!(s.phase, Phase::Business, "closed after {k} waits");
+        g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+    }
+    assert_eq!(s.closing, Closing::AllWaited);
+    assert!(matches!(s.phase, Phase::AfterClose { .. }));
+    assert!(s.clock.iter().zip(start).all(|(&c, b)| c <= b + 1_000));
+}
+
+#[test]
+fn any_other_action_starts_the_waiting_round_again() {
+    let g = game(2);
+    let (mut s, mut rng) = opened(&g, 26);
+    let first = g.to_move(&s).unwrap();
+    g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+    // The other seat acts (a die becomes a Hustle token) instead of waiting.
+    let other = loop {
+        let seat = g.to_move(&s).unwrap();
+        if seat != first {
+            break seat;
+        }
+        g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+    };
+    let hustle = legal(&g, &s)
+        .into_iter()
+        .find(|a| matches!(a, Action::GainHustle(_)))
+        .unwrap();
+    g.apply_checked(&mut s, hustle, &mut rng).unwrap();
+    assert_eq!(s.waited, 0);
+    // Now both wait in turn (the first seat perhaps several times): the day closes only when
+    // the second has waited too.
+    while g.to_move(&s) == Some(first) {
+        g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+        assert_eq!(s.phase, Phase::Business);
+    }
+    assert_eq!(g.to_move(&s), Some(other));
+    g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+    assert_eq!(s.closing, Closing::AllWaited);
+}
+
+#[test]
+fn without_all_wait_closes_waiting_seats_keep_the_day_open() {
+    let g = game_with(|p| {
+        p.players = 3;
+        p.all_wait_closes = false;
+    });
+    let (mut s, mut rng) = opened(&g, 25);
+    for _ in 0..30 {
+        g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
+    }
+    assert_eq!(s.phase, Phase::Business);
 }
 
 fn with_events() -> WokStar {
@@ -641,7 +704,8 @@ fn events_a_drawn_event_holds_the_next_customer_until_a_timer_is_up() {
     assert_eq!(s.event, Some(e));
     assert_eq!(s.customer, None);
     assert!(!legal(&g, &s).contains(&Action::Serve));
-    // Wait out the timers: the event gives way; with the deck done, the day closes.
+    // Wait out the timers: the event gives way; with the deck done, the day closes. (Waits
+    // while an event shows do not close the day: the team is waiting for the sand.)
     while s.phase == Phase::Business {
         g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
     }

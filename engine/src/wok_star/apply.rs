@@ -20,6 +20,9 @@ impl WokStar {
         let i = seat as usize;
         let now = s.clock[i];
         let in_play = matches!(s.phase, Phase::Business | Phase::Washing);
+        // A wait counts towards closing only while no event shows: then nothing but the clock
+        // can change until somebody acts.
+        let passing = a == Action::Wait && s.event.is_none();
         let mut spent = 0u32;
         match a {
             Action::Character(c) => {
@@ -183,15 +186,21 @@ impl WokStar {
         if in_play {
             // (The end of a wash may already have moved the clock on by a roll.)
             s.clock[i] = s.clock[i].max(now.saturating_add(spent));
+            if passing {
+                s.waited |= 1 << seat;
+            } else {
+                s.waited = 0;
+            }
             if s.phase == Phase::Business && self.resolve_events(s, rng) {
                 self.close_day(s, Closing::DeckDone);
                 return;
             }
-            if s.phase == Phase::Business
-                && s.second_cube.is_none()
-                && s.choose.is_none()
-                && s.clock[self.earliest(s) as usize] >= d.max_day
-            {
+            let settled =
+                s.phase == Phase::Business && s.second_cube.is_none() && s.choose.is_none();
+            let everyone = (1u16 << self.players) - 1;
+            if settled && self.params.all_wait_closes && u16::from(s.waited) == everyone {
+                self.close_day(s, Closing::AllWaited);
+            } else if settled && s.clock[self.earliest(s) as usize] >= d.max_day {
                 self.close_day(s, Closing::TimeLimit);
             }
         }

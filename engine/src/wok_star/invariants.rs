@@ -199,6 +199,21 @@ impl WokStar {
                 return Err(format!("offer: recipe {r} cannot be on offer"));
             }
         }
+        if u16::from(s.waited) >> self.players != 0 {
+            return Err(format!(
+                "waited: bits {:#b} name a seat past the players",
+                s.waited
+            ));
+        }
+        let everyone = (1u16 << self.players) - 1;
+        if self.params.all_wait_closes
+            && s.phase == Phase::Business
+            && s.second_cube.is_none()
+            && s.choose.is_none()
+            && u16::from(s.waited) == everyone
+        {
+            return Err("waited: every seat has waited, yet the day is open".into());
+        }
         let last_day = s.day as usize == super::data::DAYS;
         match s.phase {
             Phase::ChooseCharacters if !self.params.powers || s.opened => {

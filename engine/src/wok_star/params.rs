@@ -112,6 +112,11 @@ pub struct Params {
     /// seconds (default 600). The rulebook's day ends only when the team cannot or will not
     /// serve; this bounds a team that keeps waiting.
     pub max_day_seconds: f64,
+    /// Open rule, ending a day: whether a day closes when every seat has waited in turn with
+    /// nothing else done in between and no event showing (default true). The phase ends when
+    /// the team "cannot or will not serve"; a table where every player passes will not serve,
+    /// and nothing changes by waiting longer. Off, such a day runs on to `max_day_seconds`.
+    pub all_wait_closes: bool,
     /// Open rule: what flipping a timer does (default `sand`).
     pub timer_flip: TimerFlip,
     /// Open rule: whether a serve at the very instant the last timer empties is on time
@@ -162,6 +167,7 @@ impl Default for Params {
             wash_seconds: 2.0,
             wait_seconds: 1.0,
             max_day_seconds: 600.0,
+            all_wait_closes: true,
             timer_flip: TimerFlip::Sand,
             on_time_at_empty: false,
             wash_with_unused_dice: true,

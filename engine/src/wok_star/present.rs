@@ -14,11 +14,12 @@ const DAYS_PLAYED: usize = 2;
 const CLOSED_CHOSEN: usize = 3;
 const CLOSED_DECK: usize = 4;
 const CLOSED_TIME: usize = 5;
-const INCOME: usize = 6;
-const SERVED: usize = 7;
-const LATE: usize = 8;
-const LOST_ON: usize = 9; // 4 slots: lost on day 1..4
-const SHORT_DICE: usize = 13; // lost days by shortage: 4 slots (dice, ingredients, time, none)
+const CLOSED_ALL_WAITED: usize = 6;
+const INCOME: usize = 7;
+const SERVED: usize = 8;
+const LATE: usize = 9;
+const LOST_ON: usize = 10; // 4 slots: lost on day 1..4
+const SHORT_DICE: usize = 14; // lost days by shortage: 4 slots (dice, ingredients, time, none)
 
 impl Present for WokStar {
     const NAME: &'static str = "wok-star";
@@ -30,6 +31,7 @@ impl Present for WokStar {
         "closed_chosen",
         "closed_deck_done",
         "closed_time_limit",
+        "closed_all_waited",
         "income",
         "served",
         "late",
@@ -108,6 +110,7 @@ impl Present for WokStar {
                 Closing::Chosen => out[CLOSED_CHOSEN] += 1.0,
                 Closing::DeckDone => out[CLOSED_DECK] += 1.0,
                 Closing::TimeLimit => out[CLOSED_TIME] += 1.0,
+                Closing::AllWaited => out[CLOSED_ALL_WAITED] += 1.0,
                 Closing::Open => {}
             }
             out[INCOME] += f64::from(s.day_income[d]);
@@ -156,8 +159,9 @@ impl Present for WokStar {
                 share(x[SHORT_DICE + 3], lost)
             ),
             format!(
-                "days closed by the team {:.3}, by an empty Regular deck {:.3}, by the {} s day limit {:.3}",
-                share(x[CLOSED_CHOSEN], days),
+                "days closed by the team {:.3} (every seat waiting {:.3}), by an empty Regular deck {:.3}, by the {} s day limit {:.3}",
+                share(x[CLOSED_CHOSEN] + x[CLOSED_ALL_WAITED], days),
+                share(x[CLOSED_ALL_WAITED], days),
                 share(x[CLOSED_DECK], days),
                 self.params.max_day_seconds,
                 share(x[CLOSED_TIME], days)

@@ -154,6 +154,7 @@ impl WokStar {
             character: [NOBODY; MAX_PLAYERS],
             powers_used: 0,
             last_recipe: NOBODY,
+            waited: 0,
         };
         // "Deal each player 1 random Recipe card from the following priced piles."
         let prices = &rb.setup_recipes[&self.players];
@@ -191,6 +192,7 @@ impl WokStar {
         s.opened = true;
         s.phase = Phase::Business;
         s.closing = Closing::Open;
+        s.waited = 0;
         s.washes_left = self.data.rulebook.washes_per_day;
         s.served = 0;
         s.on_time = [0; MAX_PLAYERS];

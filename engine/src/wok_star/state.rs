@@ -50,6 +50,9 @@ pub enum Closing {
     DeckDone,
     /// The day ran past `max_day_seconds`.
     TimeLimit,
+    /// Every seat waited in turn with nothing else done: the team would not serve
+    /// (`all_wait_closes`).
+    AllWaited,
 }
 
 /// One position.
@@ -162,6 +165,10 @@ pub struct State {
     pub powers_used: u8,
     /// The recipe of the last customer served today ([`NOBODY`] before the first).
     pub last_recipe: u8,
+    /// Bit `i` is set when seat `i` has waited since the last other action of the day (waits
+    /// while an event shows do not count).
+    #[serde(default)]
+    pub waited: u8,
 }
 
 /// What kept the waiting customer from being served when a day closed.
