@@ -60,13 +60,15 @@ def main():
     p("Regenerate: `bash results/wok_star.sh`. Reconstructed data (`engine/data/wok_star.reconstructed.yaml`:")
     p("ingredient methods, recipe incomes, Medium and Extra Spicy goals beyond the printed ones are a")
     p("PROPOSAL, see `../shared/data/README.md`), clock durations as documented in README.md (proposals),")
-    p("master seed 2026, Wilson 95% intervals. No Wok Star game can be capped: a day ends by the rules or")
-    p("at the `max_day_seconds` limit, whose share is given.")
+    p("master seed 2026, Wilson 95% intervals, default rules. No Wok Star game can be capped: a day ends by")
+    p("the rules (`all_wait_closes` reads a round of waits by every seat as the team closing) or at the")
+    p("`max_day_seconds` limit, whose share is given.")
     p("")
     p("**Which agent.** The findings below use the greedy team (`agents/src/eval/wok_star.rs`), which")
-    p("plays thousands of games a second. MCTS with the paired-worlds root beats it at 2 players")
-    p("(results/wok_star_mcts.md) but costs about a second a game, so these describe the greedy team")
-    p("on the reconstructed data, not expert play; results/wok_star_robust.md shows which of them")
+    p("plays thousands of games a second. MCTS with the paired-worlds root beats it by far at 2, 3")
+    p("and 4 players (results/wok_star_mcts.md) but costs 1 to 5 seconds of both cores a game, so")
+    p("these describe the greedy team on the reconstructed data, a weak team, not expert play; the")
+    p("rates a strong team reaches are in results/wok_star_mcts.md. results/wok_star_robust.md shows which of them")
     p("survive other reconstructions (the order of the difficulties does; the rates do not).")
     p("")
 
@@ -99,11 +101,17 @@ def main():
     p("left; *ingredients* = an ingredient was on the bottom slot though dice or a wash were left; *nothing*")
     p("= the dish could be served (the team stopped or the day's time ran out).")
     p("")
-    p("| players | difficulty | lost day 1 / 2 / 3 / 4 | short of dice / ingredients / nothing / no customer | days closed: team / deck done / time limit | income per day | late |")
+    p("Days closed (share of days played): by the team (of which: every seat waited in turn, the")
+    p("`all_wait_closes` reading of \"will not serve\"), by an empty Regular deck, by the model's 600 s day")
+    p("limit (`max_day_seconds`, a cap, not a rule).")
+    p("")
+    p("| players | difficulty | lost day 1 / 2 / 3 / 4 | short of dice / ingredients / nothing / no customer | days closed: team (all waited) / deck done / day limit | income per day | late |")
     p("| --- | --- | --- | --- | --- | --- | --- |")
     for (players, d), g in greedy.items():
+        c = g["closed"]
         p(f"| {players} | {d} | {' / '.join(f'{x:.3f}' for x in g['lost'])} | "
-          f"{' / '.join(f'{x:.3f}' for x in g['short'])} | {' / '.join(f'{x:.3f}' for x in g['closed'])} | "
+          f"{' / '.join(f'{x:.3f}' for x in g['short'])} | "
+          f"{c[0]:.3f} ({g['all_waited']:.3f}) / {c[1]:.3f} / {c[2]:.3f} | "
           f"${g['income']:.1f} | {g['late']:.3f} |")
     p("")
     over = [f"{players} players {d} ({g['closed'][2]:.3f})" for (players, d), g in greedy.items()
@@ -111,7 +119,7 @@ def main():
     if over:
         p("**WARNING: days ended by the day limit.** The model ends a day at `max_day_seconds`")
         p("(600 s), a cap, not a rule; above 5% of days a cell's win rate leans on it: "
-          + ", ".join(over) + ". See results/wok_star_day_limit.md.")
+          + ", ".join(over) + ".")
         p("")
 
     # 3. Speed.
