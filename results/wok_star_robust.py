@@ -93,7 +93,7 @@ def main():
         "**Reading.** " + ("Wherever the team wins at all, Mild > Medium > Extra Spicy holds at "
                            "every player count with both steps significant." if held else
                            "The order Mild > Medium > Extra Spicy does not hold significantly "
-                           "in every row (see the last column)."),
+                           "in every row (see the order column)."),
         f"The absolute win rates do not survive: across the variants the Mild win rate runs from "
         f"{min(mild):.3f} to {max(mild):.3f}. Win rates in results/wok_star.md and",
         "results/wok_star_mcts.md are therefore statements about the reconstruction"

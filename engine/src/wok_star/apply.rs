@@ -197,13 +197,18 @@ impl WokStar {
             }
             let settled =
                 s.phase == Phase::Business && s.second_cube.is_none() && s.choose.is_none();
-            let everyone = (1u16 << self.players) - 1;
-            if settled && self.params.all_wait_closes && u16::from(s.waited) == everyone {
+            if settled && self.all_waited(s) {
                 self.close_day(s, Closing::AllWaited);
             } else if settled && s.clock[self.earliest(s) as usize] >= d.max_day {
                 self.close_day(s, Closing::TimeLimit);
             }
         }
+    }
+
+    /// Whether the open rule `all_wait_closes` is on and every seat has waited in turn since the
+    /// last other action: the team will not serve.
+    pub(crate) fn all_waited(&self, s: &State) -> bool {
+        self.params.all_wait_closes && u16::from(s.waited) == (1u16 << self.players) - 1
     }
 
     fn serve<R: Rng + ?Sized>(&self, s: &mut State, seat: u8, now: u32, rng: &mut R) {

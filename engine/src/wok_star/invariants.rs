@@ -205,12 +205,10 @@ impl WokStar {
                 s.waited
             ));
         }
-        let everyone = (1u16 << self.players) - 1;
-        if self.params.all_wait_closes
-            && s.phase == Phase::Business
+        if s.phase == Phase::Business
             && s.second_cube.is_none()
             && s.choose.is_none()
-            && u16::from(s.waited) == everyone
+            && self.all_waited(s)
         {
             return Err("waited: every seat has waited, yet the day is open".into());
         }
