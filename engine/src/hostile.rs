@@ -7,7 +7,7 @@
 
 use crate::game::Game;
 use crate::present::Present;
-use crate::{tofu_kingdom as tk, tofu_shifu as ts, wok_star as ws};
+use crate::{ginza_retro_cafe as gz, tofu_kingdom as tk, tofu_shifu as ts, wok_star as ws};
 use rand::SeedableRng;
 
 /// Reads numbers off the front of a byte string; zeros once it runs out.
@@ -448,11 +448,119 @@ pub fn wok_star_actions(data: &[u8]) {
     );
 }
 
+/// An arbitrary Ginza Retro Café action, fields from the bytes (mostly illegal).
+pub fn ginza_action(b: &mut Bytes) -> gz::Action {
+    use gz::{Action as A, Serve};
+    let (v, x, y, z) = (b.u8(), b.u8(), b.u8(), b.u8());
+    let mut faces = [0u8; 6];
+    for f in &mut faces {
+        *f = b.u8() % 4;
+    }
+    match v % 10 {
+        0 => A::ChooseCard(x % 3),
+        1 => A::Draft(x % 4),
+        2 => A::RaiseLevel(x % 4),
+        3 => A::RaiseLimit,
+        4 => A::Serve(Serve {
+            place: x % 4,
+            slot: y % 4,
+            dice: faces,
+            common: z % 8,
+            bonus: z >= 128,
+        }),
+        5 => A::Change {
+            face: x % 8,
+            up: y % 2 == 0,
+        },
+        6 => A::Reroll(faces),
+        7 => A::Add(x % 10),
+        8 => A::Wash(x % 6),
+        _ => A::Stop,
+    }
+}
+
+/// Ginza Retro Café data from the bytes (YAML): refused, or every player count it allows plays
+/// without a panic under a few option settings.
+pub fn ginza_data(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(d) = gz::GinzaData::from_yaml_str(&text, "fuzz.yaml") else {
+        return;
+    };
+    for players in 2..=4u8 {
+        let p = gz::Params {
+            players,
+            stacked_tokens: players != 3,
+            arrange_partial: players != 4,
+            ..gz::Params::default()
+        };
+        if let Ok(g) = gz::GinzaRetroCafe::new(d.clone(), p) {
+            play_fresh(&g, u64::from(players), ginza_action, |s| {
+                g.check_invariants(s)
+            });
+        }
+    }
+}
+
+/// A Ginza Retro Café state from the bytes (JSON), on the embedded data.
+pub fn ginza_state(data: &[u8]) {
+    play_loaded(
+        data,
+        |n| gz::GinzaRetroCafe::with_params(gz::Params::with_players(n.clamp(2, 4) as u8)).ok(),
+        ginza_action,
+        |g, s| g.check_invariants(s),
+    );
+}
+
+/// A Ginza Retro Café game from the bytes: a seed, a player count and the rule options, then
+/// actions.
+pub fn ginza_actions(data: &[u8]) {
+    use gz::params::{DrinkDice, SetupTie, StartTie};
+    let mut b = Bytes::new(data);
+    let seed = b.u64();
+    let players = 2 + b.u8() % 3;
+    let bits = b.u8();
+    let on = |k: u8| bits & (1 << k) != 0;
+    let p = gz::Params {
+        players,
+        setup_tie: if on(0) {
+            SetupTie::LowestSeat
+        } else {
+            SetupTie::Random
+        },
+        start_tie: if on(1) {
+            StartTie::LeftFirst
+        } else {
+            StartTie::CurrentFirst
+        },
+        drink_dice: if on(2) {
+            DrinkDice::Minimal
+        } else {
+            DrinkDice::Any
+        },
+        arrange_partial: on(3),
+        stacked_tokens: on(4),
+        arrivals_tick: on(5),
+        most_with_zero: on(6),
+        finite_bank: on(7),
+        ..gz::Params::default()
+    };
+    let g = gz::GinzaRetroCafe::with_params(p).expect("every option combination builds");
+    let mut s = g.new_state(&mut crate::rng_from_seed(seed));
+    play_on(
+        &g,
+        &mut s,
+        &mut b,
+        ginza_action,
+        |s| g.check_state(s),
+        3_000,
+    );
+}
+
 /// A driver: bytes in, a panic only on an engine bug.
 pub type Driver = fn(&[u8]);
 
 /// Every driver by name, as the fuzz targets and the corpus test call them.
-pub const DRIVERS: [(&str, Driver); 9] = [
+pub const DRIVERS: [(&str, Driver); 12] = [
     ("tofu_shifu_data", tofu_shifu_data),
     ("tofu_shifu_state", tofu_shifu_state),
     ("tofu_shifu_actions", tofu_shifu_actions),
@@ -462,4 +570,7 @@ pub const DRIVERS: [(&str, Driver); 9] = [
     ("wok_star_data", wok_star_data),
     ("wok_star_state", wok_star_state),
     ("wok_star_actions", wok_star_actions),
+    ("ginza_retro_cafe_data", ginza_data),
+    ("ginza_retro_cafe_state", ginza_state),
+    ("ginza_retro_cafe_actions", ginza_actions),
 ];

@@ -12,6 +12,7 @@
 pub mod alloc_counter;
 pub mod error;
 pub mod game;
+pub mod ginza_retro_cafe;
 pub mod hostile;
 pub mod param_file;
 pub mod perft;

@@ -66,6 +66,20 @@ fn wok_star_games_allocate_nothing_once_the_buffer_is_warm() {
 }
 
 #[test]
+fn ginza_retro_cafe_games_allocate_nothing_once_the_buffer_is_warm() {
+    use shifu_engine::ginza_retro_cafe::{GinzaRetroCafe, Params};
+    for players in 2..=4u8 {
+        let g = GinzaRetroCafe::with_params(Params::with_players(players)).unwrap();
+        let mut buf = Vec::with_capacity(4096);
+        play(&g, 1, &mut buf);
+        let (steps, allocations) =
+            count(|| (2..40).map(|seed| play(&g, seed, &mut buf)).sum::<u64>());
+        assert!(steps > 500, "{steps} steps");
+        assert_eq!(allocations, 0, "{players} players, {steps} steps");
+    }
+}
+
+#[test]
 fn the_counter_sees_allocations() {
     // Guards the test above against a counter that never counts.
     let (v, allocations) = count(|| std::hint::black_box(Vec::<u64>::with_capacity(10)));

@@ -24,6 +24,7 @@ macro_rules! with_game {
             shifu_engine::tofu_shifu::TofuShifu,
             shifu_engine::tofu_kingdom::TofuKingdom,
             shifu_engine::wok_star::WokStar,
+            shifu_engine::ginza_retro_cafe::GinzaRetroCafe,
         ])
     };
 }
@@ -42,7 +43,7 @@ macro_rules! dispatch_game {
             )*
             let names: Vec<&str> = vec![$(<$T as shifu_engine::Present>::NAME),*];
             Err(anyhow::anyhow!(
-                "unknown or not yet implemented game `{name}`; implemented: {} (ginza-retro-cafe is planned)",
+                "unknown game `{name}`; the games: {}",
                 names.join(", ")
             ))
         }

@@ -59,7 +59,7 @@ pub struct Tally {
 }
 
 /// Most game-wide tallies a game may keep.
-pub const MAX_EXTRA: usize = 32;
+pub const MAX_EXTRA: usize = shifu_engine::present::MAX_TALLIES;
 
 impl Default for Tally {
     fn default() -> Self {

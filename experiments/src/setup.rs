@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// Game, players, data and parameters.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The game: tofu-shifu, tofu-kingdom or wok-star.
+    /// The game: tofu-shifu, tofu-kingdom, wok-star or ginza-retro-cafe.
     #[arg(long, default_value = "tofu-shifu")]
     pub game: String,
     /// Number of players (overrides `players` in --config and --set).

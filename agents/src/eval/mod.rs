@@ -1,10 +1,12 @@
 //! Heuristic evaluations: how good a position looks for one seat. The greedy agent maximises
 //! one; MCTS scores rollouts cut off by its depth limit with one.
 
+mod ginza_retro_cafe;
 mod tofu_kingdom;
 mod tofu_shifu;
 mod wok_star;
 
+pub use ginza_retro_cafe::GinzaRetroCafeWeights;
 pub use tofu_kingdom::{posterior, TofuKingdomWeights};
 pub use tofu_shifu::TofuShifuWeights;
 pub use wok_star::WokStarWeights;

@@ -1,0 +1,231 @@
+//! Randomized Ginza Retro Café tests: invariants after every action over thousands of games under
+//! every combination of the rule options (no dead end, ever), hidden information and perft.
+
+use rand::{Rng, SeedableRng};
+use shifu_engine::ginza_retro_cafe::params::{DrinkDice, SetupTie, StartTie};
+use shifu_engine::ginza_retro_cafe::{Action, GinzaRetroCafe, Params, Phase, State};
+use shifu_engine::perft::perft;
+use shifu_engine::{rng_from_seed, Game, GameRng};
+
+/// Every combination of the eight two-valued rule options (256) at 2, 3 and 4 players.
+fn variants() -> Vec<GinzaRetroCafe> {
+    let mut v = Vec::new();
+    for bits in 0..256u32 {
+        for players in 2..=4u8 {
+            let b = |k: u32| bits & (1 << k) != 0;
+            let p = Params {
+                players,
+                setup_tie: if b(0) {
+                    SetupTie::LowestSeat
+                } else {
+                    SetupTie::Random
+                },
+                start_tie: if b(1) {
+                    StartTie::LeftFirst
+                } else {
+                    StartTie::CurrentFirst
+                },
+                drink_dice: if b(2) {
+                    DrinkDice::Minimal
+                } else {
+                    DrinkDice::Any
+                },
+                arrange_partial: !b(3),
+                stacked_tokens: !b(4),
+                arrivals_tick: b(5),
+                most_with_zero: b(6),
+                finite_bank: !b(7),
+                ..Params::default()
+            };
+            v.push(GinzaRetroCafe::with_params(p).unwrap());
+        }
+    }
+    v
+}
+
+/// Plays a game with `pick` choosing among the legal actions, checking the invariants after
+/// every action and that the legal list is empty exactly when the game is over.
+fn play(g: &GinzaRetroCafe, seed: u64, mut pick: impl FnMut(&State, &[Action]) -> usize) -> State {
+    let mut rng = rng_from_seed(seed);
+    let mut s = g.new_state(&mut rng);
+    g.check_invariants(&s).unwrap();
+    let mut legal = Vec::new();
+    let mut steps = 0;
+    loop {
+        g.legal_actions(&s, &mut legal);
+        assert_eq!(
+            legal.is_empty(),
+            g.to_move(&s).is_none(),
+            "seed {seed}: {:?}",
+            s.phase
+        );
+        if legal.is_empty() {
+            break;
+        }
+        let a = legal[pick(&s, &legal)];
+        g.apply(&mut s, a, &mut rng);
+        if let Err(e) = g.check_invariants(&s) {
+            panic!("seed {seed}, after {a:?}: {e}\n{s:?}");
+        }
+        steps += 1;
+        assert!(steps < 10_000, "seed {seed}: no end in sight");
+    }
+    assert!(g.outcome(&s).is_some());
+    s
+}
+
+/// A random player that serves when it can (so that customers get served and order cards,
+/// upgrades and bonus conditions come into play).
+fn server(seed: u64) -> impl FnMut(&State, &[Action]) -> usize {
+    let mut r = GameRng::seed_from_u64(seed ^ 0x5eed);
+    move |_, legal| {
+        let serves: Vec<usize> = (0..legal.len())
+            .filter(|&k| {
+                matches!(
+                    legal[k],
+                    Action::Serve(_) | Action::RaiseLevel(_) | Action::RaiseLimit
+                )
+            })
+            .collect();
+        if !serves.is_empty() && r.gen_bool(0.9) {
+            return serves[r.gen_range(0..serves.len())];
+        }
+        r.gen_range(0..legal.len())
+    }
+}
+
+#[test]
+fn thousands_of_random_games_under_every_option_keep_every_invariant() {
+    let games = variants();
+    let mut total = 0;
+    let mut served = 0u32;
+    let mut raised = 0u32;
+    for (i, g) in games.iter().enumerate() {
+        for k in 0..8u64 {
+            let seed = k * 10_000 + i as u64;
+            let end = if k % 2 == 0 {
+                let mut r = GameRng::seed_from_u64(seed);
+                play(g, seed, move |_, l| r.gen_range(0..l.len()))
+            } else {
+                play(g, seed, server(seed))
+            };
+            served += u32::from(end.served);
+            raised += end.levels.iter().flatten().filter(|&&l| l == 2).count() as u32;
+            total += 1;
+        }
+    }
+    assert!(total >= 6000, "{total}");
+    assert!(
+        served > 2 * total,
+        "{served} customers served in {total} games"
+    );
+    assert!(
+        raised > total,
+        "{raised} Arrange cards at Lv.2 in {total} games"
+    );
+}
+
+#[test]
+fn observation_of_a_determinized_copy_is_the_observation() {
+    let mut checked = 0;
+    let mut moved = [0u32; 3]; // player cards, bonus hands, customer deck
+    for players in 2..=4u8 {
+        let g = GinzaRetroCafe::with_params(Params::with_players(players)).unwrap();
+        for seed in 0..30u64 {
+            let mut det = rng_from_seed(seed + 1000);
+            let gr = &g;
+            let (checked_ref, moved_ref) = (&mut checked, &mut moved);
+            let mut pick = server(seed);
+            play(gr, seed, |s, l| {
+                for seat in 0..players {
+                    let d = gr.determinize(s, seat, &mut det);
+                    assert_eq!(
+                        gr.observation(&d, seat),
+                        gr.observation(s, seat),
+                        "{:?}",
+                        s.phase
+                    );
+                    gr.check_invariants(&d).unwrap();
+                    // A function of what the seat sees: re-dealing a re-dealt copy with the same
+                    // random stream gives the same copy.
+                    let k = u64::from(seat) + 7 * *checked_ref as u64;
+                    assert_eq!(
+                        gr.determinize(&d, seat, &mut rng_from_seed(k)),
+                        gr.determinize(s, seat, &mut rng_from_seed(k)),
+                        "{:?}",
+                        s.phase
+                    );
+                    moved_ref[0] += u32::from(d.card_dealt != s.card_dealt);
+                    moved_ref[1] += u32::from(d.bonus_hand != s.bonus_hand);
+                    moved_ref[2] += u32::from(d.deck != s.deck);
+                }
+                *checked_ref += 1;
+                pick(s, l)
+            });
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+    assert!(
+        moved.iter().all(|&m| m > 100),
+        "hidden parts re-drawn: {moved:?}"
+    );
+}
+
+#[test]
+fn a_seat_never_sees_another_seats_hidden_cards() {
+    let g = GinzaRetroCafe::with_params(Params::with_players(3)).unwrap();
+    let mut rng = rng_from_seed(4);
+    let mut s = g.new_state(&mut rng);
+    let mut legal = Vec::new();
+    while !matches!(s.phase, Phase::Turn { .. }) {
+        g.legal_actions(&s, &mut legal);
+        g.apply(&mut s, legal[0], &mut rng);
+    }
+    let o = g.observation(&s, 0);
+    assert_eq!(o.state.bonus_hand[0], s.bonus_hand[0]);
+    for j in 1..3 {
+        assert_eq!(
+            o.state.bonus_hand[j], [255; 2],
+            "seat {j}'s bonus cards are hidden"
+        );
+        assert_eq!(
+            o.state.card_dealt[j], [255; 2],
+            "seat {j}'s declined card is hidden"
+        );
+        assert_eq!(
+            o.state.card[j], s.card[j],
+            "chosen cards are revealed together"
+        );
+    }
+    assert_eq!(o.state.deck, [0; 3]);
+    assert_eq!(o.deck_sizes, s.deck.map(|d| d.count_ones()));
+    // Before the reveal, another seat's choice is hidden.
+    let mut s = g.new_state(&mut rng_from_seed(4));
+    g.apply(&mut s, Action::ChooseCard(1), &mut rng);
+    assert_eq!(g.observation(&s, 1).state.card[0], 255);
+    assert_eq!(g.observation(&s, 0).state.card[0], s.card_dealt[0][1]);
+}
+
+fn perft_counts(players: u8, seed: u64, depth: u32) -> Vec<u64> {
+    let g = GinzaRetroCafe::with_params(Params::with_players(players)).unwrap();
+    let mut rng = rng_from_seed(seed);
+    let mut s = g.new_state(&mut rng);
+    // From the first turn: the set-up choices multiply but do not exercise the turn rules.
+    let mut legal = Vec::new();
+    while !matches!(s.phase, Phase::Turn { .. }) {
+        g.legal_actions(&s, &mut legal);
+        g.apply(&mut s, legal[0], &mut rng);
+    }
+    (1..=depth).map(|d| perft(&g, &s, &rng, d)).collect()
+}
+
+#[test]
+fn perft_from_the_first_turn_is_pinned() {
+    assert_eq!(perft_counts(2, 1, 4), PERFT_2P);
+    assert_eq!(perft_counts(4, 1, 4), PERFT_4P);
+}
+
+/// Depths 1 to 4 from the first turn, 2 players, seed 1, default data and parameters.
+const PERFT_2P: [u64; 4] = [43, 675, 13409, 242966];
+/// Depths 1 to 4 from the first turn, 4 players, seed 1, default data and parameters.
+const PERFT_4P: [u64; 4] = [26, 376, 6361, 108081];
