@@ -1,6 +1,7 @@
 //! Playout throughput (steps/s with random agents), legal-move generation, state clone and
 //! determinization for Tofu Shifu; playouts and the Prince's determinization for Tofu Kingdom;
-//! random playouts, greedy team games and legal-move generation for Wok Star.
+//! random playouts, greedy team games and legal-move generation for Wok Star, and the same for
+//! Ginza Retro Café.
 //! Run: `cargo bench -p shifu-benches`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -185,5 +186,66 @@ fn wok_star(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, positions, tofu_kingdom, wok_star);
+/// Ginza Retro Café: random playouts, whole greedy games and legal-move generation in positions
+/// of the first rounds.
+fn ginza_retro_cafe(c: &mut Criterion) {
+    use shifu_agents::{build_agent, play_game, Agent};
+    use shifu_engine::ginza_retro_cafe::{GinzaRetroCafe, Params};
+    let mut group = c.benchmark_group("ginza_retro_cafe");
+    group.sample_size(20);
+    for players in [2u8, 4] {
+        let g = GinzaRetroCafe::with_params(Params::with_players(players)).unwrap();
+        let mut buf = Vec::with_capacity(4096);
+        let seeds = 0..64u64;
+        let steps: u64 = seeds.clone().map(|s| random_playout(&g, s, &mut buf)).sum();
+        group.throughput(Throughput::Elements(steps));
+        group.bench_with_input(BenchmarkId::new("random_playout", players), &g, |b, g| {
+            b.iter(|| {
+                seeds
+                    .clone()
+                    .map(|s| random_playout(g, s, &mut buf))
+                    .sum::<u64>()
+            })
+        });
+        let seeds = 0..16u64;
+        group.throughput(Throughput::Elements(seeds.end - seeds.start));
+        group.bench_with_input(BenchmarkId::new("greedy_game", players), &g, |b, g| {
+            b.iter(|| {
+                seeds
+                    .clone()
+                    .map(|s| {
+                        let mut agents: Vec<Box<dyn Agent<GinzaRetroCafe>>> = (0..players)
+                            .map(|seat| build_agent::<GinzaRetroCafe>("greedy", s, seat).unwrap())
+                            .collect();
+                        play_game(g, &mut agents, s, &mut buf).steps
+                    })
+                    .sum::<u64>()
+            })
+        });
+    }
+    let g = GinzaRetroCafe::with_params(Params::default()).unwrap();
+    let states: Vec<_> = (0..64).map(|seed| midgame(&g, seed, 12)).collect();
+    let mut buf = Vec::with_capacity(4096);
+    group.throughput(Throughput::Elements(states.len() as u64));
+    group.bench_function("legal_actions_4p", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for s in &states {
+                g.legal_actions(black_box(s), &mut buf);
+                n += buf.len();
+            }
+            n
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    playouts,
+    positions,
+    tofu_kingdom,
+    wok_star,
+    ginza_retro_cafe
+);
 criterion_main!(benches);

@@ -13,7 +13,7 @@ use std::path::Path;
 /// Most per-game event columns a game may write.
 pub const MAX_EVENTS: usize = 4;
 /// Most game-wide tallies a game may keep.
-pub const MAX_TALLIES: usize = 160;
+pub const MAX_TALLIES: usize = 192;
 
 /// The options every `shifu` subcommand shares, as the engine reads them.
 #[derive(Debug, Clone, Copy, Default)]

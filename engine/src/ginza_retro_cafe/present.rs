@@ -19,6 +19,9 @@ const CARDS: usize = 8; // per player card: chosen, chosen win share, chosen VP,
 const CARD_FIELDS: usize = 5;
 const BONUS: usize = CARDS + CARD_FIELDS * MAX_PLAYER_CARDS; // per bonus card: held, met, win share held, win share met
 const BONUS_FIELDS: usize = 4;
+const POINTS: usize = BONUS + BONUS_FIELDS * MAX_BONUS; // order, bonus and coin VP, summed over seats
+const RAISES: usize = POINTS + 3; // dice-limit raises, Arrange raises, seat-games with a limit raise
+const RAISER_WON: usize = RAISES + 3; // win share of the seats that raised their dice limit
 
 macro_rules! tallies {
     ($($i:literal)*) => {
@@ -30,6 +33,8 @@ macro_rules! tallies {
               concat!("card_", $i, "_declined_won"),)*
             $(concat!("bonus_", $i, "_held"), concat!("bonus_", $i, "_met"),
               concat!("bonus_", $i, "_held_won"), concat!("bonus_", $i, "_met_won"),)*
+            "order_vp", "bonus_vp", "coin_vp", "limit_raises", "level_raises", "limit_raisers",
+            "limit_raisers_won",
         ]
     };
 }
@@ -62,10 +67,8 @@ impl Present for GinzaRetroCafe {
     }
 
     fn card_data_json(&self) -> Result<String, String> {
-        Err(format!(
-            "ginza-retro-cafe has no reconstruction knobs; its data file is {} (copy engine/data/ginza_retro_cafe.reconstructed.yaml to edit it)",
-            self.data.source
-        ))
+        // No reconstruction knobs: the data file as read (YAML), for a copy to edit.
+        Ok(self.data.text().to_string())
     }
 
     fn max_rounds(&self) -> u32 {
@@ -101,6 +104,21 @@ impl Present for GinzaRetroCafe {
             out[OFFSET_WON + offset] += won;
             let p = self.points(s, seat);
             let c = usize::from(s.card[seat]);
+            out[POINTS] += f64::from(p.orders);
+            out[POINTS + 1] += f64::from(p.bonus);
+            out[POINTS + 2] += f64::from(p.coins);
+            let raised = s.limit[seat].saturating_sub(self.data.players[c].dice_limit_start);
+            out[RAISES] += f64::from(raised);
+            out[RAISES + 1] += s.levels[seat].iter().filter(|&&l| l == 2).count() as f64
+                - self.data.players[c]
+                    .start_levels()
+                    .iter()
+                    .filter(|&&l| l == 2)
+                    .count() as f64;
+            if raised > 0 {
+                out[RAISES + 2] += 1.0;
+                out[RAISER_WON] += won;
+            }
             let base = CARDS + CARD_FIELDS * c;
             out[base] += 1.0;
             out[base + 1] += won;
@@ -154,6 +172,24 @@ impl Present for GinzaRetroCafe {
                     .join(", ")
             ),
         ];
+        let seat_games = n * seats as f64;
+        let raisers = x[RAISES + 2];
+        lines.push(format!(
+            "points per player: orders {:.2}, bonus cards {:.2}, coins {:.2} (¥{} a VP)",
+            share(x[POINTS], seat_games),
+            share(x[POINTS + 1], seat_games),
+            share(x[POINTS + 2], seat_games),
+            self.yen_per_vp()
+        ));
+        lines.push(format!(
+            "dice-limit raises per player {:.2} (prices {:?}), Arrange raises {:.2}; players who raised their limit win {:.3} of their games ({:.3} of players), the others {:.3}",
+            share(x[RAISES], seat_games),
+            self.limit_prices(),
+            share(x[RAISES + 1], seat_games),
+            share(x[RAISER_WON], raisers),
+            share(raisers, seat_games),
+            share(n - x[RAISER_WON], seat_games - raisers)
+        ));
         for (c, pc) in self.data.players.iter().enumerate() {
             let b = CARDS + CARD_FIELDS * c;
             let (lo, hi) = wilson(x[b + 1], x[b]);
@@ -275,5 +311,18 @@ impl Present for GinzaRetroCafe {
             return Err("phase: no legal action in a game that is not over".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tallies_fit_and_every_slot_has_a_name() {
+        assert!(GinzaRetroCafe::TALLIES.len() <= crate::present::MAX_TALLIES);
+        assert_eq!(GinzaRetroCafe::TALLIES.len(), RAISER_WON + 1);
+        assert_eq!(GinzaRetroCafe::TALLIES[RAISER_WON], "limit_raisers_won");
+        assert_eq!(GinzaRetroCafe::TALLIES[BONUS], "bonus_0_held");
     }
 }

@@ -509,6 +509,11 @@ impl WokData {
         EMBEDDED_YAML
     }
 
+    /// The text this data was read from (a data file `--data` accepts).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// A `--data` argument: `builtin:reconstructed` (the embedded data) or a file path.
     pub fn from_arg(path: &Path) -> Result<WokData, EngineError> {
         match path.to_str().and_then(|p| p.strip_prefix("builtin:")) {

@@ -68,10 +68,8 @@ impl Present for WokStar {
     }
 
     fn card_data_json(&self) -> Result<String, String> {
-        Err(format!(
-            "wok-star has no reconstruction knobs; its data file is {} (copy engine/data/wok_star.reconstructed.yaml to edit it)",
-            self.data.source
-        ))
+        // No reconstruction knobs: the data file as read (YAML), for a copy to edit.
+        Ok(self.data.text().to_string())
     }
 
     fn max_rounds(&self) -> u32 {
