@@ -140,6 +140,18 @@ def cards_section(r):
                      f"{c['vp']:.1f} | {c['declined']} | {ci(c['decliner'] * c['declined'], c['declined'])} | "
                      f"{lift:+.3f}{mark} |")
     lines += ["", "\\* the lift is more than 1.96 standard errors from 0.", ""]
+    up, down = [], []
+    for c in r["cards"]:
+        lift = c["win"] - c["decliner"]
+        se = math.sqrt(c["win"] * (1 - c["win"]) / max(c["chosen"], 1)
+                       + c["decliner"] * (1 - c["decliner"]) / max(c["declined"], 1))
+        if lift > 1.96 * se:
+            up.append(f"{c['name']} ({lift:+.3f})")
+        elif lift < -1.96 * se:
+            down.append(f"{c['name']} ({lift:+.3f})")
+    lines += ["Reading: keeping " + (", ".join(up) or "no card") + " wins significantly more than "
+              "keeping the card it was paired with (too strong, in this reconstruction); keeping "
+              + (", ".join(down) or "no card") + " significantly less.", ""]
     return lines
 
 
@@ -238,6 +250,17 @@ def robust_section(base, rows):
                      f"{lifts[0]['name']} ({lifts[0]['win'] - lifts[0]['decliner']:+.3f}) | "
                      f"{met['name']} ({met['met']:.3f}) |")
     lines.append("")
+    fair = 1 / 3
+    above = [name for name, r in [("embedded", base)] + list(rows.items())
+             if wilson(r["start"] * r["games"], r["games"])[0] > fair]
+    worst = {min(r["cards"], key=lambda c: c["win"] - c["decliner"])["name"]
+             for r in [base] + list(rows.values())}
+    best = {max(r["cards"], key=lambda c: c["win"] - c["decliner"])["name"]
+            for r in [base] + list(rows.values())}
+    lines += [f"Reading: the start player's interval lies above the even share on {len(above)} of "
+              f"{len(rows) + 1} data files; the weakest player card is {' / '.join(sorted(worst))} "
+              f"and the strongest {' / '.join(sorted(best))} across them. The variant files are "
+              "written by the script into a temporary folder.", ""]
     return lines
 
 
@@ -270,8 +293,8 @@ def main():
         "on data files that change the colour link and the order VP.",
         "",
         "**Agents**: every seat plays `greedy` (the evaluation in `agents/src/eval/ginza_retro_cafe.rs`),",
-        "which beats random (README, \"Ginza Retro Café\"). The MCTS rows the issue asks for (2,000",
-        "games per player count) are not in this file yet: see the closing note.",
+        "which beats random (README, \"Ginza Retro Café\"). Under MCTS, with 2,000 games per player",
+        "count: results/ginza_retro_cafe_mcts.md (`bash results/ginza_retro_cafe_mcts.sh`).",
         "",
     ]
     lines += seat_section(runs)

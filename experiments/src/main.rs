@@ -117,6 +117,13 @@ struct MergeArgs {
 }
 
 fn main() -> ExitCode {
+    // Output piped into `head` and the like ends quietly when the reader stops, as other Unix
+    // tools do, instead of panicking on the first print to a closed pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play(a) => play::run(a),
