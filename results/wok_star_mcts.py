@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Wok Star, MCTS against greedy: runs the shifu binary (argument 1), writes results/wok_star_mcts.md.
 
-    bash results/wok_star_mcts.sh     (builds the binary, then runs this; about an hour on 2 cores)
+    bash results/wok_star_mcts.sh     (builds the binary, then runs this; about an hour and a half on 2 cores)
 
 Standard library only. Every cell is `shifu play --game wok-star ... --quiet` with master seed 2026
 (the greedy figures are the same cells as results/wok_star.md). Wilson 95% intervals.
@@ -13,13 +13,12 @@ import time
 import wok_star as ws
 
 MCTS = "mcts:iters=40,rollout=greedy,root=paired,depth=0"
-# Games per cell: about 1,000 where that gives a half-width of 0.03 (2 players at about 0.25 s a
-# game on 2 cores; 3 players Mild and Medium at 0.5 to 0.8 s), 200 where the rate is near 0; the
-# 4-player Mild and Medium cells, at 1 to 1.5 s a game, would need about 25 and 15 minutes for
-# 0.03 and get what one sitting allowed.
+# Games per cell: enough for a half-width of 0.03 where the rate is away from 0 (about 1,070 games
+# near 0.5, 850 near 0.25; 2 players at about 0.25 s a game on 2 cores, 3 players at 0.5 to 0.8 s,
+# 4 players Mild at about 2 s and Medium at 1.3 s), 200 where the rate is near 0.
 CELLS = [(2, "mild", 1100), (2, "medium", 1100), (2, "extra_spicy", 1100),
-         (3, "mild", 1000), (3, "medium", 900), (3, "extra_spicy", 200),
-         (4, "mild", 400), (4, "medium", 500), (4, "extra_spicy", 200)]
+         (3, "mild", 1100), (3, "medium", 900), (3, "extra_spicy", 200),
+         (4, "mild", 1100), (4, "medium", 850), (4, "extra_spicy", 200)]
 GREEDY_GAMES = 2000
 # The depth comparison quoted in the text (run by hand: 60 games each, about 6 minutes).
 DEPTH_CHECK = [
@@ -72,7 +71,7 @@ def main():
     lines = [
         "# Wok Star: MCTS against the greedy team",
         "",
-        "Regenerate: `bash results/wok_star_mcts.sh` (about an hour on 2 cores). Reconstructed",
+        "Regenerate: `bash results/wok_star_mcts.sh` (about an hour and a half on 2 cores). Reconstructed",
         "data (see results/wok_star.md), default rules (so `all_wait_closes` on), master seed 2026,",
         "Wilson 95% intervals; no game can be capped by rounds.",
         "",
