@@ -6,7 +6,7 @@ mod common;
 use common::choose;
 use shifu_agents::{agent_rng, build_agent, game_seed, play_game, Agent, AgentError};
 use shifu_engine::tofu_shifu::{Params, State, TofuShifu};
-use shifu_engine::{rng_from_seed, Game};
+use shifu_engine::Game;
 
 fn game(players: u8) -> TofuShifu {
     TofuShifu::with_params(Params::with_players(players)).unwrap()
@@ -33,22 +33,7 @@ fn no_agent_peeks_at_hidden_information() {
         "mcts:iters=30,rollout=greedy,depth=5,reward=win",
     ];
     let ps = positions(&g, 12);
-    let mut differing_worlds = 0;
-    for spec in specs {
-        for (i, s) in ps.iter().enumerate() {
-            let seat = s.current;
-            let other = g.determinize(s, seat, &mut rng_from_seed(77 + i as u64));
-            differing_worlds += (other != *s) as u32;
-            assert_eq!(g.observation(&other, seat), g.observation(s, seat));
-            let mut a = build_agent::<TofuShifu>(spec, i as u64, seat).unwrap();
-            let mut b = build_agent::<TofuShifu>(spec, i as u64, seat).unwrap();
-            assert_eq!(
-                choose(&g, a.as_mut(), s),
-                choose(&g, b.as_mut(), &other),
-                "{spec} at position {i}"
-            );
-        }
-    }
+    let differing_worlds = common::assert_no_peeking(&g, &specs, &ps, 77);
     assert!(
         differing_worlds > 20,
         "the test must compare genuinely different worlds"

@@ -3,10 +3,8 @@
 
 mod common;
 
-use common::choose;
 use shifu_agents::{build_agent, game_seed, play_game, Agent};
 use shifu_engine::ginza_retro_cafe::{GinzaRetroCafe, Params, Phase};
-use shifu_engine::{rng_from_seed, Game};
 
 fn game(players: u8) -> GinzaRetroCafe {
     GinzaRetroCafe::with_params(Params::with_players(players)).unwrap()
@@ -29,22 +27,7 @@ fn no_agent_peeks_at_hidden_information_in_ginza() {
             && (matches!(s.phase, Phase::Draft { .. })
                 || (step % 7 == 3 && matches!(s.phase, Phase::Turn { .. })))
     });
-    let mut differing_worlds = 0;
-    for spec in specs {
-        for (i, s) in ps.iter().enumerate() {
-            let seat = g.to_move(s).unwrap();
-            let other = g.determinize(s, seat, &mut rng_from_seed(55 + i as u64));
-            differing_worlds += u32::from(other != *s);
-            assert_eq!(g.observation(&other, seat), g.observation(s, seat));
-            let mut a = build_agent::<GinzaRetroCafe>(spec, i as u64, seat).unwrap();
-            let mut b = build_agent::<GinzaRetroCafe>(spec, i as u64, seat).unwrap();
-            assert_eq!(
-                choose(&g, a.as_mut(), s),
-                choose(&g, b.as_mut(), &other),
-                "{spec} at position {i}"
-            );
-        }
-    }
+    let differing_worlds = common::assert_no_peeking(&g, &specs, &ps, 55);
     assert!(
         differing_worlds > 40,
         "genuinely different worlds: {differing_worlds}"

@@ -2,6 +2,7 @@
 //! hidden deal is replaced by another consistent with every answer), answers within the eye
 //! marks, and the greedy Prince's edge over a random one (a statistically safe test).
 
+#[allow(dead_code)]
 mod common;
 
 use common::choose;

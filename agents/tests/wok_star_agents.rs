@@ -1,22 +1,13 @@
 //! Wok Star agents: no peeking at the hidden deck order and advertised coupons, reproducible
 //! paired-worlds MCTS, and whole team games through the generic runner.
 
+#[allow(dead_code)]
+mod common;
+
 use rand::Rng;
 use shifu_agents::{build_agent, play_game, Agent, Decision};
 use shifu_engine::wok_star::{Params, State, WokStar};
 use shifu_engine::{rng_from_seed, Game};
-
-/// The agent's choice at `s` (for the seat to move).
-fn choose(
-    g: &WokStar,
-    agent: &mut dyn Agent<WokStar>,
-    s: &State,
-) -> shifu_engine::wok_star::Action {
-    let mut legal = Vec::new();
-    g.legal_actions(s, &mut legal);
-    let seat = g.to_move(s).expect("a seat to move");
-    agent.choose(&Decision::new(g, s, seat, &legal))
-}
 
 fn game(players: u8, events: bool) -> WokStar {
     let mut p = Params::with_players(players);
@@ -71,22 +62,7 @@ fn no_agent_peeks_at_hidden_information_in_wok_star() {
         "mcts:iters=12,rollout=greedy,root=paired",
     ];
     let ps = positions(&g, 24);
-    let mut differing_worlds = 0;
-    for spec in specs {
-        for (i, s) in ps.iter().enumerate() {
-            let seat = g.to_move(s).unwrap();
-            let other = g.determinize(s, seat, &mut rng_from_seed(91 + i as u64));
-            differing_worlds += u32::from(other != *s);
-            assert_eq!(g.observation(&other, seat), g.observation(s, seat));
-            let mut a = build_agent::<WokStar>(spec, i as u64, seat).unwrap();
-            let mut b = build_agent::<WokStar>(spec, i as u64, seat).unwrap();
-            assert_eq!(
-                choose(&g, a.as_mut(), s),
-                choose(&g, b.as_mut(), &other),
-                "{spec} at position {i}"
-            );
-        }
-    }
+    let differing_worlds = common::assert_no_peeking(&g, &specs, &ps, 91);
     assert!(
         differing_worlds > 40,
         "the test must compare genuinely different worlds ({differing_worlds})"

@@ -5,7 +5,7 @@
 //! Run: `cargo bench -p shifu-benches`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use shifu_benches::{midgame, random_playout};
+use shifu_benches::{greedy_game, midgame, random_playout};
 use shifu_engine::tofu_shifu::{Params, TofuShifu};
 use shifu_engine::{rng_from_seed, Game};
 
@@ -121,7 +121,6 @@ fn tofu_kingdom(c: &mut Criterion) {
 /// Wok Star: random playouts (the standard game and with events and powers), whole greedy team
 /// games and legal-move generation in positions of the first day.
 fn wok_star(c: &mut Criterion) {
-    use shifu_agents::{build_agent, play_game, Agent};
     use shifu_engine::wok_star::{Params, WokStar};
     let mut group = c.benchmark_group("wok_star");
     group.sample_size(20);
@@ -159,12 +158,7 @@ fn wok_star(c: &mut Criterion) {
             b.iter(|| {
                 seeds
                     .clone()
-                    .map(|s| {
-                        let mut agents: Vec<Box<dyn Agent<WokStar>>> = (0..players)
-                            .map(|seat| build_agent::<WokStar>("greedy", s, seat).unwrap())
-                            .collect();
-                        play_game(g, &mut agents, s, &mut buf).steps
-                    })
+                    .map(|s| greedy_game(g, s, &mut buf))
                     .sum::<u64>()
             })
         });
@@ -189,7 +183,6 @@ fn wok_star(c: &mut Criterion) {
 /// Ginza Retro Café: random playouts, whole greedy games and legal-move generation in positions
 /// of the first rounds.
 fn ginza_retro_cafe(c: &mut Criterion) {
-    use shifu_agents::{build_agent, play_game, Agent};
     use shifu_engine::ginza_retro_cafe::{GinzaRetroCafe, Params};
     let mut group = c.benchmark_group("ginza_retro_cafe");
     group.sample_size(20);
@@ -213,12 +206,7 @@ fn ginza_retro_cafe(c: &mut Criterion) {
             b.iter(|| {
                 seeds
                     .clone()
-                    .map(|s| {
-                        let mut agents: Vec<Box<dyn Agent<GinzaRetroCafe>>> = (0..players)
-                            .map(|seat| build_agent::<GinzaRetroCafe>("greedy", s, seat).unwrap())
-                            .collect();
-                        play_game(g, &mut agents, s, &mut buf).steps
-                    })
+                    .map(|s| greedy_game(g, s, &mut buf))
                     .sum::<u64>()
             })
         });

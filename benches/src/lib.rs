@@ -22,3 +22,15 @@ pub fn midgame<G: Game>(game: &G, seed: u64, steps: u32) -> G::State {
     }
     s
 }
+
+/// Steps of one whole game of `seed` with every seat greedy (the games/s the findings run at).
+pub fn greedy_game<G: shifu_agents::Evaluate + 'static>(
+    game: &G,
+    seed: u64,
+    buf: &mut Vec<G::Action>,
+) -> u64 {
+    let mut agents: Vec<Box<dyn shifu_agents::Agent<G>>> = (0..game.num_seats() as u8)
+        .map(|seat| shifu_agents::build_agent::<G>("greedy", seed, seat).expect("greedy builds"))
+        .collect();
+    shifu_agents::play_game(game, &mut agents, seed, buf).steps
+}

@@ -75,6 +75,22 @@ pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Resu
     })
 }
 
+/// The 1-based line of the first occurrence of `needle` at or after the line that starts the
+/// top-level `section:` of a YAML text; 0 when not found. Locates errors found after parsing.
+pub fn locate(text: &str, section: &str, needle: &str) -> usize {
+    let head = format!("{section}:");
+    let mut in_section = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with(&head) {
+            in_section = true;
+        }
+        if in_section && line.contains(needle) {
+            return i + 1;
+        }
+    }
+    0
+}
+
 impl EngineError {
     /// A data error at a field with no position.
     pub fn field(file: &str, field: impl Into<String>, message: impl Into<String>) -> Self {

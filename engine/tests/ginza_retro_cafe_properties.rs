@@ -1,6 +1,8 @@
 //! Randomized Ginza Retro Café tests: invariants after every action over thousands of games under
 //! every combination of the rule options (no dead end, ever), hidden information and perft.
 
+mod common;
+
 use rand::{Rng, SeedableRng};
 use shifu_engine::ginza_retro_cafe::params::{DrinkDice, SetupTie, StartTie};
 use shifu_engine::ginza_retro_cafe::{Action, GinzaRetroCafe, Params, Phase, State};
@@ -43,35 +45,9 @@ fn variants() -> Vec<GinzaRetroCafe> {
     v
 }
 
-/// Plays a game with `pick` choosing among the legal actions, checking the invariants after
-/// every action and that the legal list is empty exactly when the game is over.
-fn play(g: &GinzaRetroCafe, seed: u64, mut pick: impl FnMut(&State, &[Action]) -> usize) -> State {
-    let mut rng = rng_from_seed(seed);
-    let mut s = g.new_state(&mut rng);
-    g.check_invariants(&s).unwrap();
-    let mut legal = Vec::new();
-    let mut steps = 0;
-    loop {
-        g.legal_actions(&s, &mut legal);
-        assert_eq!(
-            legal.is_empty(),
-            g.to_move(&s).is_none(),
-            "seed {seed}: {:?}",
-            s.phase
-        );
-        if legal.is_empty() {
-            break;
-        }
-        let a = legal[pick(&s, &legal)];
-        g.apply(&mut s, a, &mut rng);
-        if let Err(e) = g.check_invariants(&s) {
-            panic!("seed {seed}, after {a:?}: {e}\n{s:?}");
-        }
-        steps += 1;
-        assert!(steps < 10_000, "seed {seed}: no end in sight");
-    }
-    assert!(g.outcome(&s).is_some());
-    s
+/// Plays a game, checking the invariants after every action (see `common::play_checked`).
+fn play(g: &GinzaRetroCafe, seed: u64, pick: impl FnMut(&State, &[Action]) -> usize) -> State {
+    common::play_checked(g, seed, |s| g.check_invariants(s), pick, 10_000)
 }
 
 /// A random player that serves when it can (so that customers get served and order cards,
@@ -123,6 +99,30 @@ fn thousands_of_random_games_under_every_option_keep_every_invariant() {
         raised > total,
         "{raised} Arrange cards at Lv.2 in {total} games"
     );
+}
+
+#[test]
+fn a_lv1_arrange_may_do_more_than_lv2_and_every_invariant_still_holds() {
+    // Data may give Lv.1 more rerolls or changes than Lv.2; a turn at Lv.1 must still pass the
+    // invariants (which once bounded the steps left by the Lv.2 count).
+    use shifu_engine::ginza_retro_cafe::GinzaData;
+    let text = GinzaData::embedded_text()
+        .replacen("rerolls: [2, 4]", "rerolls: [4, 2]", 1)
+        .replacen("change_steps: [1, 2]", "change_steps: [3, 1]", 1);
+    let data = GinzaData::from_yaml_str(&text, "reversed.yaml").unwrap();
+    let g = GinzaRetroCafe::new(data, Params::with_players(3)).unwrap();
+    let mut long_arranges = 0;
+    for seed in 0..200u64 {
+        let mut r = GameRng::seed_from_u64(seed);
+        let end = play(&g, seed, |s, l| {
+            if let Phase::Reroll { left: 3, .. } | Phase::Change { left: 2, .. } = s.phase {
+                long_arranges += 1;
+            }
+            r.gen_range(0..l.len())
+        });
+        assert!(end.is_over());
+    }
+    assert!(long_arranges > 10, "{long_arranges}");
 }
 
 #[test]

@@ -87,6 +87,11 @@ fn faces(list: &[u8]) -> [u8; 6] {
     f
 }
 
+/// The numbers of the legal actions of one kind (`Add(k)`, `Wash(k)`), in legal order.
+fn counts(g: &GinzaRetroCafe, s: &State, kind: impl Fn(Action) -> Option<u8>) -> Vec<u8> {
+    legal(g, s).into_iter().filter_map(kind).collect()
+}
+
 fn serves(g: &GinzaRetroCafe, s: &State, p: usize) -> Vec<Serve> {
     legal(g, s)
         .into_iter()
@@ -579,42 +584,24 @@ fn add_dice_adds_up_to_3_or_to_the_limit_at_lv2_never_past_the_limit() {
     s.limit[0] = 9;
     s.dice[0] = faces(&[2]);
     s.levels[0][2] = 1;
-    let adds: Vec<u8> = legal(&g, &s)
-        .into_iter()
-        .filter_map(|a| {
-            if let Action::Add(k) = a {
-                Some(k)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let adds: Vec<u8> = counts(&g, &s, |a| match a {
+        Action::Add(k) => Some(k),
+        _ => None,
+    });
     assert_eq!(adds, [1, 2, 3]);
     s.levels[0][2] = 2;
-    let adds: Vec<u8> = legal(&g, &s)
-        .into_iter()
-        .filter_map(|a| {
-            if let Action::Add(k) = a {
-                Some(k)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let adds: Vec<u8> = counts(&g, &s, |a| match a {
+        Action::Add(k) => Some(k),
+        _ => None,
+    });
     assert_eq!(adds.last(), Some(&8), "to the limit");
     s.limit[0] = 5;
     s.dice[0] = faces(&[2, 2, 2, 2]);
     s.levels[0][2] = 1;
-    let adds: Vec<u8> = legal(&g, &s)
-        .into_iter()
-        .filter_map(|a| {
-            if let Action::Add(k) = a {
-                Some(k)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let adds: Vec<u8> = counts(&g, &s, |a| match a {
+        Action::Add(k) => Some(k),
+        _ => None,
+    });
     assert_eq!(adds, [1], "\"you can only add 1 die\"");
     g.apply_checked(&mut s, Action::Add(1), &mut rng).unwrap();
     assert_eq!(s.dice_count(0), 5);
@@ -628,16 +615,10 @@ fn wash_dishes_spends_ones_for_1_3_5_7_yen() {
         s.card[0] = 0; // Yuko: the standard table
         s.coins[0] = 0;
         s.dice[0] = faces(&[1, 1, 1, 1, 4]);
-        let washes: Vec<u8> = legal(&g, &s)
-            .into_iter()
-            .filter_map(|a| {
-                if let Action::Wash(k) = a {
-                    Some(k)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let washes: Vec<u8> = counts(&g, &s, |a| match a {
+            Action::Wash(k) => Some(k),
+            _ => None,
+        });
         assert_eq!(washes, [0, 1, 2, 3], "at most three 1s");
         g.apply_checked(&mut s, Action::Wash(ones), &mut rng)
             .unwrap();
@@ -855,20 +836,16 @@ fn ties_go_to_more_order_points_then_the_win_is_shared() {
 
 #[test]
 fn the_finite_bank_pays_what_it_holds() {
-    let g = game(2);
-    let (mut s, mut rng) = seat0_turn(&g, 27);
-    s.card[0] = 0;
-    s.coins = [0, 69, 0, 0];
-    s.dice[0] = faces(&[1, 1, 1]);
-    g.apply_checked(&mut s, Action::Wash(3), &mut rng).unwrap();
-    assert_eq!(s.coins[0], 1, "¥70 in the box");
-    let g = game_with(2, |p| p.finite_bank = false);
-    let (mut s, mut rng) = seat0_turn(&g, 27);
-    s.card[0] = 0;
-    s.coins = [0, 69, 0, 0];
-    s.dice[0] = faces(&[1, 1, 1]);
-    g.apply_checked(&mut s, Action::Wash(3), &mut rng).unwrap();
-    assert_eq!(s.coins[0], 7);
+    // Three 1s wash for ¥7; with ¥69 of the box's ¥70 held elsewhere, the bank has ¥1 to pay.
+    for (finite, paid) in [(true, 1), (false, 7)] {
+        let g = game_with(2, |p| p.finite_bank = finite);
+        let (mut s, mut rng) = seat0_turn(&g, 27);
+        s.card[0] = 0;
+        s.coins = [0, 69, 0, 0];
+        s.dice[0] = faces(&[1, 1, 1]);
+        g.apply_checked(&mut s, Action::Wash(3), &mut rng).unwrap();
+        assert_eq!(s.coins[0], paid, "finite bank {finite}");
+    }
 }
 
 #[test]

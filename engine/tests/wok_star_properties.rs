@@ -1,6 +1,8 @@
 //! Randomized Wok Star tests: invariants after every action over thousands of games under every
 //! combination of the rule options (no dead end, ever), hidden information and perft.
 
+mod common;
+
 use rand::{Rng, SeedableRng};
 use shifu_engine::perft::perft;
 use shifu_engine::wok_star::params::{
@@ -76,33 +78,9 @@ fn variants() -> Vec<WokStar> {
     v
 }
 
-/// Plays a game with `pick` choosing among the legal actions, checking the invariants after
-/// every action and that the legal list is empty exactly when the game is over.
-fn play(g: &WokStar, seed: u64, mut pick: impl FnMut(&State, &[Action]) -> usize) -> State {
-    let mut rng = rng_from_seed(seed);
-    let mut s = g.new_state(&mut rng);
-    g.check_invariants(&s).unwrap();
-    let mut legal = Vec::new();
-    loop {
-        g.legal_actions(&s, &mut legal);
-        assert_eq!(
-            legal.is_empty(),
-            g.to_move(&s).is_none(),
-            "seed {seed}: {:?}",
-            s.phase
-        );
-        if legal.is_empty() {
-            break;
-        }
-        let a = legal[pick(&s, &legal)];
-        g.apply(&mut s, a, &mut rng);
-        if let Err(e) = g.check_invariants(&s) {
-            panic!("seed {seed}, after {a:?}: {e}\n{s:?}");
-        }
-        assert!(s.steps < 100_000, "seed {seed}: no end in sight");
-    }
-    assert!(g.outcome(&s).is_some());
-    s
+/// Plays a game, checking the invariants after every action (see `common::play_checked`).
+fn play(g: &WokStar, seed: u64, pick: impl FnMut(&State, &[Action]) -> usize) -> State {
+    common::play_checked(g, seed, |s| g.check_invariants(s), pick, 100_000)
 }
 
 /// A random player with a little sense: it serves when it can, prepares what the waiting

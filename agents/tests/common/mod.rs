@@ -43,3 +43,35 @@ pub fn choose<G: Game>(g: &G, agent: &mut dyn Agent<G>, s: &G::State) -> G::Acti
     let seat = g.to_move(s).expect("a seat to move");
     agent.choose(&Decision::new(g, s, seat, &legal))
 }
+
+/// The no-peeking check: at each position, each agent spec (same seed, same seat) must choose
+/// the same action in the true position and in a copy re-dealt for the seat to move (which the
+/// seat cannot tell apart: same observation). Returns how many copies differed from the truth,
+/// so that a caller can insist on genuinely different worlds.
+pub fn assert_no_peeking<G: shifu_agents::Evaluate + 'static>(
+    g: &G,
+    specs: &[&str],
+    positions: &[G::State],
+    seed: u64,
+) -> u32
+where
+    G::State: PartialEq,
+{
+    let mut differing = 0;
+    for spec in specs {
+        for (i, s) in positions.iter().enumerate() {
+            let seat = g.to_move(s).expect("a seat to move");
+            let other = g.determinize(s, seat, &mut rng_from_seed(seed + i as u64));
+            differing += u32::from(other != *s);
+            assert_eq!(g.observation(&other, seat), g.observation(s, seat));
+            let mut a = shifu_agents::build_agent::<G>(spec, i as u64, seat).unwrap();
+            let mut b = shifu_agents::build_agent::<G>(spec, i as u64, seat).unwrap();
+            assert_eq!(
+                choose(g, a.as_mut(), s),
+                choose(g, b.as_mut(), &other),
+                "{spec} at position {i}"
+            );
+        }
+    }
+    differing
+}

@@ -1,7 +1,7 @@
 //! Applying an action.
 
 use super::action::{faces_text, Action, Serve};
-use super::moves::WASH_BIT;
+use super::moves::{ASIDE_SPOT, WASH_SPOT};
 use super::state::{Phase, Place, State, NONE};
 use super::{roll, GinzaRetroCafe};
 use rand::Rng;
@@ -137,7 +137,7 @@ impl GinzaRetroCafe {
             }
             (Phase::Turn { seat }, Action::Wash(k)) => {
                 let i = usize::from(seat);
-                self.park(s, i, 3);
+                self.park(s, i, WASH_SPOT);
                 s.dice[i][0] -= k;
                 let table = &self.data.players[usize::from(s.card[i])].dishwashing;
                 let gain = table[usize::from(k)];
@@ -146,7 +146,7 @@ impl GinzaRetroCafe {
             }
             (Phase::Turn { seat }, Action::Stop) => {
                 // No legal action (stacked tokens off): the token is set aside for the round.
-                self.park(s, usize::from(seat), 4);
+                self.park(s, usize::from(seat), ASIDE_SPOT);
                 self.end_turn(s, seat, rng);
             }
             (Phase::Change { seat, .. } | Phase::Reroll { seat, .. }, Action::Stop) => {
@@ -156,15 +156,12 @@ impl GinzaRetroCafe {
         }
     }
 
-    /// Puts a seat's action token on an Arrange card (0..3), the Dishwashing area (3) or aside (4).
+    /// Puts a seat's action token on an Arrange card (0..3), the Dishwashing area (3) or aside
+    /// (4); it comes back at the end of the round.
     fn park(&self, s: &mut State, seat: usize, spot: u8) {
         s.tokens[seat] -= 1;
         s.parked[seat] += 1;
-        if spot < 4 {
-            s.parked_on[seat] |= 1 << spot;
-        } else {
-            s.parked_on[seat] |= WASH_BIT << 1;
-        }
+        s.parked_on[seat] |= 1 << spot;
     }
 
     fn continue_or_end<R: Rng + ?Sized>(

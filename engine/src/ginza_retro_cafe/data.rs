@@ -6,7 +6,7 @@
 //! reconstruction (`../shared/data/ginza_retro_cafe_*.reconstructed.yaml`) in one file. A user
 //! replaces it with `--data file.yaml`; errors name the file, line and field.
 
-use crate::error::EngineError;
+use crate::error::{locate, EngineError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -49,16 +49,6 @@ pub enum Condition {
     SumAtLeast(u8),
     /// Dessert and Food: these faces exactly (a count per face 1..6).
     Faces([u8; 6]),
-}
-
-impl Condition {
-    /// Dice the condition needs (Faces), or 0 (a sum).
-    pub fn dice(self) -> u8 {
-        match self {
-            Condition::SumAtLeast(_) => 0,
-            Condition::Faces(f) => f.iter().sum(),
-        }
-    }
 }
 
 const COUNT_WORDS: [&str; 9] = [
@@ -415,22 +405,6 @@ fn rank_of(s: &str) -> Option<u8> {
 
 fn category_of(s: &str) -> Option<Category> {
     CATEGORIES.iter().position(|c| *c == s).map(|c| c as u8)
-}
-
-/// The 1-based line of the first occurrence of `needle` at or after the line starting with
-/// `section:`; 0 when not found.
-fn locate(text: &str, section: &str, needle: &str) -> usize {
-    let head = format!("{section}:");
-    let mut in_section = false;
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with(&head) {
-            in_section = true;
-        }
-        if in_section && line.contains(needle) {
-            return i + 1;
-        }
-    }
-    0
 }
 
 impl GinzaData {

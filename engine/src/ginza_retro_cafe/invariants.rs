@@ -126,7 +126,13 @@ impl GinzaRetroCafe {
                 Err("a turn before the set-up is done".into())
             }
             Phase::Change { seat, left } => {
-                let max = self.data.rulebook.change_steps[1];
+                let max = self
+                    .data
+                    .rulebook
+                    .change_steps
+                    .into_iter()
+                    .max()
+                    .unwrap_or(1);
                 if left == 0 || left >= max || s.dice_count(usize::from(seat)) == 0 {
                     Err(format!("a Change with {left} adjustments left"))
                 } else {
@@ -134,7 +140,7 @@ impl GinzaRetroCafe {
                 }
             }
             Phase::Reroll { seat, left, just } => {
-                let max = self.data.rulebook.rerolls[1];
+                let max = self.data.rulebook.rerolls.into_iter().max().unwrap_or(1);
                 let have = &s.dice[usize::from(seat)];
                 if left == 0
                     || left >= max

@@ -6,8 +6,11 @@ use super::params::DrinkDice;
 use super::state::{Phase, State, NONE};
 use super::GinzaRetroCafe;
 
-/// Bit of the Dishwashing area in [`State::parked_on`].
-pub(crate) const WASH_BIT: u8 = 1 << 3;
+/// Where a token is parked, as a bit number of [`State::parked_on`]: the Arrange cards are 0..3,
+/// then the Dishwashing area, then "set aside" (a token with no legal action).
+pub(crate) const WASH_SPOT: u8 = 3;
+/// A token set aside (only with `stacked_tokens` off, when no action is legal).
+pub(crate) const ASIDE_SPOT: u8 = 4;
 
 impl GinzaRetroCafe {
     pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
@@ -134,7 +137,7 @@ impl GinzaRetroCafe {
                 out.push(Action::Add(k));
             }
         }
-        if self.spot_free(s, seat, 3) {
+        if self.spot_free(s, seat, WASH_SPOT) {
             let table = &self.data.players[usize::from(s.card[seat])].dishwashing;
             let most = (s.dice[seat][0] as usize).min(table.len() - 1);
             for k in 0..=most {

@@ -111,7 +111,8 @@ pub struct State {
     pub tokens: [u8; MAX_PLAYERS],
     /// Action tokens on Arrange cards and the Dishwashing area (back at the end of the round).
     pub parked: [u8; MAX_PLAYERS],
-    /// Where this round's parked tokens are: bit 0..2 an Arrange card, bit 3 Dishwashing.
+    /// Where this round's parked tokens are: bit 0..2 an Arrange card, bit 3 Dishwashing, bit 4 set
+    /// aside (no legal action).
     pub parked_on: [u8; MAX_PLAYERS],
     /// Coins.
     pub coins: [u16; MAX_PLAYERS],

@@ -7,7 +7,7 @@
 //! the rulebook prints under `rulebook`. A user replaces it with `--data file.yaml`; errors name
 //! the file, line and field.
 
-use crate::error::EngineError;
+use crate::error::{locate, EngineError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -589,22 +589,6 @@ impl WokData {
             .position(|i| i.name == name)
             .map(|i| i as u8)
     }
-}
-
-/// The 1-based line of the first occurrence of `needle` at or after the line starting with
-/// `section:`; 0 when not found.
-fn locate(text: &str, section: &str, needle: &str) -> usize {
-    let head = format!("{section}:");
-    let mut in_section = false;
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with(&head) {
-            in_section = true;
-        }
-        if in_section && line.contains(needle) {
-            return i + 1;
-        }
-    }
-    0
 }
 
 fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError> {
