@@ -123,7 +123,7 @@ def seat_section(runs, agent="greedy"):
 
 def cards_section(r):
     n = r["players"]
-    lines = [f"## Player cards ({n} players, {r['games']} games, greedy)", "",
+    lines = [f"## Player cards ({n} players, {r['games']} games, greedy, {r['capped']:.1%} capped)", "",
              "Greedy's evaluation does not value a player card's ability, so its pick between the two",
              "dealt is effectively at random: \"chosen\" is the win share of the players who kept the",
              "card, \"declined\" that of the players who were dealt it and kept the other. The lift is",
@@ -156,7 +156,9 @@ def cards_section(r):
 
 
 def bonus_section(runs):
-    lines = ["## Bonus cards (greedy)", "",
+    lines = ["## Bonus cards (greedy; the games of the seat table, "
+             + ", ".join(f"{p} players {r['games']}" for p, r in runs.items()) + " games, "
+             + ", ".join(f"{r['capped']:.1%}" for r in runs.values()) + " capped)", "",
              "How often each bonus card's condition is met by its holder, and the holder's win share when",
              "it is met against when it is not (the lift). The greedy evaluation values a bonus card by",
              "the share of its condition met, so a card it rarely meets is one that is hard to steer toward.",
@@ -181,12 +183,12 @@ def sweep_section(cells):
              "player's win share. A price at which raising is neither universal nor useless (raisers",
              "and the others winning alike) makes the dice limit a real decision.",
              "",
-             "| ¥ per VP | dice-limit prices | orders / bonus / coins VP | raises per player | players raising | raisers win | others win | start player wins | seats p |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| ¥ per VP | dice-limit prices | capped | orders / bonus / coins VP | raises per player | players raising | raisers win | others win | start player wins | seats p |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for (rate, prices), r in cells.items():
         n = r["games"] * SWEEP_PLAYERS
         raisers = r["raisers"] * n
-        lines.append(f"| {rate} | {prices} | {r['points'][0]:.2f} / {r['points'][1]:.2f} / {r['points'][2]:.2f} | "
+        lines.append(f"| {rate} | {prices} | {r['capped']:.1%} | {r['points'][0]:.2f} / {r['points'][1]:.2f} / {r['points'][2]:.2f} | "
                      f"{r['raises']:.2f} | {r['raisers']:.3f} | {ci(r['raiser_win'] * raisers, raisers)} | "
                      f"{ci(r['other_win'] * (n - raisers), n - raisers)} | "
                      f"{ci(r['start'] * r['games'], r['games'])} | {r['chi_p']:.3g} |")
@@ -240,12 +242,12 @@ def robust_section(base, rows):
              "The colour link between order categories and Arrange cards and every order card's VP are",
              "reconstructed. The same measures on data files that change them (written by the script",
              "from the embedded file):", "",
-             "| data | start player wins | seats p | best-lift player card | worst-lift player card | most-met bonus card |",
-             "| --- | --- | --- | --- | --- | --- |"]
+             "| data | capped | start player wins | seats p | best-lift player card | worst-lift player card | most-met bonus card |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, r in [("embedded (reconstructed)", base)] + list(rows.items()):
         lifts = sorted(r["cards"], key=lambda c: c["win"] - c["decliner"])
         met = max(r["bonus"], key=lambda b: b["met"])
-        lines.append(f"| {name} | {ci(r['start'] * r['games'], r['games'])} | {r['chi_p']:.3g} | "
+        lines.append(f"| {name} | {r['capped']:.1%} | {ci(r['start'] * r['games'], r['games'])} | {r['chi_p']:.3g} | "
                      f"{lifts[-1]['name']} ({lifts[-1]['win'] - lifts[-1]['decliner']:+.3f}) | "
                      f"{lifts[0]['name']} ({lifts[0]['win'] - lifts[0]['decliner']:+.3f}) | "
                      f"{met['name']} ({met['met']:.3f}) |")
@@ -284,7 +286,8 @@ def main():
         "",
         "Regenerate: `bash results/ginza_retro_cafe.sh` (about 15 minutes on 2 cores). Embedded data",
         f"(`{DATA}`), default rules, master seed {SEED}, Wilson 95% intervals. Every game ends by",
-        "the rules (no customer left); the capped share is shown beside each headline and is 0.",
+        "the rules (no customer left): every customer leaves within 2 rounds, so no game can reach",
+        "the round cap; the capped share is shown beside every table anyway.",
         "",
         "**Depends on reconstructed data**: every order card's condition, coins and VP, the customers'",
         "orders, seven of the eight player cards (only Yuko's is in the rulebook), the bonus cards'",
@@ -299,10 +302,11 @@ def main():
     ]
     lines += seat_section(runs)
     lines += ["## Game length and customers", "",
-              "| players | rounds per game | customers served | left unserved | share of customers who left |",
-              "| --- | --- | --- | --- | --- |"]
+              "| players | games | capped | rounds per game | customers served | left unserved | share of customers who left |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
     for p, r in runs.items():
-        lines.append(f"| {p} | {r['rounds']:.2f} | {r['served']:.2f} | {r['left']:.2f} | {r['left_share']:.3f} |")
+        lines.append(f"| {p} | {r['games']} | {r['capped']:.1%} | {r['rounds']:.2f} | {r['served']:.2f} | "
+                     f"{r['left']:.2f} | {r['left_share']:.3f} |")
     lines.append("")
     lines += cards_section(runs[4])
     lines += bonus_section(runs)

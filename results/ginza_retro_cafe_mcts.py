@@ -44,7 +44,8 @@ def main():
         "",
         "## MCTS against greedy (2 players)",
         "",
-        f"MCTS wins {ci_text(mcts_wins, n2)} of {n2} games ({DUEL_GAMES} in each seat); even is 0.500.",
+        f"MCTS wins {ci_text(mcts_wins, n2)} of {n2} games ({DUEL_GAMES} in each seat, "
+        f"{(duel[0]['capped'] + duel[1]['capped']) / 2:.1%} capped); even is 0.500.",
         "MCTS " + ("beats greedy: the interval lies above 0.5." if lo > 0.5 else
                    "is not shown to beat greedy: the interval reaches 0.5.") + " Mean VP: MCTS "
         f"{(duel[0]['score'][0] + duel[1]['score'][1]) / 2:.2f}, greedy "
@@ -52,10 +53,11 @@ def main():
         "",
     ]
     lines += gz.seat_section(runs, "MCTS")
-    lines += ["| players | rounds per game | customers served | share of customers who left |",
-              "| --- | --- | --- | --- |"]
+    lines += ["| players | games | capped | rounds per game | customers served | share of customers who left |",
+              "| --- | --- | --- | --- | --- | --- |"]
     for p, r in runs.items():
-        lines.append(f"| {p} | {r['rounds']:.2f} | {r['served']:.2f} | {r['left_share']:.3f} |")
+        lines.append(f"| {p} | {r['games']} | {r['capped']:.1%} | {r['rounds']:.2f} | {r['served']:.2f} | "
+                     f"{r['left_share']:.3f} |")
     lines += ["", "## Commands", ""]
     for r in duel + list(runs.values()):
         lines.append(f"- `{r['command']}`")
