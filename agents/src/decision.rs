@@ -39,6 +39,11 @@ impl<'a, G: Game> Decision<'a, G> {
         self.legal
     }
 
+    /// The round the game is in (public in every game).
+    pub fn round(&self) -> u32 {
+        self.game.round(self.state)
+    }
+
     /// What the seat sees.
     pub fn observation(&self) -> G::Observation {
         self.game.observation(self.state, self.seat)

@@ -54,6 +54,19 @@ pub enum Root {
     Paired,
 }
 
+/// Where the search's determinizations come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Belief {
+    /// Uniform over the hidden states consistent with what the seat has seen (the game's
+    /// `determinize`).
+    Uniform,
+    /// Weighted by the game's model of how the other seats act ([`Evaluate::belief`]; Tofu
+    /// Kingdom: the greedy answer model of the weights, `steer` and `maybe_truth`), and the
+    /// greedy rollouts follow the same model ([`Evaluate::rollout_choice`]). Games without a
+    /// model fall back to `Uniform`.
+    Model,
+}
+
 /// MCTS settings, from a spec such as `mcts:iters=1000,c=0.7,rollout=random,depth=60`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MctsConfig {
@@ -76,6 +89,18 @@ pub struct MctsConfig {
     pub cut: Cut,
     /// How the root's actions are compared.
     pub root: Root,
+    /// Where the determinizations come from.
+    pub belief: Belief,
+    /// Paired search: how many standard errors of the paired differences another action must
+    /// beat the rollout policy's own choice by to replace it (spec `z`, default 1).
+    pub z: f64,
+    /// Paired search: test the best action against the policy's choice on fresh worlds (half a
+    /// round's budget more) rather than on the worlds that selected it (spec `confirm=true`;
+    /// default false).
+    pub confirm: bool,
+    /// Cut rollouts (scored by the heuristic) when the round of the decision ends, as well as
+    /// at `depth` (spec `horizon=round`; default `horizon=game`).
+    pub round_horizon: bool,
 }
 
 impl Default for MctsConfig {
@@ -90,6 +115,10 @@ impl Default for MctsConfig {
             reward: Reward::Rank,
             cut: Cut::Margin(3.0),
             root: Root::Tree,
+            belief: Belief::Uniform,
+            round_horizon: false,
+            z: 1.0,
+            confirm: false,
         }
     }
 }
@@ -124,6 +153,10 @@ pub struct MctsAgent<G: Evaluate> {
     paired: Vec<f64>,
     /// Paired search: the root actions still compared.
     survivors: Vec<usize>,
+    /// This decision's belief (`belief=model`), when the game has one.
+    belief: Option<G::Belief>,
+    /// The round of this decision (for `horizon=round`).
+    root_round: u32,
     /// Forward-model calls made by the last decision.
     pub last_calls: u64,
     /// Iterations run by the last decision.
@@ -144,6 +177,8 @@ impl<G: Evaluate> MctsAgent<G> {
             untried: Vec::with_capacity(64),
             paired: Vec::new(),
             survivors: Vec::new(),
+            belief: None,
+            root_round: 0,
             last_calls: 0,
             last_iters: 0,
         }
@@ -240,7 +275,7 @@ impl<G: Evaluate> MctsAgent<G> {
         let mut depth = 0u32;
         let mut random = RandomAgent::new(self.rng.clone());
         while let Some(mover) = game.to_move(s) {
-            if self.config.depth > 0 && depth >= self.config.depth {
+            if self.cut_here(game, s, depth) {
                 self.rng = random.into_rng();
                 return (self.heuristic_reward(game, s, n), calls);
             }
@@ -251,7 +286,10 @@ impl<G: Evaluate> MctsAgent<G> {
                     // The game's own greedy choice where it has one (a policy such as Wok
                     // Star's kitchen routine), else the best one-ply evaluation.
                     let d = Decision::new(game, s, mover, &self.legal);
-                    if let Some(a) = game.greedy_choice(&d, &self.weights, random.rng_mut()) {
+                    let belief = self.belief.as_ref();
+                    if let Some(a) =
+                        game.rollout_choice(&d, belief, &self.weights, random.rng_mut())
+                    {
                         game.apply(s, a, random.rng_mut());
                         calls += 1;
                         depth += 1;
@@ -296,7 +334,9 @@ impl<G: Evaluate> MctsAgent<G> {
             Rollout::Random => self.legal[policy.gen_range(0..self.legal.len())],
             Rollout::Greedy => {
                 let d = Decision::new(game, s, mover, &self.legal);
-                if let Some(a) = game.greedy_choice(&d, &self.weights, policy) {
+                if let Some(a) =
+                    game.rollout_choice(&d, self.belief.as_ref(), &self.weights, policy)
+                {
                     return a;
                 }
                 let mut best = self.legal[0];
@@ -330,7 +370,7 @@ impl<G: Evaluate> MctsAgent<G> {
         let mut calls = 0u64;
         let mut depth = 0u32;
         while let Some(mover) = game.to_move(s) {
-            if self.config.depth > 0 && depth >= self.config.depth {
+            if self.cut_here(game, s, depth) {
                 return (self.heuristic_reward(game, s, n)[seat as usize], calls);
             }
             let a = self.policy_pick(game, s, mover, policy, &mut calls);
@@ -398,9 +438,39 @@ impl<G: Evaluate> MctsAgent<G> {
             .copied()
             .max_by(|&i, &j| mean(i).total_cmp(&mean(j)).then(j.cmp(&i)))
             .unwrap_or(0);
-        match base {
-            Some(b) if !beats_by_a_standard_error(v, m, worlds, best, b) => legal[b],
-            _ => legal[best],
+        let Some(b) = base else {
+            return legal[best];
+        };
+        if best == b {
+            return legal[b];
+        }
+        if !self.config.confirm {
+            return if beats_by(v, m, 0..worlds, best, b, self.config.z) {
+                legal[best]
+            } else {
+                legal[b]
+            };
+        }
+        // Confirmation on fresh worlds: the rounds above pick whichever action was luckiest, so
+        // their own rewards overstate its lead over the policy's choice.
+        self.survivors.clear();
+        self.survivors.extend([best, b]);
+        let fresh = (per_round / 2).max(2);
+        for _ in 0..fresh {
+            let seed: u64 = self.rng.gen();
+            self.play_world(d, seed);
+        }
+        if beats_by(
+            &self.paired,
+            m,
+            worlds..worlds + fresh,
+            best,
+            b,
+            self.config.z,
+        ) {
+            legal[best]
+        } else {
+            legal[b]
         }
     }
 
@@ -415,12 +485,27 @@ impl<G: Evaluate> MctsAgent<G> {
             let i = self.survivors[j];
             let mut chance = GameRng::seed_from_u64(seed);
             let mut policy = GameRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
-            let mut s = d.determinize(&mut chance);
+            let mut s = self.sample(d, &mut chance);
             game.apply(&mut s, d.legal()[i], &mut chance);
             let (r, used) = self.paired_rollout(game, &mut s, &mut chance, &mut policy, d.seat());
             self.last_calls += used + 1;
             self.last_iters += 1;
             self.paired[row + i] = r;
+        }
+    }
+
+    /// Whether a rollout `depth` actions deep in `s` stops here, to be scored by the heuristic.
+    fn cut_here(&self, game: &G, s: &G::State, depth: u32) -> bool {
+        (self.config.depth > 0 && depth >= self.config.depth)
+            || (self.config.round_horizon && game.round(s) != self.root_round)
+    }
+
+    /// A determinization of the decision's information set: from this decision's belief when
+    /// the search has one, else uniform.
+    fn sample(&self, d: &Decision<'_, G>, rng: &mut GameRng) -> G::State {
+        match &self.belief {
+            Some(b) => d.game().sample_belief(d, b, rng),
+            None => d.determinize(rng),
         }
     }
 
@@ -462,7 +547,10 @@ impl<G: Evaluate> MctsAgent<G> {
                 }
             }
             iters += 1;
-            let mut s = d.determinize(&mut self.rng);
+            let mut s = match &self.belief {
+                Some(b) => game.sample_belief(d, b, &mut self.rng),
+                None => d.determinize(&mut self.rng),
+            };
             let mut node = 0u32;
             self.path.clear();
             self.path.push(0);
@@ -542,13 +630,21 @@ fn column_mean(v: &[f64], m: usize, worlds: usize, i: usize) -> f64 {
     (0..worlds).map(|w| v[w * m + i]).sum::<f64>() / worlds as f64
 }
 
-/// Whether action `best` beats action `base` in the same worlds by more than one standard error
-/// of the paired differences.
-fn beats_by_a_standard_error(v: &[f64], m: usize, worlds: usize, best: usize, base: usize) -> bool {
-    let diffs = (0..worlds).map(|w| v[w * m + best] - v[w * m + base]);
-    let mu = diffs.clone().sum::<f64>() / worlds as f64;
-    let var = diffs.map(|x| (x - mu) * (x - mu)).sum::<f64>() / (worlds - 1) as f64;
-    mu > (var / worlds as f64).sqrt()
+/// Whether action `best` beats action `base` in the same worlds (the rows `rows` of `v`, rows of
+/// `m`) by more than `z` standard errors of the paired differences.
+fn beats_by(
+    v: &[f64],
+    m: usize,
+    rows: std::ops::Range<usize>,
+    best: usize,
+    base: usize,
+    z: f64,
+) -> bool {
+    let n = rows.len() as f64;
+    let diffs = rows.map(|w| v[w * m + best] - v[w * m + base]);
+    let mu = diffs.clone().sum::<f64>() / n;
+    let var = diffs.map(|x| (x - mu) * (x - mu)).sum::<f64>() / (n - 1.0);
+    mu > z * (var / n).sqrt()
 }
 
 /// Each seat's heuristic margin over the mean of the others, through a logistic of the given
@@ -588,6 +684,11 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         if d.legal().len() == 1 {
             return d.legal()[0];
         }
+        self.root_round = d.round();
+        self.belief = match self.config.belief {
+            Belief::Model => d.game().belief(d, &self.weights, &mut self.rng),
+            Belief::Uniform => None,
+        };
         if self.config.root == Root::Paired {
             return self.paired_search(d);
         }
@@ -597,7 +698,11 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{beats_by_a_standard_error, column_mean, margin_rewards, rank_reward};
+    use super::{beats_by, column_mean, margin_rewards, rank_reward};
+
+    fn beats_by_a_standard_error(v: &[f64], m: usize, w: usize, best: usize, base: usize) -> bool {
+        beats_by(v, m, 0..w, best, base, 1.0)
+    }
 
     #[test]
     fn paired_differences_decide_only_beyond_a_standard_error() {

@@ -2,7 +2,7 @@
 
 use crate::eval::{load_weights, Evaluate};
 use crate::greedy::GreedyAgent;
-use crate::mcts::{Cut, MctsAgent, MctsConfig, Reward, Rollout, Root};
+use crate::mcts::{Belief, Cut, MctsAgent, MctsConfig, Reward, Rollout, Root};
 use crate::{agent_rng, Agent, RandomAgent};
 
 /// A bad agent spec.
@@ -70,7 +70,7 @@ fn weights<G: Evaluate>(spec: &str, path: Option<&str>) -> Result<G::Weights, Ag
 /// Builds the agent for `seat` of a game with seed `seed` from its spec:
 /// - `random`;
 /// - `greedy` or `greedy:weights=path.toml`;
-/// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,weights=path.toml`
+/// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,belief=uniform|model,horizon=game|round,z=1,confirm=false,weights=path.toml`
 ///   (every key optional; defaults as in [`MctsConfig`]).
 ///
 /// Each agent draws from [`agent_rng`]`(seed, seat)`.
@@ -116,6 +116,8 @@ pub fn build_agent<G: Evaluate + 'static>(
                         c.time_ms = (t > 0).then_some(t);
                     }
                     "c" => c.c = parse(spec, k, v)?,
+                    "z" => c.z = parse(spec, k, v)?,
+                    "confirm" => c.confirm = parse(spec, k, v)?,
                     "depth" => c.depth = parse(spec, k, v)?,
                     "rollout" => {
                         c.rollout = match v.as_str() {
@@ -137,6 +139,30 @@ pub fn build_agent<G: Evaluate + 'static>(
                                 return Err(AgentError::Malformed {
                                     spec: spec.into(),
                                     message: format!("root must be tree or paired, got `{v}`"),
+                                })
+                            }
+                        }
+                    }
+                    "horizon" => {
+                        c.round_horizon = match v.as_str() {
+                            "game" => false,
+                            "round" => true,
+                            _ => {
+                                return Err(AgentError::Malformed {
+                                    spec: spec.into(),
+                                    message: format!("horizon must be game or round, got `{v}`"),
+                                })
+                            }
+                        }
+                    }
+                    "belief" => {
+                        c.belief = match v.as_str() {
+                            "uniform" => Belief::Uniform,
+                            "model" => Belief::Model,
+                            _ => {
+                                return Err(AgentError::Malformed {
+                                    spec: spec.into(),
+                                    message: format!("belief must be uniform or model, got `{v}`"),
                                 })
                             }
                         }
@@ -204,6 +230,12 @@ pub fn build_agent<G: Evaluate + 'static>(
                     message: "c must be a number >= 0".into(),
                 });
             }
+            if !(c.z.is_finite() && c.z >= 0.0) {
+                return Err(AgentError::Malformed {
+                    spec: spec.into(),
+                    message: "z must be a number >= 0".into(),
+                });
+            }
             let w = weights::<G>(spec, path)?;
             Ok(Box::new(MctsAgent::<G>::new(c, w, rng, spec.to_string())))
         }
@@ -226,5 +258,26 @@ mod tests {
         );
         assert!(parse_spec("mcts:iters").is_err());
         assert!(parse_spec("").is_err());
+    }
+
+    #[test]
+    fn search_options_are_parsed_and_bad_values_named() {
+        use shifu_engine::tofu_kingdom::TofuKingdom;
+        let ok =
+            "mcts:iters=50,rollout=greedy,root=paired,belief=model,horizon=round,z=2,confirm=true";
+        assert!(build_agent::<TofuKingdom>(ok, 1, 0).is_ok());
+        for (bad, names) in [
+            ("mcts:iters=50,belief=exact", "belief"),
+            ("mcts:iters=50,horizon=turn", "horizon"),
+            ("mcts:iters=50,z=-1", "z"),
+            ("mcts:iters=50,z=NaN", "z"),
+            ("mcts:iters=50,confirm=yes", "confirm"),
+        ] {
+            let e = build_agent::<TofuKingdom>(bad, 1, 0)
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(e.contains(names), "{bad}: {e}");
+        }
     }
 }

@@ -3,30 +3,63 @@
 
 use rand::{Rng, SeedableRng};
 use shifu_engine::perft::perft;
-use shifu_engine::tofu_kingdom::{CentreAnswer, DealMode, Params, State, TofuKingdom};
+use shifu_engine::tofu_kingdom::{
+    CentreAnswer, Deal, EndCheck, Params, PrinceReward, State, TofuKingdom,
+};
 use shifu_engine::{rng_from_seed, Game, GameRng};
 use std::collections::HashMap;
 
-fn variants() -> Vec<TofuKingdom> {
+/// A game for each player count and each of the 64 combinations of the six two-valued rule
+/// options (the question-type switches are covered by the rules tests).
+fn all_option_variants() -> Vec<TofuKingdom> {
     let mut v = Vec::new();
     for players in 3..=8u8 {
-        for deal_mode in [DealMode::KurakiMura, DealMode::BlueOrange] {
-            for centre_answer in [CentreAnswer::SayCentre, CentreAnswer::Free] {
-                v.push(
-                    TofuKingdom::with_params(Params {
-                        players,
-                        deal_mode,
-                        centre_answer,
-                        centre_is_a_lie: players % 2 == 0,
-                        first_prince: players % 3,
-                        ..Params::default()
-                    })
-                    .unwrap(),
-                );
-            }
+        for bits in 0..64u32 {
+            let on = |k: u32| bits & (1 << k) != 0;
+            v.push(
+                TofuKingdom::with_params(Params {
+                    players,
+                    deal: if on(0) {
+                        Deal::BlueOrangeLists
+                    } else {
+                        Deal::AllCharacters
+                    },
+                    centre_answer: if on(1) {
+                        CentreAnswer::Free
+                    } else {
+                        CentreAnswer::SayCentre
+                    },
+                    centre_is_a_lie: on(2),
+                    end_check: if on(3) {
+                        EndCheck::AfterSteals
+                    } else {
+                        EndCheck::Reached
+                    },
+                    prince_reward: if on(4) {
+                        PrinceReward::None
+                    } else {
+                        PrinceReward::Data
+                    },
+                    extra_question: on(5),
+                    first_prince: (bits % players as u32) as u8,
+                    ..Params::default()
+                })
+                .unwrap(),
+            );
         }
     }
     v
+}
+
+/// A smaller spread of the same: each player count with each deal and centre answer, the other
+/// options varied with them.
+fn variants() -> Vec<TofuKingdom> {
+    all_option_variants()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % 64 < 4 || (i % 64) % 21 == 5)
+        .map(|(_, g)| g)
+        .collect()
 }
 
 /// Plays a random game, calling `each` on every position before its action.
@@ -50,13 +83,18 @@ fn random_game(g: &TofuKingdom, seed: u64, mut each: impl FnMut(&State)) -> Stat
 
 #[test]
 fn thousands_of_random_games_keep_every_invariant_and_every_answer_respects_its_eye() {
-    let games = variants();
+    let games = all_option_variants();
     let mut total = 0;
     for (i, g) in games.iter().enumerate() {
-        for seed in 0..150u64 {
-            let end = random_game(g, seed * 100 + i as u64, |_| {});
+        for seed in 0..10u64 {
+            let end = random_game(g, seed * 1000 + i as u64, |_| {});
             let o = g.outcome(&end).expect("over");
-            assert!(o.capped || end.table.points.iter().any(|&p| p >= g.target()));
+            let holds = end.table.points.iter().any(|&p| p >= g.target());
+            match g.params.end_check {
+                EndCheck::AfterSteals => assert!(o.capped || holds),
+                // A steal may take the score back below: the round still ends the game.
+                EndCheck::Reached => assert!(o.capped || holds || end.table.reached),
+            }
             total += 1;
         }
     }
@@ -222,7 +260,8 @@ const PERFT_5P: [u64; 4] = [20, 99, 1485, 6814];
 fn state_is_small_plain_data() {
     let size = std::mem::size_of::<State>();
     println!("size of one Tofu Kingdom State: {size} bytes");
-    assert!(size <= 256, "{size} bytes");
+    // 264 bytes today, about 100 of them the referee's statistics for the findings.
+    assert!(size <= 320, "{size} bytes");
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Tofu Kingdom rule tests, one per rule, named after it. Positions are dealt by hand.
 
 use shifu_engine::tofu_kingdom::{
-    Action, Answer, CardData, CentreAnswer, DealMode, Params, Phase, Question, State, TofuKingdom,
-    NO_CARD,
+    Action, Answer, CardData, CentreAnswer, Deal, EndCheck, Params, Phase, PrinceReward, Question,
+    State, TofuKingdom, NO_CARD,
 };
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
@@ -87,10 +87,10 @@ fn setup_deals_one_character_card_to_each_player_but_the_prince_rest_face_down_i
 }
 
 #[test]
-fn blue_orange_deal_mode_uses_the_per_player_count_lists() {
+fn deal_blue_orange_lists_changes_only_the_cards_dealt_to_the_per_player_count_lists() {
     let g = game_with(Params {
         players: 3,
-        deal_mode: DealMode::BlueOrange,
+        deal: Deal::BlueOrangeLists,
         ..Params::default()
     });
     assert_eq!(g.deck().len(), 3);
@@ -314,7 +314,7 @@ fn steal_position(g: &TofuKingdom) -> (State, GameRng) {
     );
     s.table.points[1] = 2;
     s.table.points[2] = 1;
-    s.table.faction_points[0] = 3;
+    s.table.gains = 3;
     ask_all(g, &mut s, &mut rng);
     (s, rng)
 }
@@ -339,7 +339,7 @@ fn points_gained_this_round_cannot_be_stolen() {
     let (mut s, mut rng) = steal_position(&g);
     s.table.points[2] = 0;
     s.table.points[1] = 0;
-    s.table.faction_points[0] = 0;
+    s.table.gains = 0;
     g.apply_checked(&mut s, Action::Guess(4), &mut rng).unwrap();
     // Only the Queen has points, all gained this round: the steal takes nothing.
     assert_eq!(&s.table.points[..5], &[0, 0, 0, 0, 2]);
@@ -370,7 +370,7 @@ fn game_ends_after_the_round_in_which_a_player_reaches_the_target_highest_score_
         &["", "princess_tofu", "tofu_chef", "queen_tofu", "tofu_maid"],
     );
     s.table.points[1] = 5;
-    s.table.faction_points[0] = 5;
+    s.table.gains = 5;
     ask_all(&g, &mut s, &mut rng);
     g.apply_checked(&mut s, Action::Guess(1), &mut rng).unwrap();
     assert_eq!(g.to_move(&s), None);
@@ -389,7 +389,7 @@ fn equal_highest_scores_share_the_win() {
     );
     s.table.points[1] = 5;
     s.table.points[3] = 7;
-    s.table.faction_points[0] = 12;
+    s.table.gains = 12;
     ask_all(&g, &mut s, &mut rng);
     g.apply_checked(&mut s, Action::Guess(1), &mut rng).unwrap();
     let o = g.outcome(&s).unwrap();
@@ -466,4 +466,158 @@ fn a_data_file_whose_centre_would_overflow_is_refused_not_a_panic() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("big.yaml") && e.contains("centre"), "{e}");
+}
+
+/// Seat 1 (Tofu Maid) holds 6 points from earlier rounds; naming the Chef (upper-left mask) makes
+/// mask win: the Maid reaches 7, then the Pudding Spy's steal takes 1 back from her, the only
+/// seat with points to take.
+fn reach_then_robbed(end_check: EndCheck) -> (TofuKingdom, State) {
+    let g = game_with(Params {
+        players: 5,
+        end_check,
+        ..Params::default()
+    });
+    let (mut s, mut rng) = dealt(
+        &g,
+        &["", "tofu_maid", "pudding_spy", "princess_tofu", "tofu_chef"],
+    );
+    s.table.points[1] = 6;
+    s.table.gains = 6;
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(4), &mut rng).unwrap();
+    assert_eq!(s.table.points[1], 6, "robbed back below 7");
+    assert_eq!(s.table.points[2], 1);
+    (g, s)
+}
+
+#[test]
+fn end_check_reached_ends_the_game_after_a_round_in_which_anyone_reached_the_target() {
+    // "The game ends when any player reaches a score of 7 points or more."
+    let (g, s) = reach_then_robbed(EndCheck::Reached);
+    assert_eq!(g.to_move(&s), None);
+    let o = g.outcome(&s).unwrap();
+    assert_eq!(o.winners, 0b10, "the Maid still has the most points");
+    assert_eq!(s.stats.robbed_below, 1);
+    assert!(
+        !s.stats.steal_decided,
+        "without the steal the Maid wins too"
+    );
+    assert_eq!(Params::default().end_check, EndCheck::Reached);
+}
+
+#[test]
+fn end_check_after_steals_plays_on_when_a_steal_takes_the_score_back_below() {
+    let (g, s) = reach_then_robbed(EndCheck::AfterSteals);
+    assert!(g.to_move(&s).is_some());
+    assert_eq!(s.table.round, 2);
+    assert!(!s.table.reached, "a new round starts afresh");
+}
+
+#[test]
+fn a_steal_that_changes_the_winner_is_recorded_and_a_losing_stealer_is_a_kingmaker() {
+    // Seats 1 (Maid) and 3 both hold 6: the Maid reaches 7, the Spy robs... seat 3 has nothing
+    // gained this round, so the Spy (seat 2) chooses between the Maid and seat 3.
+    let g = game(5);
+    let (mut s, mut rng) = dealt(
+        &g,
+        &["", "tofu_maid", "pudding_spy", "princess_tofu", "tofu_chef"],
+    );
+    s.table.points[1] = 6;
+    s.table.points[3] = 7;
+    s.table.gains = 13;
+    ask_all(&g, &mut s, &mut rng);
+    g.apply_checked(&mut s, Action::Guess(4), &mut rng).unwrap();
+    assert_eq!(s.table.phase, Phase::Steal { seat: 2 });
+    // Robbing seat 3 leaves the Maid alone on top: without the steal the two would share.
+    g.apply_checked(&mut s, Action::Steal(3), &mut rng).unwrap();
+    assert_eq!(g.to_move(&s), None);
+    assert_eq!(g.outcome(&s).unwrap().winners, 0b10);
+    assert!(s.stats.steal_decided && s.stats.kingmade);
+}
+
+#[test]
+fn prince_reward_none_gives_prince_mochi_nothing_when_the_princess_is_found() {
+    for (reward, points) in [(PrinceReward::Data, 1), (PrinceReward::None, 0)] {
+        let g = game_with(Params {
+            players: 5,
+            prince_reward: reward,
+            ..Params::default()
+        });
+        let (mut s, mut rng) = dealt(
+            &g,
+            &["", "princess_tofu", "tofu_chef", "queen_tofu", "tofu_maid"],
+        );
+        ask_all(&g, &mut s, &mut rng);
+        g.apply_checked(&mut s, Action::Guess(1), &mut rng).unwrap();
+        assert_eq!(&s.table.points[..5], &[points, 2, 1, 0, 0], "{reward:?}");
+        g.check_invariants(&s).unwrap();
+    }
+}
+
+#[test]
+fn without_the_extra_question_the_prince_names_a_seat_after_one_question_to_each_player() {
+    let g = game_with(Params {
+        players: 4,
+        extra_question: false,
+        ..Params::default()
+    });
+    let (mut s, mut rng) = dealt(&g, &["", "princess_tofu", "queen_tofu", "tofu_maid"]);
+    for _ in 0..3 {
+        assert_eq!(s.table.phase, Phase::Ask);
+        let ask = legal(&g, &s)[0];
+        g.apply_checked(&mut s, ask, &mut rng).unwrap();
+        let answer = legal(&g, &s)[0];
+        g.apply_checked(&mut s, answer, &mut rng).unwrap();
+    }
+    assert_eq!(s.table.phase, Phase::Guess);
+    assert_eq!(g.questions_per_round(), 3);
+}
+
+#[test]
+fn question_types_switched_off_are_never_legal_and_all_off_is_refused() {
+    let g = game_with(Params {
+        players: 5,
+        ask_where: false,
+        ask_other_card: false,
+        ..Params::default()
+    });
+    let s = g.new_state(&mut rng_from_seed(2));
+    let l = legal(&g, &s);
+    assert_eq!(l.len(), 4, "one own-card question to each of the 4 others");
+    assert!(l.iter().all(|a| matches!(
+        a,
+        Action::Ask {
+            question: Question::OwnCard,
+            ..
+        }
+    )));
+    let e = TofuKingdom::with_params(Params {
+        ask_own_card: false,
+        ask_where: false,
+        ask_other_card: false,
+        ..Params::default()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("ask_where"), "{e}");
+}
+
+#[test]
+fn the_referee_statistics_are_in_no_observation_and_no_determinized_copy() {
+    let g = game(6);
+    let mut rng = rng_from_seed(2);
+    let s = g.new_state(&mut rng);
+    assert!(
+        s.stats.card_rounds.iter().sum::<u16>() == 6,
+        "a card per seat"
+    );
+    let json = serde_json::to_string(&g.observation(&s, 0)).unwrap();
+    assert!(
+        !json.contains("princess_dealt") && !json.contains("stats"),
+        "{json}"
+    );
+    for seat in 0..6 {
+        let d = g.determinize(&s, seat, &mut rng);
+        assert_eq!(d.stats, Default::default());
+    }
 }

@@ -139,6 +139,7 @@ fn own_value(g: &GinzaRetroCafe, s: &State, seat: usize, w: &GinzaRetroCafeWeigh
 
 impl Evaluate for GinzaRetroCafe {
     type Weights = GinzaRetroCafeWeights;
+    type Belief = ();
 
     fn evaluate(&self, s: &State, seat: Seat, w: &GinzaRetroCafeWeights) -> f64 {
         let me = own_value(self, s, usize::from(seat), w);

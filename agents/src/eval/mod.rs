@@ -7,7 +7,7 @@ mod tofu_shifu;
 mod wok_star;
 
 pub use ginza_retro_cafe::GinzaRetroCafeWeights;
-pub use tofu_kingdom::{posterior, TofuKingdomWeights};
+pub use tofu_kingdom::{posterior, AnswerStyle, KingdomBelief, TofuKingdomWeights};
 pub use tofu_shifu::TofuShifuWeights;
 pub use wok_star::WokStarWeights;
 
@@ -42,6 +42,56 @@ pub trait Evaluate: Game {
         for (seat, x) in out.iter_mut().enumerate().take(self.num_seats()) {
             *x = self.evaluate(state, seat as Seat, weights);
         }
+    }
+
+    /// A seat's belief about the hidden state at one decision, built once per decision by
+    /// [`Evaluate::belief`] and used by MCTS with `belief=model`. `()` for games without one.
+    type Belief: Send;
+
+    /// The deciding seat's belief under the game's answer model (MCTS `belief=model`): which
+    /// hidden states are how likely, given what the seat has seen and how the other seats are
+    /// modelled to act. `None` (the default) where the game has no model: MCTS then samples
+    /// plain determinizations.
+    fn belief<R: Rng + ?Sized>(
+        &self,
+        _decision: &Decision<'_, Self>,
+        _weights: &Self::Weights,
+        _rng: &mut R,
+    ) -> Option<Self::Belief>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
+    /// A determinization drawn from `belief`: each hidden state with its probability under the
+    /// belief (exactly, not approximately). The default ignores the belief.
+    fn sample_belief<R: Rng + ?Sized>(
+        &self,
+        decision: &Decision<'_, Self>,
+        _belief: &Self::Belief,
+        rng: &mut R,
+    ) -> Self::State
+    where
+        Self: Sized,
+    {
+        decision.determinize(rng)
+    }
+
+    /// The choice of MCTS's greedy rollout policy, given the searching seat's belief when the
+    /// search has one (rollouts in which the other seats follow the belief's model). The default
+    /// is [`Evaluate::greedy_choice`].
+    fn rollout_choice<R: Rng + ?Sized>(
+        &self,
+        decision: &Decision<'_, Self>,
+        _belief: Option<&Self::Belief>,
+        weights: &Self::Weights,
+        rng: &mut R,
+    ) -> Option<Self::Action>
+    where
+        Self: Sized,
+    {
+        self.greedy_choice(decision, weights, rng)
     }
 
     /// A game-specific greedy choice, taken by the greedy agent instead of its one-ply lookahead

@@ -29,6 +29,21 @@ use shifu_engine::tofu_kingdom::{
 };
 use shifu_engine::Seat;
 
+/// How the greedy agent answers the Prince's questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnswerStyle {
+    /// The allowed answer that steers the Prince's posterior most toward a round the answerer
+    /// scores (default).
+    #[default]
+    Steer,
+    /// An answer drawn from the answer model (steer with probability `steer`, else truth or a
+    /// lie as the eye mark and `maybe_truth` say): the answerers the greedy Prince assumes.
+    Model,
+    /// Uniform among the answers the eye mark allows.
+    Uniform,
+}
+
 /// Weights of the Tofu Kingdom evaluation and greedy policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -43,6 +58,12 @@ pub struct TofuKingdomWeights {
     pub steer: f64,
     /// Most worlds (drawn by posterior weight) used to score the Prince's questions.
     pub question_worlds: usize,
+    /// Points a seat adds to its evaluation for each round in which, as Prince, it named
+    /// Princess Tofu's holder (default 0: points only). A search Prince with a large bonus plays
+    /// to find her, as the greedy Prince does, rather than for his own points.
+    pub find_bonus: f64,
+    /// How the greedy agent answers (`steer`, `model` or `uniform`; default `steer`).
+    pub answer_style: AnswerStyle,
 }
 
 impl Default for TofuKingdomWeights {
@@ -53,6 +74,8 @@ impl Default for TofuKingdomWeights {
             maybe_truth: 0.5,
             steer: 0.5,
             question_worlds: 400,
+            find_bonus: 0.0,
+            answer_style: AnswerStyle::Steer,
         }
     }
 }
@@ -347,12 +370,215 @@ fn choose_answer<R: Rng + ?Sized>(
     best(&scored, rng)
 }
 
+/// Worlds drawn from the Prince's posterior at the root for the rollout Prince's guesses.
+const ROLLOUT_PARTICLES: usize = 256;
+
+/// Tofu Kingdom's belief at one decision (MCTS `belief=model`), under the answer model of the
+/// weights (`steer`, `maybe_truth`; see the module's documentation).
+///
+/// - When the deciding seat is Prince Mochi: his exact posterior over the deals consistent with
+///   everything he has heard (every consistent deal enumerated and weighted by how likely the
+///   answers heard are in it), from which each determinization is drawn.
+/// - For every seat: [`ROLLOUT_PARTICLES`] deals drawn from that posterior (the Prince's view of
+///   the public record), with which the rollout Prince weighs the answers he hears in a rollout
+///   and names the seat most likely to hold Princess Tofu. Rollout answerers answer by the same
+///   model.
+#[derive(Debug, Clone)]
+pub struct KingdomBelief {
+    round: u16,
+    log_len: u8,
+    /// A determinization of the root, whose deal each sample replaces.
+    base: State,
+    /// The Prince's consistent deals (empty when the deciding seat is not the Prince) and their
+    /// cumulative posterior probabilities.
+    worlds: Vec<[u8; MAX_PLAYERS]>,
+    cumulative: Vec<f64>,
+    particles: Vec<[u8; MAX_PLAYERS]>,
+}
+
+impl KingdomBelief {
+    /// The deals determinizations are drawn from, each with its probability (empty when the
+    /// deciding seat is not the Prince: then only the centre's order is hidden from it).
+    pub fn worlds(&self) -> Vec<([u8; MAX_PLAYERS], f64)> {
+        let total = self.cumulative.last().copied().unwrap_or(1.0);
+        let mut before = 0.0;
+        self.worlds
+            .iter()
+            .zip(&self.cumulative)
+            .map(|(w, &c)| {
+                let p = (c - before) / total;
+                before = c;
+                (*w, p)
+            })
+            .collect()
+    }
+}
+
+/// Samples an answer from the answer model in the world `cards` (an answerer sees every dealt
+/// card).
+fn model_answer<R: Rng + ?Sized>(
+    g: &TofuKingdom,
+    t: &Table,
+    cards: &[u8; MAX_PLAYERS],
+    w: &TofuKingdomWeights,
+    rng: &mut R,
+) -> Option<Action> {
+    let Phase::Answer { to, question } = t.phase else {
+        return None;
+    };
+    let mut domain = Vec::new();
+    g.answer_domain(t, question, &mut domain);
+    let mut probs = [0.0; 16];
+    answer_probs(g, cards, to, question, &domain, w, &mut probs);
+    let total: f64 = probs[..domain.len()].iter().sum();
+    let mut u = rng.gen::<f64>() * total;
+    for (i, &p) in probs[..domain.len()].iter().enumerate() {
+        if p > 0.0 && u < p {
+            return Some(Action::Answer(domain[i]));
+        }
+        u -= p;
+    }
+    // Rounding: the last allowed answer.
+    (0..domain.len())
+        .rev()
+        .find(|&i| probs[i] > 0.0)
+        .map(|i| Action::Answer(domain[i]))
+}
+
+/// The rollout Prince's guess: the belief's particles weighted by the answers heard since the
+/// root, the seat with the most weight on Princess Tofu. `None` when no particle fits.
+fn particle_guess<R: Rng + ?Sized>(
+    g: &TofuKingdom,
+    t: &Table,
+    b: &KingdomBelief,
+    legal: &[Action],
+    w: &TofuKingdomWeights,
+    rng: &mut R,
+) -> Option<Action> {
+    let heard = &t.log()[(b.log_len as usize).min(t.log().len())..];
+    let domains: Vec<(Vec<Answer>, usize)> = heard
+        .iter()
+        .map(|e| {
+            let mut d = Vec::new();
+            g.answer_domain(t, e.question, &mut d);
+            let i = d.iter().position(|&a| a == e.answer).unwrap_or(0);
+            (d, i)
+        })
+        .collect();
+    let mut m = [0.0; LOCATIONS];
+    let mut probs = [0.0; 16];
+    for p in &b.particles {
+        let mut weight = 1.0;
+        for (e, (domain, i)) in heard.iter().zip(&domains) {
+            answer_probs(g, p, e.to, e.question, domain, w, &mut probs);
+            weight *= probs[*i];
+            if weight == 0.0 {
+                break;
+            }
+        }
+        m[location(g, p)] += weight;
+    }
+    if m.iter().all(|&x| x == 0.0) {
+        return None;
+    }
+    let scored: Vec<(Action, f64)> = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Guess(s) => Some((a, m[s as usize])),
+            _ => None,
+        })
+        .collect();
+    best(&scored, rng)
+}
+
 impl Evaluate for TofuKingdom {
     type Weights = TofuKingdomWeights;
+    type Belief = KingdomBelief;
+
+    fn belief<R: Rng + ?Sized>(
+        &self,
+        d: &Decision<'_, Self>,
+        w: &TofuKingdomWeights,
+        rng: &mut R,
+    ) -> Option<KingdomBelief> {
+        let obs = d.observation();
+        let t = &obs.table;
+        if t.is_over() {
+            return None;
+        }
+        let post = posterior(self, t, w);
+        if post.is_empty() {
+            return None;
+        }
+        let particles = resample(&post, ROLLOUT_PARTICLES, rng)
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        let (mut worlds, mut cumulative) = (Vec::new(), Vec::new());
+        if d.seat() == t.prince {
+            let mut c = 0.0;
+            for (world, p) in &post {
+                c += p;
+                worlds.push(*world);
+                cumulative.push(c);
+            }
+        }
+        Some(KingdomBelief {
+            round: t.round,
+            log_len: t.log_len,
+            base: d.determinize(rng),
+            worlds,
+            cumulative,
+            particles,
+        })
+    }
+
+    fn sample_belief<R: Rng + ?Sized>(
+        &self,
+        d: &Decision<'_, Self>,
+        b: &KingdomBelief,
+        rng: &mut R,
+    ) -> State {
+        let Some(&total) = b.cumulative.last() else {
+            return d.determinize(rng);
+        };
+        let u = rng.gen::<f64>() * total;
+        let i = b
+            .cumulative
+            .partition_point(|&c| c <= u)
+            .min(b.worlds.len() - 1);
+        self.with_world(&b.base, &b.worlds[i], rng)
+    }
+
+    fn rollout_choice<R: Rng + ?Sized>(
+        &self,
+        d: &Decision<'_, Self>,
+        belief: Option<&KingdomBelief>,
+        w: &TofuKingdomWeights,
+        rng: &mut R,
+    ) -> Option<Action> {
+        let Some(b) = belief else {
+            return self.greedy_choice(d, w, rng);
+        };
+        let obs = d.observation();
+        let t = &obs.table;
+        let random = |rng: &mut R| Some(d.legal()[rng.gen_range(0..d.legal().len())]);
+        match t.phase {
+            // Answerers see every dealt card: they answer by the model in this world.
+            Phase::Answer { .. } => model_answer(self, t, &obs.cards, w, rng),
+            Phase::Ask => random(rng),
+            Phase::Guess if t.round == b.round => {
+                particle_guess(self, t, b, d.legal(), w, rng).or_else(|| random(rng))
+            }
+            Phase::Guess => random(rng),
+            Phase::Steal { .. } | Phase::Over => self.greedy_choice(d, w, rng),
+        }
+    }
 
     fn evaluate(&self, s: &State, seat: Seat, w: &TofuKingdomWeights) -> f64 {
         let t = &s.table;
-        let me = f64::from(t.points[seat as usize]);
+        let me =
+            f64::from(t.points[seat as usize]) + w.find_bonus * f64::from(t.finds[seat as usize]);
         let best_other = (0..t.players)
             .filter(|&q| q != seat)
             .map(|q| f64::from(t.points[q as usize]))
@@ -371,7 +597,13 @@ impl Evaluate for TofuKingdom {
         match t.phase {
             Phase::Ask => choose_question(self, t, d.legal(), w, rng),
             Phase::Guess => choose_guess(self, t, d.legal(), w, rng),
-            Phase::Answer { .. } => choose_answer(self, t, &obs.cards, d.seat(), d.legal(), w, rng),
+            Phase::Answer { .. } => match w.answer_style {
+                AnswerStyle::Steer => {
+                    choose_answer(self, t, &obs.cards, d.seat(), d.legal(), w, rng)
+                }
+                AnswerStyle::Model => model_answer(self, t, &obs.cards, w, rng),
+                AnswerStyle::Uniform => Some(d.legal()[rng.gen_range(0..d.legal().len())]),
+            },
             Phase::Steal { .. } => {
                 let scored: Vec<(Action, f64)> = d
                     .legal()

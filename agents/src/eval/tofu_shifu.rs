@@ -409,6 +409,7 @@ fn seat_value(g: &TofuShifu, s: &State, seat: usize, avail: &Kinds, w: &TofuShif
 
 impl Evaluate for TofuShifu {
     type Weights = TofuShifuWeights;
+    type Belief = ();
 
     fn evaluate(&self, s: &State, seat: Seat, w: &TofuShifuWeights) -> f64 {
         let avail = available(self, s);

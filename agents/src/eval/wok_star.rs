@@ -93,6 +93,7 @@ fn stock_value(g: &WokStar, s: &State, w: &WokStarWeights) -> f64 {
 
 impl Evaluate for WokStar {
     type Weights = WokStarWeights;
+    type Belief = ();
 
     fn cooperative(&self) -> bool {
         true

@@ -6,7 +6,7 @@
 //! and answers, and after his guess the named card and who scored.
 
 use super::params::CentreAnswer;
-use super::state::{Answer, Question, State, Table, MAX_PLAYERS, NO_CARD};
+use super::state::{Answer, Question, State, Stats, Table, MAX_PLAYERS, NO_CARD};
 use super::TofuKingdom;
 use crate::game::Seat;
 use rand::seq::SliceRandom;
@@ -132,13 +132,29 @@ impl TofuKingdom {
             if g == seat && cards[seat as usize] != t.revealed {
                 return false;
             }
-            let sym = self.data.card(t.revealed).upper_left;
-            let scores = Some(self.data.card(cards[seat as usize]).lower_right) == sym;
-            if scores != (t.scored & (1 << seat) != 0) {
+            if self.scores(t, seat, cards[seat as usize]) != (t.scored & (1 << seat) != 0) {
                 return false;
             }
         }
         true
+    }
+
+    /// A copy of `base` with this round's deal replaced by `cards` (a world from
+    /// [`TofuKingdom::for_each_world`]: the seats' cards, the Prince holding his): the deck's
+    /// other cards go to the centre in random order, and the copy carries no referee statistics.
+    /// Searches that weight their worlds (by how likely the answers heard are in each) build
+    /// their determinizations with it.
+    pub fn with_world<R: Rng + ?Sized>(
+        &self,
+        base: &State,
+        cards: &[u8; MAX_PLAYERS],
+        rng: &mut R,
+    ) -> State {
+        let mut out = *base;
+        out.cards = *cards;
+        out.stats = Stats::default();
+        self.fill_centre(&mut out, rng);
+        out
     }
 
     /// Puts the deck cards no seat holds into the centre, in random order.
@@ -166,6 +182,8 @@ impl TofuKingdom {
         rng: &mut R,
     ) -> State {
         let mut out = *s;
+        // The referee's statistics depend on cards no seat sees: a determinized copy has none.
+        out.stats = Stats::default();
         let t = &s.table;
         if observer != t.prince {
             // Sorted first, so the result depends only on what the observer knows.
@@ -203,7 +221,10 @@ impl TofuKingdom {
         debug_assert!(total > 0 && picked, "the true world is always consistent");
         if !picked {
             // Only a hand-made state whose log no deal satisfies gets here.
-            return *s;
+            return State {
+                stats: Stats::default(),
+                ..*s
+            };
         }
         self.fill_centre(&mut out, rng);
         out

@@ -1,14 +1,14 @@
 //! Conservation and consistency checks, used by the tests after every action.
 
-use super::state::{Phase, State, NO_CARD};
+use super::state::{Phase, Question, State, NO_CARD};
 use super::TofuKingdom;
 
 impl TofuKingdom {
     /// Checks that `s` is a sound position: the Prince holds the Prince Mochi card; the seats'
     /// and centre's cards are exactly this game's Character cards; points are never negative and
-    /// add up to the points the factions gained less the points stolen; the log holds one
-    /// question per other player at most plus the extra one, and every answer given respects its
-    /// answerer's eye mark. Returns a description of the first problem.
+    /// add up to the points gained less the points stolen; the log holds one question per other
+    /// player at most plus the extra one (when asked), of the question types allowed, and every
+    /// answer given respects its answerer's eye mark. Returns a description of the first problem.
     pub fn check_invariants(&self, s: &State) -> Result<(), String> {
         let t = &s.table;
         let n = self.players as usize;
@@ -41,20 +41,27 @@ impl TofuKingdom {
             return Err(format!("negative points {:?}", &t.points[..n]));
         }
         let total: i64 = t.points[..n].iter().map(|&p| i64::from(p)).sum();
-        let gained: i64 = t.faction_points.iter().map(|&p| i64::from(p)).sum();
-        if total != gained - i64::from(t.stolen) {
+        if total != i64::from(t.gains) - i64::from(t.stolen) {
             return Err(format!(
-                "points {total} != faction gains {gained} - stolen {}",
-                t.stolen
+                "points {total} != gains {} - stolen {}",
+                t.gains, t.stolen
             ));
         }
-        if t.log_len as usize > n {
+        if t.log_len > self.questions_per_round() {
             return Err(format!("{} questions with {n} players", t.log_len));
         }
         if t.asked & (1 << t.prince) != 0 {
             return Err("the Prince asked himself".into());
         }
         for e in t.log() {
+            let allowed = match e.question {
+                Question::WherePrincess => self.params.ask_where,
+                Question::OwnCard => self.params.ask_own_card,
+                Question::CardOf(_) => self.params.ask_other_card,
+            };
+            if !allowed {
+                return Err(format!("question {e:?} of a type switched off"));
+            }
             if e.to == t.prince || !self.answer_allowed(&s.cards, e.to, e.question, e.answer) {
                 return Err(format!("answer {e:?} breaks its eye mark"));
             }

@@ -28,8 +28,10 @@ mod validate;
 pub use action::Action;
 pub use data::{Card, CardData, Eye, Reward, Symbol};
 pub use hidden::Observation;
-pub use params::{CentreAnswer, DealMode, Params};
-pub use state::{Answer, Exchange, Phase, Question, State, Table, MAX_PLAYERS, NO_CARD};
+pub use params::{CentreAnswer, Deal, EndCheck, Params, PrinceReward};
+pub use state::{
+    Answer, Exchange, Phase, Question, State, Stats, Table, MAX_CARDS, MAX_PLAYERS, NO_CARD,
+};
 
 use crate::error::EngineError;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
@@ -80,11 +82,17 @@ impl TofuKingdom {
         if params.max_rounds == 0 {
             return Err(EngineError::param("max_rounds", "must be at least 1"));
         }
-        let list: Vec<u8> = match params.deal_mode {
-            DealMode::KurakiMura => data.characters.clone(),
-            DealMode::BlueOrange => data.blue_orange.get(&players).cloned().ok_or_else(|| {
+        if !(params.ask_where || params.ask_own_card || params.ask_other_card) {
+            return Err(EngineError::param(
+                "ask_where",
+                "ask_where, ask_own_card and ask_other_card are all false: the Prince could ask nothing",
+            ));
+        }
+        let list: Vec<u8> = match params.deal {
+            Deal::AllCharacters => data.characters.clone(),
+            Deal::BlueOrangeLists => data.blue_orange.get(&players).cloned().ok_or_else(|| {
                 EngineError::param(
-                    "deal_mode",
+                    "deal",
                     format!("the data file has no blue_orange list for {players} players"),
                 )
             })?,
@@ -147,6 +155,11 @@ impl TofuKingdom {
         self.target
     }
 
+    /// Questions in a round: one to each other player, and the extra one unless switched off.
+    pub fn questions_per_round(&self) -> u8 {
+        self.players - 1 + u8::from(self.params.extra_question)
+    }
+
     /// Shuffles the deck and deals one card to each seat but the Prince; the rest go to the
     /// centre.
     fn deal<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
@@ -164,10 +177,15 @@ impl TofuKingdom {
         s.centre = [NO_CARD; MAX_PLAYERS];
         s.centre_len = (n - next) as u8;
         s.centre[..n - next].copy_from_slice(&deck[next..n]);
-        let prince = t.prince as usize;
-        s.table.prince_rounds[prince] += 1;
+        let prince = s.table.prince as usize;
+        s.table.prince_rounds[prince] = s.table.prince_rounds[prince].saturating_add(1);
+        // The referee's record, never observed (see `Stats`).
         if s.centre().iter().all(|&c| c != self.data.princess) {
-            s.table.princess_dealt[prince] += 1;
+            s.stats.princess_dealt[prince] = s.stats.princess_dealt[prince].saturating_add(1);
+        }
+        for seat in 0..self.players as usize {
+            let c = s.cards[seat] as usize;
+            s.stats.card_rounds[c] = s.stats.card_rounds[c].saturating_add(1);
         }
     }
 }
@@ -216,15 +234,16 @@ impl Game for TofuKingdom {
                 steals: 0,
                 prince_rounds: [0; MAX_PLAYERS],
                 finds: [0; MAX_PLAYERS],
-                princess_dealt: [0; MAX_PLAYERS],
                 symbol_rounds: [0; 3],
-                faction_points: [0; 3],
+                gains: 0,
                 stolen: 0,
+                reached: false,
                 capped: false,
             },
             cards: [NO_CARD; MAX_PLAYERS],
             centre: [NO_CARD; MAX_PLAYERS],
             centre_len: 0,
+            stats: Stats::default(),
         };
         self.deal(&mut s, rng);
         s

@@ -5,17 +5,50 @@
 use crate::param_file::ParamFile;
 use serde::{Deserialize, Serialize};
 
-/// How the Character cards are dealt.
+/// Which Character cards are dealt. Only the cards change: every other rule stays the Kuraki
+/// Mura rulebook's (questions, eye marks, scoring, the end), whichever list is dealt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
-pub enum DealMode {
-    /// The rulebook's: all Character cards shuffled, one to each player but the Prince, the rest
-    /// face down in the centre (default).
+pub enum Deal {
+    /// The rulebook's: all seven Character cards shuffled, one to each player but the Prince,
+    /// the rest face down in the centre (default).
     #[default]
-    KurakiMura,
-    /// The other published edition's per-player-count card lists (`deal_modes.blue_orange` in
-    /// the data file), shuffled and dealt the same way.
-    BlueOrange,
+    AllCharacters,
+    /// The card list the Blue Orange edition gives for the player count (`deal_modes.
+    /// blue_orange` in the data file), shuffled and dealt the same way. Only the list is taken
+    /// from that edition.
+    BlueOrangeLists,
+}
+
+/// When the game's end is checked. "The game ends when any player reaches a score of 7 points
+/// or more. If no player reaches at least 7 points in a given round, a new round starts."
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndCheck {
+    /// The game ends after the round in which any player reached the winning score at any
+    /// moment, even if a steal of that round took it back below (default: the text says
+    /// "reaches", an event; the round's rewards, steals included, are still all taken, since
+    /// Step 5 comes before Step 6).
+    #[default]
+    Reached,
+    /// The game ends only if a player still has the winning score once the round's steals are
+    /// resolved (a player robbed back below it plays on).
+    AfterSteals,
+}
+
+/// What the Prince Mochi card scores. The Kuraki Mura text lists his card apart from the seven
+/// Character cards and names no reward for it; its lower-right heart is found, the reward is a
+/// reconstruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PrinceReward {
+    /// The data file's reward when his card's lower-right symbol wins (default: the card carries
+    /// a lower-right symbol, which Step 5 scores; without a reward he would have no stake in
+    /// finding the Princess).
+    #[default]
+    Data,
+    /// None: only the Character cards score, as the Kuraki Mura text lists them.
+    None,
 }
 
 /// How "where is Princess Tofu?" is answered when her card is in the centre (not dealt). The
@@ -38,8 +71,9 @@ pub enum CentreAnswer {
 pub struct Params {
     /// Number of players, 3 to 8, the Prince included (default 5).
     pub players: u8,
-    /// How the Character cards are dealt (default `kuraki-mura`, the rulebook's).
-    pub deal_mode: DealMode,
+    /// Which Character cards are dealt (default `all-characters`, the rulebook's; only the deal
+    /// changes with `blue-orange-lists`).
+    pub deal: Deal,
     /// Open rule: answering "where is Princess Tofu?" when she is in the centre (default
     /// `say-centre`).
     pub centre_answer: CentreAnswer,
@@ -50,6 +84,21 @@ pub struct Params {
     /// The seat holding the Prince Mochi card in the first round, 0-based (default 0); the card
     /// then passes clockwise (to the next seat) every round.
     pub first_prince: u8,
+    /// Open rule: when the game's end is checked (default `reached`).
+    pub end_check: EndCheck,
+    /// Open rule: Prince Mochi's own reward (default `data`, the data file's).
+    pub prince_reward: PrinceReward,
+    /// Variant for analysis: the Prince may ask "where is Princess Tofu?" (default true, the
+    /// rule).
+    pub ask_where: bool,
+    /// Variant for analysis: the Prince may ask a player's own card (default true, the rule).
+    pub ask_own_card: bool,
+    /// Variant for analysis: the Prince may ask about another player's card (default true, the
+    /// rule).
+    pub ask_other_card: bool,
+    /// Variant for analysis: the Prince asks the additional question (default true, the rule:
+    /// "asks each player one question, as well as one additional question").
+    pub extra_question: bool,
     /// Points that end the game (default the data file's 7).
     pub winning_score: Option<u16>,
     /// Rounds after which a game is stopped and marked capped (default 100).
@@ -60,10 +109,16 @@ impl Default for Params {
     fn default() -> Self {
         Params {
             players: 5,
-            deal_mode: DealMode::KurakiMura,
+            deal: Deal::AllCharacters,
             centre_answer: CentreAnswer::SayCentre,
             centre_is_a_lie: true,
             first_prince: 0,
+            end_check: EndCheck::Reached,
+            prince_reward: PrinceReward::Data,
+            ask_where: true,
+            ask_own_card: true,
+            ask_other_card: true,
+            extra_question: true,
             winning_score: None,
             max_rounds: 100,
         }
@@ -93,8 +148,14 @@ mod tests {
         let mut p = Params::default();
         p.set("centre_answer", "free").unwrap();
         assert_eq!(p.centre_answer, CentreAnswer::Free);
-        p.set("deal_mode", "blue-orange").unwrap();
-        assert_eq!(p.deal_mode, DealMode::BlueOrange);
+        p.set("deal", "blue-orange-lists").unwrap();
+        assert_eq!(p.deal, Deal::BlueOrangeLists);
+        p.set("end_check", "after-steals").unwrap();
+        assert_eq!(p.end_check, EndCheck::AfterSteals);
+        p.set("prince_reward", "none").unwrap();
+        assert_eq!(p.prince_reward, PrinceReward::None);
+        p.set("extra_question", "false").unwrap();
+        assert!(!p.extra_question);
         p.set("winning_score", "5").unwrap();
         assert_eq!(p.winning_score, Some(5));
         let e = p.set("centre_answr", "free").unwrap_err().to_string();
@@ -102,7 +163,7 @@ mod tests {
             e.contains("centre_answr") && e.contains("centre_answer"),
             "{e}"
         );
-        let e = p.set("deal_mode", "random").unwrap_err().to_string();
-        assert!(e.contains("deal_mode"), "{e}");
+        let e = p.set("deal", "blue-orange").unwrap_err().to_string();
+        assert!(e.contains("deal"), "{e}");
     }
 }

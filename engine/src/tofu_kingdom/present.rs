@@ -5,6 +5,11 @@ use super::*;
 use crate::error::EngineError;
 use crate::present::{fnv_hex, wilson, BuildOptions, Present, MAX_EVENTS};
 
+/// Where the per-card points, per-card rounds and question tallies start in [`Present::TALLIES`].
+const CARD_POINTS: usize = 25;
+const CARD_ROUNDS: usize = CARD_POINTS + MAX_CARDS;
+const QUESTIONS: usize = CARD_ROUNDS + MAX_CARDS;
+
 impl Present for TofuKingdom {
     const NAME: &'static str = "tofu-kingdom";
     const COUNTS: [&'static str; 2] = ["finds", "prince_rounds"];
@@ -34,6 +39,39 @@ impl Present for TofuKingdom {
         "dealt_6",
         "dealt_7",
         "dealt_8",
+        "card_points_0",
+        "card_points_1",
+        "card_points_2",
+        "card_points_3",
+        "card_points_4",
+        "card_points_5",
+        "card_points_6",
+        "card_points_7",
+        "card_points_8",
+        "card_points_9",
+        "card_points_10",
+        "card_points_11",
+        "card_points_12",
+        "card_rounds_0",
+        "card_rounds_1",
+        "card_rounds_2",
+        "card_rounds_3",
+        "card_rounds_4",
+        "card_rounds_5",
+        "card_rounds_6",
+        "card_rounds_7",
+        "card_rounds_8",
+        "card_rounds_9",
+        "card_rounds_10",
+        "card_rounds_11",
+        "card_rounds_12",
+        "questions_where",
+        "questions_own_card",
+        "questions_other_card",
+        "robbed_below",
+        "finished_games",
+        "steal_decided",
+        "kingmade",
     ];
 
     const EVENTS: &'static [&'static str] = &[];
@@ -83,17 +121,31 @@ impl Present for TofuKingdom {
 
     fn tally(&self, s: &Self::State, out: &mut [f64]) {
         let t = &s.table;
+        let st = &s.stats;
         let sum = |x: &[u16]| x.iter().map(|&v| f64::from(v)).sum::<f64>();
         out[0] += sum(&t.prince_rounds);
-        out[1] += sum(&t.princess_dealt);
+        out[1] += sum(&st.princess_dealt);
         out[2] += sum(&t.finds);
         for i in 0..3 {
             out[3 + i] += f64::from(t.symbol_rounds[i]);
-            out[6 + i] += f64::from(t.faction_points[i]);
+            out[6 + i] += f64::from(st.faction_points[i]);
         }
         for seat in 0..MAX_PLAYERS {
             out[9 + seat] += f64::from(t.finds[seat]);
-            out[17 + seat] += f64::from(t.princess_dealt[seat]);
+            out[17 + seat] += f64::from(st.princess_dealt[seat]);
+        }
+        for c in 0..MAX_CARDS {
+            out[CARD_POINTS + c] += f64::from(st.card_points[c]);
+            out[CARD_ROUNDS + c] += f64::from(st.card_rounds[c]);
+        }
+        for k in 0..3 {
+            out[QUESTIONS + k] += f64::from(st.questions[k]);
+        }
+        out[QUESTIONS + 3] += f64::from(st.robbed_below);
+        if !t.capped {
+            out[QUESTIONS + 4] += 1.0;
+            out[QUESTIONS + 5] += f64::from(u8::from(st.steal_decided));
+            out[QUESTIONS + 6] += f64::from(u8::from(st.kingmade));
         }
     }
 
@@ -104,6 +156,8 @@ impl Present for TofuKingdom {
             format!("{:.3} [{lo:.3}, {hi:.3}]", k / n.max(1.0))
         };
         let points: f64 = x[6..9].iter().sum();
+        let asked: f64 = x[QUESTIONS..QUESTIONS + 3].iter().sum();
+        let finished = x[QUESTIONS + 4];
         let by_seat: Vec<String> = (0..self.num_seats())
             .map(|s| format!("{} {}", s + 1, ci(x[9 + s], x[17 + s])))
             .collect();
@@ -134,10 +188,72 @@ impl Present for TofuKingdom {
                 "find rate by the Prince's seat (of rounds she was dealt): {}",
                 by_seat.join(", ")
             ),
+            format!(
+                "points gained per round held, by card (steals included): {}",
+                self.card_lines(x).join(", ")
+            ),
+            format!(
+                "questions asked: where is she {:.3}, your card {:.3}, another's card {:.3} (of {:.0})",
+                x[QUESTIONS] / asked.max(1.0),
+                x[QUESTIONS + 1] / asked.max(1.0),
+                x[QUESTIONS + 2] / asked.max(1.0),
+                asked
+            ),
+            format!(
+                "a winning score reached and stolen back below it: {:.0} rounds ({:.3} per game)",
+                x[QUESTIONS + 3],
+                x[QUESTIONS + 3] / games as f64
+            ),
+            format!(
+                "the last round's steals decide the winner in {} of {:.0} games ended by the rules; by a stealer who does not win (kingmaking) in {}",
+                ci(x[QUESTIONS + 5], finished),
+                finished,
+                ci(x[QUESTIONS + 6], finished)
+            ),
+            format!("tallies: {}", Self::TALLIES
+                .iter()
+                .zip(x)
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")),
         ]
     }
 
     fn render(&self, s: &Self::State) -> String {
+        self.render_position(s)
+    }
+
+    fn state_players(s: &Self::State) -> usize {
+        s.table.players as usize
+    }
+
+    fn check_state(&self, s: &Self::State) -> Result<(), String> {
+        TofuKingdom::check_state(self, s)
+    }
+}
+
+impl TofuKingdom {
+    /// "card points-per-round (rounds)" for each card of the data, from the summed tallies.
+    fn card_lines(&self, x: &[f64]) -> Vec<String> {
+        self.data
+            .cards
+            .iter()
+            .enumerate()
+            .take(MAX_CARDS)
+            .filter(|&(c, _)| x[CARD_ROUNDS + c] > 0.0)
+            .map(|(c, card)| {
+                format!(
+                    "{} {:.3} ({:.0} rounds)",
+                    card.id,
+                    x[CARD_POINTS + c] / x[CARD_ROUNDS + c],
+                    x[CARD_ROUNDS + c]
+                )
+            })
+            .collect()
+    }
+
+    /// The printed position.
+    fn render_position(&self, s: &State) -> String {
         use std::fmt::Write as _;
         let t = &s.table;
         let id = |c: u8| self.data.card(c).id.clone();
@@ -173,13 +289,5 @@ impl Present for TofuKingdom {
             );
         }
         out
-    }
-
-    fn state_players(s: &Self::State) -> usize {
-        s.table.players as usize
-    }
-
-    fn check_state(&self, s: &Self::State) -> Result<(), String> {
-        TofuKingdom::check_state(self, s)
     }
 }

@@ -1,7 +1,7 @@
 //! Answers and their truth, the legal actions of each phase, applying an action, scoring.
 
 use super::data::{Eye, Reward};
-use super::params::CentreAnswer;
+use super::params::{CentreAnswer, EndCheck, PrinceReward};
 use super::state::{Answer, Exchange, Phase, Question, State, Table, MAX_PLAYERS, NO_CARD};
 use super::{Action, TofuKingdom};
 use rand::Rng;
@@ -99,13 +99,21 @@ impl TofuKingdom {
                 if cards[g as usize] != t.revealed {
                     return false;
                 }
-                let sym = self.data.card(t.revealed).upper_left;
-                (0..self.players).all(|s| {
-                    let scores = Some(self.data.card(cards[s as usize]).lower_right) == sym;
-                    scores == (t.scored & (1 << s) != 0)
-                })
+                (0..self.players)
+                    .all(|s| self.scores(t, s, cards[s as usize]) == (t.scored & (1 << s) != 0))
             }
         }
+    }
+
+    /// Whether `seat`, holding `card`, scores in the round whose named card `t.revealed` is face
+    /// up: its lower-right symbol is the winning symbol (and, for the Prince, his card scores
+    /// under `prince_reward`).
+    pub fn scores(&self, t: &Table, seat: u8, card: u8) -> bool {
+        if seat == t.prince && self.params.prince_reward == PrinceReward::None {
+            return false;
+        }
+        let sym = self.data.card(t.revealed).upper_left;
+        sym.is_some() && Some(self.data.card(card).lower_right) == sym
     }
 
     /// Points of `victim` that a steal may take now.
@@ -127,23 +135,30 @@ impl TofuKingdom {
             Phase::Ask => {
                 // One question to each other player, then one extra question to anyone.
                 let first_round = (t.log_len as usize) < n as usize - 1;
+                let p = &self.params;
                 for to in (0..n).filter(|&x| x != t.prince) {
                     if first_round && t.asked & (1 << to) != 0 {
                         continue;
                     }
-                    out.push(Action::Ask {
-                        to,
-                        question: Question::WherePrincess,
-                    });
-                    out.push(Action::Ask {
-                        to,
-                        question: Question::OwnCard,
-                    });
-                    for x in (0..n).filter(|&x| x != t.prince && x != to) {
+                    if p.ask_where {
                         out.push(Action::Ask {
                             to,
-                            question: Question::CardOf(x),
+                            question: Question::WherePrincess,
                         });
+                    }
+                    if p.ask_own_card {
+                        out.push(Action::Ask {
+                            to,
+                            question: Question::OwnCard,
+                        });
+                    }
+                    if p.ask_other_card {
+                        for x in (0..n).filter(|&x| x != t.prince && x != to) {
+                            out.push(Action::Ask {
+                                to,
+                                question: Question::CardOf(x),
+                            });
+                        }
                     }
                 }
             }
@@ -180,7 +195,9 @@ impl TofuKingdom {
                     answer,
                 };
                 t.log_len += 1;
-                t.phase = if t.log_len == self.players {
+                s.stats.questions[question.kind()] =
+                    s.stats.questions[question.kind()].saturating_add(1);
+                t.phase = if t.log_len == self.questions_per_round() {
                     Phase::Guess
                 } else {
                     Phase::Ask
@@ -209,15 +226,18 @@ impl TofuKingdom {
         t.guess = Some(named);
         t.revealed = card;
         if card == self.data.princess {
-            t.finds[t.prince as usize] += 1;
+            t.finds[t.prince as usize] = t.finds[t.prince as usize].saturating_add(1);
         }
         let Some(sym) = self.data.card(card).upper_left else {
             return;
         };
-        t.symbol_rounds[sym.index()] += 1;
+        t.symbol_rounds[sym.index()] = t.symbol_rounds[sym.index()].saturating_add(1);
         for seat in 0..self.players {
-            let c = self.data.card(s.cards[seat as usize]);
-            if c.lower_right != sym {
+            let held = s.cards[seat as usize];
+            let c = self.data.card(held);
+            if c.lower_right != sym
+                || (seat == t.prince && self.params.prince_reward == PrinceReward::None)
+            {
                 continue;
             }
             t.scored |= 1 << seat;
@@ -225,10 +245,23 @@ impl TofuKingdom {
                 Reward::Beans(b) => {
                     t.points[seat as usize] += i16::from(b);
                     t.gained[seat as usize] += i16::from(b);
-                    t.faction_points[c.faction.index()] += u16::from(b);
+                    t.gains = t.gains.saturating_add(u16::from(b));
+                    s.stats.faction_points[c.faction.index()] =
+                        s.stats.faction_points[c.faction.index()].saturating_add(u16::from(b));
+                    s.stats.card_points[held as usize] =
+                        s.stats.card_points[held as usize].saturating_add(u16::from(b));
                 }
                 Reward::Steal(_) => t.steals |= 1 << seat,
             }
+        }
+        self.note_reached(s);
+    }
+
+    /// Records that a seat has reached the winning score this round.
+    fn note_reached(&self, s: &mut State) {
+        let n = self.players as usize;
+        if s.table.points[..n].iter().any(|&p| p >= self.target) {
+            s.table.reached = true;
         }
     }
 
@@ -257,7 +290,8 @@ impl TofuKingdom {
 
     /// `seat` takes its steal reward from `victim`.
     fn take(&self, s: &mut State, seat: u8, victim: u8) {
-        let c = self.data.card(s.cards[seat as usize]);
+        let held = s.cards[seat as usize];
+        let c = self.data.card(held);
         let want = match c.reward {
             Reward::Steal(k) => i16::from(k),
             Reward::Beans(_) => 0,
@@ -267,9 +301,18 @@ impl TofuKingdom {
         t.points[victim as usize] -= k;
         t.points[seat as usize] += k;
         t.gained[seat as usize] += k;
-        t.faction_points[c.faction.index()] += k as u16;
-        t.stolen += k as u16;
+        t.gains = t.gains.saturating_add(k as u16);
+        t.stolen = t.stolen.saturating_add(k as u16);
         t.steals &= !(1 << seat);
+        let st = &mut s.stats;
+        st.faction_points[c.faction.index()] =
+            st.faction_points[c.faction.index()].saturating_add(k as u16);
+        st.card_points[held as usize] = st.card_points[held as usize].saturating_add(k as u16);
+        if (st.round_steals_len as usize) < MAX_PLAYERS {
+            st.round_steals[st.round_steals_len as usize] = (seat, victim, k as u8);
+            st.round_steals_len += 1;
+        }
+        self.note_reached(s);
     }
 
     /// "The game ends when any player reaches a score of 7 points or more. If no player reaches
@@ -277,11 +320,20 @@ impl TofuKingdom {
     /// card is passed to the next player in a clockwise direction."
     fn end_round<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         let n = self.players as usize;
-        let t = &mut s.table;
-        if t.points[..n].iter().any(|&p| p >= self.target) {
-            t.phase = Phase::Over;
+        let holds = s.table.points[..n].iter().any(|&p| p >= self.target);
+        if s.table.reached && !holds {
+            s.stats.robbed_below = s.stats.robbed_below.saturating_add(1);
+        }
+        let ends = match self.params.end_check {
+            EndCheck::Reached => s.table.reached,
+            EndCheck::AfterSteals => holds,
+        };
+        if ends {
+            s.table.phase = Phase::Over;
+            self.judge_steals(s);
             return;
         }
+        let t = &mut s.table;
         if t.round >= self.params.max_rounds {
             t.capped = true;
             t.phase = Phase::Over;
@@ -295,8 +347,44 @@ impl TofuKingdom {
         t.revealed = NO_CARD;
         t.scored = 0;
         t.steals = 0;
+        t.reached = false;
         t.gained = [0; MAX_PLAYERS];
         t.phase = Phase::Ask;
+        s.stats.round_steals_len = 0;
         self.deal(s, rng);
+    }
+
+    /// At the end of a game: whether undoing the last round's steals would change who wins, and
+    /// whether a stealer who did not win changed it (a kingmaker).
+    fn judge_steals(&self, s: &mut State) {
+        let n = self.players as usize;
+        let mut without = s.table.points;
+        let steals = s.stats.round_steals;
+        for &(thief, victim, k) in &steals[..s.stats.round_steals_len as usize] {
+            without[thief as usize] -= i16::from(k);
+            without[victim as usize] += i16::from(k);
+        }
+        let winners = |p: &[i16; MAX_PLAYERS]| {
+            let top = p[..n].iter().copied().max().unwrap_or(0);
+            (0..n).filter(|&i| p[i] == top).fold(0u8, |m, i| m | 1 << i)
+        };
+        let now = winners(&s.table.points);
+        if now != winners(&without) {
+            s.stats.steal_decided = true;
+            s.stats.kingmade = steals[..s.stats.round_steals_len as usize]
+                .iter()
+                .any(|&(thief, _, _)| now & (1 << thief) == 0);
+        }
+    }
+}
+
+impl Question {
+    /// The question's type: 0 "where is Princess Tofu?", 1 "your card", 2 "another's card".
+    pub fn kind(self) -> usize {
+        match self {
+            Question::WherePrincess => 0,
+            Question::OwnCard => 1,
+            Question::CardOf(_) => 2,
+        }
     }
 }

@@ -100,19 +100,52 @@ pub struct Table {
     pub steals: u8,
     /// Rounds each seat has been Prince Mochi.
     pub prince_rounds: [u16; MAX_PLAYERS],
-    /// Rounds in which each seat, as Prince, named Princess Tofu's holder.
+    /// Rounds in which each seat, as Prince, named Princess Tofu's holder (public: the named
+    /// card is turned face up).
     pub finds: [u16; MAX_PLAYERS],
-    /// Rounds each seat was Prince while Princess Tofu was dealt to a player (not in the centre).
-    pub princess_dealt: [u16; MAX_PLAYERS],
     /// Rounds won by each winning symbol (heart, crown, mask).
     pub symbol_rounds: [u16; 3],
-    /// Points gained by cards of each faction (heart, crown, mask), steals included.
-    pub faction_points: [u16; 3],
+    /// Points gained so far by every seat together, steals included (public: beans are taken
+    /// in view).
+    pub gains: u16,
     /// Points taken by steals so far (they move between seats, so the seats' points add up to
-    /// the factions' gains less this).
+    /// `gains` less this).
     pub stolen: u16,
+    /// A seat reached the winning score at some moment of this round (a steal may have taken
+    /// it back below since).
+    pub reached: bool,
     /// The round cap stopped the game.
     pub capped: bool,
+}
+
+/// The most cards a data file may hold: the Character cards and Prince Mochi's.
+pub const MAX_CARDS: usize = super::data::MAX_CHARACTERS + 1;
+
+/// The referee's record for the findings: statistics that depend on cards no seat may see
+/// (whether Princess Tofu was dealt, which card scored). It is never part of an observation,
+/// and a determinized copy carries an empty one, so no agent can read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Stats {
+    /// Rounds each seat was Prince while Princess Tofu was dealt to a player (not in the centre).
+    pub princess_dealt: [u16; MAX_PLAYERS],
+    /// Points gained by cards of each faction (heart, crown, mask), steals included.
+    pub faction_points: [u16; 3],
+    /// Points gained by each card (by card index, Prince Mochi's included), steals included.
+    pub card_points: [u16; MAX_CARDS],
+    /// Rounds each card was held by a player (Prince Mochi's: rounds played).
+    pub card_rounds: [u16; MAX_CARDS],
+    /// Questions asked, by type: where is Princess Tofu, your card, another player's card.
+    pub questions: [u16; 3],
+    /// This round's steals: stealer, victim and points, in order.
+    pub round_steals: [(u8, u8, u8); MAX_PLAYERS],
+    /// Number of entries in `round_steals`.
+    pub round_steals_len: u8,
+    /// Rounds in which a seat reached the winning score and a steal took it back below.
+    pub robbed_below: u16,
+    /// The game ended and undoing the last round's steals would change who wins.
+    pub steal_decided: bool,
+    /// `steal_decided`, and a stealer of that round is not among the winners: a kingmaker.
+    pub kingmade: bool,
 }
 
 /// One position of Tofu Kingdom.
@@ -126,6 +159,9 @@ pub struct State {
     pub centre: [u8; MAX_PLAYERS],
     /// Number of cards in the centre.
     pub centre_len: u8,
+    /// The referee's statistics (never observed; see [`Stats`]).
+    #[serde(default)]
+    pub stats: Stats,
 }
 
 impl State {

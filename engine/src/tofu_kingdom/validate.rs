@@ -58,6 +58,27 @@ impl TofuKingdom {
         for (i, &c) in s.centre[..s.centre_len as usize].iter().enumerate() {
             card(&format!("centre[{i}]"), c)?;
         }
+        // Far beyond any game; a state near the counters' limits could not play on soundly.
+        if t.gains > u16::MAX / 2 || t.stolen > t.gains {
+            return Err(format!(
+                "table.gains/stolen: {} points gained and {} stolen is not a game's record",
+                t.gains, t.stolen
+            ));
+        }
+        let st = &s.stats;
+        if st.round_steals_len as usize > MAX_PLAYERS {
+            return Err(format!(
+                "stats.round_steals_len: {} steals, at most {MAX_PLAYERS}",
+                st.round_steals_len
+            ));
+        }
+        for (i, &(thief, victim, _)) in st.round_steals[..st.round_steals_len as usize]
+            .iter()
+            .enumerate()
+        {
+            seat(&format!("stats.round_steals[{i}]"), thief)?;
+            seat(&format!("stats.round_steals[{i}]"), victim)?;
+        }
         if t.log_len as usize > t.log.len() {
             return Err(format!("table.log_len: {} entries", t.log_len));
         }
@@ -98,7 +119,14 @@ impl TofuKingdom {
         if t.asked != asked {
             return Err("table.asked: not the seats the log's first round asked".into());
         }
-        let in_round = (t.log_len as usize) < n as usize;
+        let in_round = t.log_len < self.questions_per_round();
+        if t.log_len > self.questions_per_round() {
+            return Err(format!(
+                "table.log_len: {} questions, a round has {}",
+                t.log_len,
+                self.questions_per_round()
+            ));
+        }
         match t.phase {
             Phase::Ask | Phase::Answer { .. } if !in_round => {
                 return Err("table.phase: questions after every question was asked".into())

@@ -262,7 +262,7 @@ SPECIFIC = [
     "bench --players 2 --games 0",
     "play --game tofu-kingdom --players 2 --games 2 --quiet",
     "play --game tofu-kingdom --players 9 --games 2 --quiet",
-    "play --game tofu-kingdom --players 4 --games 2 --quiet --set deal_mode=purple",
+    "play --game tofu-kingdom --players 4 --games 2 --quiet --set deal=purple",
     "play --game tofu-kingdom --players 4 --games 2 --quiet --set winning_score=0",
     "play --game tofu-kingdom --players 4 --games 2 --quiet --data /nonexistent.yaml",
     "data --game tofu-kingdom",
