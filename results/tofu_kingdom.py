@@ -220,7 +220,7 @@ def section_answerers(fresh):
                 runs.append(r)
                 res[(p, prince_name, style)] = find(r, 1)
                 cells.append(f"{ci(*find(r, 1))} ({r['games']})")
-            if p <= 6 and prince == "greedy":
+            if prince == "greedy":
                 r = run(p, with_seat1(prince, MCTS_ANSWERER, p), games=150, fresh=fresh)
                 runs.append(r)
                 cells.append(f"{ci(*find(r, 1))} ({r['games']})")
@@ -233,8 +233,8 @@ Seat 1 is the Prince named; every other seat answers in one style (and otherwise
 *steer* the greedy answerer (the allowed answer that steers the Prince's posterior most toward a
 round it scores), *model* an answer drawn from the greedy Prince's answer model
 (`answer_style = "model"`), *uniform* uniform among the answers the eye mark allows
-(`answer_style = "uniform"`), *MCTS* `{MCTS_ANSWERER}` in every other seat (150 games, 4 and
-6 players only: at 8 players seven search answerers cost too much for this run). Find rates of
+(`answer_style = "uniform"`), *MCTS* `{MCTS_ANSWERER}` in every other seat (150 games; run
+for the greedy Prince only). Find rates of
 seat 1 as Prince over the rounds Princess Tofu was dealt; games in brackets.
 
 {table(["players", "Prince", "steer", "model", "uniform", "MCTS"], rows)}
