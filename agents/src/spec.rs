@@ -50,6 +50,21 @@ pub fn parse_spec(spec: &str) -> Result<(String, Vec<(String, String)>), AgentEr
     Ok((name, opts))
 }
 
+/// The value named `v` among `options` for key `key`, or an error listing them.
+fn choice<T: Copy>(spec: &str, key: &str, v: &str, options: &[(&str, T)]) -> Result<T, AgentError> {
+    options
+        .iter()
+        .find(|(name, _)| *name == v)
+        .map(|&(_, x)| x)
+        .ok_or_else(|| AgentError::Malformed {
+            spec: spec.into(),
+            message: format!(
+                "{key} must be {}, got `{v}`",
+                options.iter().map(|o| o.0).collect::<Vec<_>>().join(" or ")
+            ),
+        })
+}
+
 fn parse<T: std::str::FromStr>(spec: &str, key: &str, v: &str) -> Result<T, AgentError> {
     v.parse().map_err(|_| AgentError::Malformed {
         spec: spec.into(),
@@ -120,76 +135,39 @@ pub fn build_agent<G: Evaluate + 'static>(
                     "confirm" => c.confirm = parse(spec, k, v)?,
                     "depth" => c.depth = parse(spec, k, v)?,
                     "rollout" => {
-                        c.rollout = match v.as_str() {
-                            "random" => Rollout::Random,
-                            "greedy" => Rollout::Greedy,
-                            _ => {
-                                return Err(AgentError::Malformed {
-                                    spec: spec.into(),
-                                    message: format!("rollout must be random or greedy, got `{v}`"),
-                                })
-                            }
-                        }
+                        c.rollout = choice(
+                            spec,
+                            k,
+                            v,
+                            &[("random", Rollout::Random), ("greedy", Rollout::Greedy)],
+                        )?
                     }
                     "root" => {
-                        c.root = match v.as_str() {
-                            "tree" => Root::Tree,
-                            "paired" => Root::Paired,
-                            _ => {
-                                return Err(AgentError::Malformed {
-                                    spec: spec.into(),
-                                    message: format!("root must be tree or paired, got `{v}`"),
-                                })
-                            }
-                        }
+                        c.root = choice(
+                            spec,
+                            k,
+                            v,
+                            &[("tree", Root::Tree), ("paired", Root::Paired)],
+                        )?
                     }
                     "horizon" => {
-                        c.round_horizon = match v.as_str() {
-                            "game" => false,
-                            "round" => true,
-                            _ => {
-                                return Err(AgentError::Malformed {
-                                    spec: spec.into(),
-                                    message: format!("horizon must be game or round, got `{v}`"),
-                                })
-                            }
-                        }
+                        c.round_horizon = choice(spec, k, v, &[("game", false), ("round", true)])?
                     }
                     "belief" => {
-                        c.belief = match v.as_str() {
-                            "uniform" => Belief::Uniform,
-                            "model" => Belief::Model,
-                            _ => {
-                                return Err(AgentError::Malformed {
-                                    spec: spec.into(),
-                                    message: format!("belief must be uniform or model, got `{v}`"),
-                                })
-                            }
-                        }
+                        c.belief = choice(
+                            spec,
+                            k,
+                            v,
+                            &[("uniform", Belief::Uniform), ("model", Belief::Model)],
+                        )?
                     }
                     "reward" => {
-                        c.reward = match v.as_str() {
-                            "win" => Reward::Win,
-                            "rank" => Reward::Rank,
-                            _ => {
-                                return Err(AgentError::Malformed {
-                                    spec: spec.into(),
-                                    message: format!("reward must be win or rank, got `{v}`"),
-                                })
-                            }
-                        }
+                        c.reward =
+                            choice(spec, k, v, &[("win", Reward::Win), ("rank", Reward::Rank)])?
                     }
                     "cut" => {
-                        c.cut = match v.as_str() {
-                            "rank" => Cut::Rank,
-                            "margin" => Cut::Margin(margin_scale.unwrap_or(3.0)),
-                            _ => {
-                                return Err(AgentError::Malformed {
-                                    spec: spec.into(),
-                                    message: format!("cut must be rank or margin, got `{v}`"),
-                                })
-                            }
-                        }
+                        let margin = Cut::Margin(margin_scale.unwrap_or(3.0));
+                        c.cut = choice(spec, k, v, &[("rank", Cut::Rank), ("margin", margin)])?
                     }
                     "scale" => {
                         let x: f64 = parse(spec, k, v)?;

@@ -621,3 +621,16 @@ fn the_referee_statistics_are_in_no_observation_and_no_determinized_copy() {
         assert_eq!(d.stats, Default::default());
     }
 }
+
+#[test]
+fn a_loaded_state_whose_points_could_overflow_is_refused_naming_the_field() {
+    let g = game(4);
+    let mut s = g.new_state(&mut rng_from_seed(1));
+    s.table.points[1] = 32_700;
+    s.table.gains = 32_700;
+    let e = g.check_state(&s).unwrap_err();
+    assert!(e.contains("table.gains"), "{e}");
+    s.table.points[1] = 5;
+    s.table.gains = 5;
+    g.check_state(&s).unwrap();
+}

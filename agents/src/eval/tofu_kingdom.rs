@@ -25,7 +25,7 @@ use crate::Decision;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use shifu_engine::tofu_kingdom::{
-    Action, Answer, Eye, Phase, Question, State, Table, TofuKingdom, MAX_PLAYERS,
+    Action, Answer, Exchange, Eye, Phase, Question, State, Table, TofuKingdom, MAX_PLAYERS,
 };
 use shifu_engine::Seat;
 
@@ -168,24 +168,9 @@ pub fn posterior(
     weights: &TofuKingdomWeights,
 ) -> Vec<([u8; MAX_PLAYERS], f64)> {
     let mut worlds = Vec::new();
-    // Each logged exchange's answer domain and the answer's place in it.
-    let entries: Vec<(Vec<Answer>, usize)> = t
-        .log()
-        .iter()
-        .map(|e| {
-            let mut d = Vec::new();
-            g.answer_domain(t, e.question, &mut d);
-            let i = d.iter().position(|&a| a == e.answer).unwrap_or(0);
-            (d, i)
-        })
-        .collect();
-    let mut probs = [0.0; 16];
+    let places = answer_places(g, t, t.log());
     g.for_each_world(t, |w| {
-        let mut p = 1.0;
-        for (e, (domain, i)) in t.log().iter().zip(&entries) {
-            answer_probs(g, w, e.to, e.question, domain, weights, &mut probs);
-            p *= probs[*i];
-        }
+        let p = likelihood(g, w, t.log(), &places, weights);
         if p > 0.0 {
             worlds.push((*w, p));
         }
@@ -195,6 +180,56 @@ pub fn posterior(
         x.1 /= total;
     }
     worlds
+}
+
+/// Each exchange's answer domain and the answer's place in it.
+fn answer_places(g: &TofuKingdom, t: &Table, heard: &[Exchange]) -> Vec<(Vec<Answer>, usize)> {
+    heard
+        .iter()
+        .map(|e| {
+            let mut d = Vec::new();
+            g.answer_domain(t, e.question, &mut d);
+            let i = d.iter().position(|&a| a == e.answer).unwrap_or(0);
+            (d, i)
+        })
+        .collect()
+}
+
+/// The probability under the answer model of the answers `heard` in the world `w` (`places`
+/// from [`answer_places`]).
+fn likelihood(
+    g: &TofuKingdom,
+    w: &[u8; MAX_PLAYERS],
+    heard: &[Exchange],
+    places: &[(Vec<Answer>, usize)],
+    weights: &TofuKingdomWeights,
+) -> f64 {
+    let mut probs = [0.0; 16];
+    let mut p = 1.0;
+    for (e, (domain, i)) in heard.iter().zip(places) {
+        answer_probs(g, w, e.to, e.question, domain, weights, &mut probs);
+        p *= probs[*i];
+        if p == 0.0 {
+            break;
+        }
+    }
+    p
+}
+
+/// The guess among `legal` naming the seat with the most weight in the location marginal `m`.
+fn guess_by<R: Rng + ?Sized>(
+    m: &[f64; LOCATIONS],
+    legal: &[Action],
+    rng: &mut R,
+) -> Option<Action> {
+    let scored: Vec<(Action, f64)> = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Guess(s) => Some((a, m[s as usize])),
+            _ => None,
+        })
+        .collect();
+    best(&scored, rng)
 }
 
 /// The probability of Princess Tofu's location (seats, then the centre) under a posterior.
@@ -313,15 +348,7 @@ fn choose_guess<R: Rng + ?Sized>(
     w: &TofuKingdomWeights,
     rng: &mut R,
 ) -> Option<Action> {
-    let m = princess_marginal(g, &posterior(g, t, w));
-    let scored: Vec<(Action, f64)> = legal
-        .iter()
-        .filter_map(|&a| match a {
-            Action::Guess(s) => Some((a, m[s as usize])),
-            _ => None,
-        })
-        .collect();
-    best(&scored, rng)
+    guess_by(&princess_marginal(g, &posterior(g, t, w)), legal, rng)
 }
 
 /// Answerer: the allowed answer after which the Prince's posterior leans most toward seats
@@ -456,39 +483,15 @@ fn particle_guess<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Option<Action> {
     let heard = &t.log()[(b.log_len as usize).min(t.log().len())..];
-    let domains: Vec<(Vec<Answer>, usize)> = heard
-        .iter()
-        .map(|e| {
-            let mut d = Vec::new();
-            g.answer_domain(t, e.question, &mut d);
-            let i = d.iter().position(|&a| a == e.answer).unwrap_or(0);
-            (d, i)
-        })
-        .collect();
+    let places = answer_places(g, t, heard);
     let mut m = [0.0; LOCATIONS];
-    let mut probs = [0.0; 16];
     for p in &b.particles {
-        let mut weight = 1.0;
-        for (e, (domain, i)) in heard.iter().zip(&domains) {
-            answer_probs(g, p, e.to, e.question, domain, w, &mut probs);
-            weight *= probs[*i];
-            if weight == 0.0 {
-                break;
-            }
-        }
-        m[location(g, p)] += weight;
+        m[location(g, p)] += likelihood(g, p, heard, &places, w);
     }
     if m.iter().all(|&x| x == 0.0) {
         return None;
     }
-    let scored: Vec<(Action, f64)> = legal
-        .iter()
-        .filter_map(|&a| match a {
-            Action::Guess(s) => Some((a, m[s as usize])),
-            _ => None,
-        })
-        .collect();
-    best(&scored, rng)
+    guess_by(&m, legal, rng)
 }
 
 impl Evaluate for TofuKingdom {

@@ -358,17 +358,19 @@ impl TofuKingdom {
     /// whether a stealer who did not win changed it (a kingmaker).
     fn judge_steals(&self, s: &mut State) {
         let n = self.players as usize;
-        let mut without = s.table.points;
+        // Wide integers: a loaded state's record of steals is checked for seats, not amounts.
+        let now_points = s.table.points.map(i32::from);
+        let mut without = now_points;
         let steals = s.stats.round_steals;
         for &(thief, victim, k) in &steals[..s.stats.round_steals_len as usize] {
-            without[thief as usize] -= i16::from(k);
-            without[victim as usize] += i16::from(k);
+            without[thief as usize] -= i32::from(k);
+            without[victim as usize] += i32::from(k);
         }
-        let winners = |p: &[i16; MAX_PLAYERS]| {
+        let winners = |p: &[i32; MAX_PLAYERS]| {
             let top = p[..n].iter().copied().max().unwrap_or(0);
             (0..n).filter(|&i| p[i] == top).fold(0u8, |m, i| m | 1 << i)
         };
-        let now = winners(&s.table.points);
+        let now = winners(&now_points);
         if now != winners(&without) {
             s.stats.steal_decided = true;
             s.stats.kingmade = steals[..s.stats.round_steals_len as usize]

@@ -6,6 +6,10 @@ use super::action::Action;
 use super::state::{Answer, Phase, Question, State, MAX_PLAYERS, NO_CARD};
 use super::TofuKingdom;
 
+/// Most points gained in a loaded state's record: every seat's points are at most this, so a
+/// round's reward and steal (at most 255 each) cannot overflow them.
+const MAX_LOADED_GAINS: u16 = i16::MAX as u16 - 512;
+
 impl TofuKingdom {
     /// Checks a loaded state; the error names the field.
     pub fn check_state(&self, s: &State) -> Result<(), String> {
@@ -58,8 +62,7 @@ impl TofuKingdom {
         for (i, &c) in s.centre[..s.centre_len as usize].iter().enumerate() {
             card(&format!("centre[{i}]"), c)?;
         }
-        // Far beyond any game; a state near the counters' limits could not play on soundly.
-        if t.gains > u16::MAX / 2 || t.stolen > t.gains {
+        if t.gains > MAX_LOADED_GAINS || t.stolen > t.gains {
             return Err(format!(
                 "table.gains/stolen: {} points gained and {} stolen is not a game's record",
                 t.gains, t.stolen
