@@ -21,6 +21,8 @@ import subprocess
 import sys
 import time
 
+from ginza_retro_cafe import ci  # the shared Wilson interval of the results scripts
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "tofu_kingdom")
 RUNS = os.path.join(OUT, "runs")
@@ -36,21 +38,6 @@ STYLE = {s: f"greedy:weights=results/tofu_kingdom_answers_{s}.toml" for s in ["m
 STYLE["steer"] = "greedy"
 MCTS_ANSWERER = "mcts:iters=200,rollout=greedy,root=paired,belief=model,horizon=round,depth=0"
 FLAT = "results/tofu_kingdom_variants/flat_rewards.yaml"
-
-
-def wilson(k, n, z=1.959963984540054):
-    if n <= 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
-def ci(k, n):
-    lo, hi = wilson(k, n)
-    return f"{k / max(n, 1):.3f} [{lo:.3f}, {hi:.3f}]"
 
 
 def diff_ci(k1, n1, k2, n2):
@@ -205,6 +192,9 @@ from rollouts in which the rest of the round is played by a simpler Prince (rand
 guesses from 256 re-weighted deals), and with up to 56 questions to compare, 500 rollouts leave
 deviations from the greedy question that may cost more finds than they gain.
 
+Card data: greedy find rates do not move with the reconstructed rewards (*Rewards*); the MCTS
+Prince's search scores points, so his may.
+
 {commands(runs)}
 """
 
@@ -248,6 +238,9 @@ is level with the greedy one at {listing([p for p in KEY if not differs(*res[(p,
 A designer reading a find rate should ask how the table answers: the more deliberately players
 steer, the harder the Prince's job.
 
+Card data: the eye marks are found data; greedy find rates do not move with the reconstructed
+rewards (*Rewards*), while the MCTS players, whose searches score points, may depend on them.
+
 {commands(runs)}
 """
 
@@ -281,6 +274,9 @@ hold Princess Tofu and Queen Tofu, so the centre is smaller and the mask cards r
 rate differs between the deals at {listing(diff)} players, mask rounds and mask points nearly
 vanish at 5 and 6 players, and games are shorter. Findings made under one deal do not carry over
 to the other below 7 players.
+
+Card data: the Blue Orange lists are found; points by faction depend on the reconstructed
+rewards, the find rates and winning symbols do not (*Rewards*).
 
 {commands(runs)}
 """
@@ -318,6 +314,9 @@ What it means: the find rate moves beyond its interval under: {moved_text}; else
 not depend on the reading. The centre options change what an answer can say when Princess Tofu is
 not dealt; the end check changes only games in which a steal takes a winning score back below 7
 (see *Steals*); Prince Mochi's reward moves points to the heart faction.
+
+Card data: points by faction and length depend on the reconstructed rewards, the find rates
+and winning symbols do not (*Rewards*).
 
 {commands(runs)}
 """
@@ -401,6 +400,8 @@ A gain means the greedy Prince's own choice hurts him: he asks "where is Princes
 (his answer model expects it to tell him most), yet below 8 players he does better when made to
 ask about cards: steering answerers appear to mislead him most easily with it.
 The extra question is worth most where the table is largest.
+
+Card data: find rates do not move with the reconstructed rewards for these agents (*Rewards*).
 
 {commands(runs)}
 """
@@ -511,7 +512,8 @@ assumption is ours, not the box's.
 What it means: at that pace at least 90% of games fit the box's 10–30 minutes at {listing(fits)}
 players; at {listing(long)} players most run past 30 minutes, because rounds hold more questions
 and the rounds per game do not fall. A designer who wants the box's length at large counts needs
-a lower target than 7 points or fewer questions per round.
+a lower target than 7 points or fewer questions per round. Card data: the length depends on the
+reconstructed rewards (flat rewards lengthen games, *Rewards*).
 
 {commands(runs)}
 """
