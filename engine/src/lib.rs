@@ -10,6 +10,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod alloc_counter;
+pub mod encode;
 pub mod error;
 pub mod game;
 pub mod ginza_retro_cafe;
@@ -21,6 +22,7 @@ pub mod tofu_kingdom;
 pub mod tofu_shifu;
 pub mod wok_star;
 
+pub use encode::{Encoder, Encoding, Field};
 pub use error::EngineError;
 pub use game::{Game, IllegalAction, Outcome, Seat, MAX_SEATS};
 pub use param_file::ParamFile;

@@ -14,6 +14,8 @@ use serde::Serialize;
 /// What one seat sees.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Observation {
+    /// The observing seat.
+    pub seat: u8,
     /// The position with what the seat cannot see blanked ([`super::NONE`] or 0).
     pub state: State,
     /// Customers left in the Customer deck of each time of day.
@@ -41,6 +43,7 @@ impl GinzaRetroCafe {
         v.bonus_box = 0;
         v.deck = [0; 3];
         Observation {
+            seat,
             state: v,
             deck_sizes: s.deck.map(|d| d.count_ones()),
         }

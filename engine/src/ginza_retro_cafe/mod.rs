@@ -30,6 +30,7 @@
 
 pub mod action;
 pub mod data;
+mod encode;
 pub mod params;
 pub mod state;
 

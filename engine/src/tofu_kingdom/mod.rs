@@ -17,6 +17,7 @@
 
 pub mod action;
 pub mod data;
+mod encode;
 mod hidden;
 mod invariants;
 pub mod params;

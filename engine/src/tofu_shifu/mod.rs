@@ -24,6 +24,7 @@
 pub mod action;
 mod apply;
 pub mod data;
+mod encode;
 mod hidden;
 mod invariants;
 mod knobs;

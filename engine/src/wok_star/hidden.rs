@@ -29,6 +29,8 @@ pub const COUPON_SLOTS: u128 = {
 /// deck; only how many.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Observation {
+    /// The observing seat.
+    pub seat: u8,
     /// The position with the deck's Coupon customers folded back into the Coupon pile.
     pub state: State,
     /// How many Coupon customers are in the Regular deck.
@@ -38,7 +40,7 @@ pub struct Observation {
 }
 
 impl WokStar {
-    pub(crate) fn observe(&self, s: &State) -> Observation {
+    pub(crate) fn observe(&self, s: &State, seat: u8) -> Observation {
         let mut v = s.clone();
         let in_deck = s.deck & COUPON_SLOTS;
         v.deck &= !COUPON_SLOTS;
@@ -46,6 +48,7 @@ impl WokStar {
         v.event_box |= s.event_deck;
         v.event_deck = 0;
         Observation {
+            seat,
             state: v,
             advertised: in_deck.count_ones(),
             events_in_deck: s.event_deck.count_ones(),

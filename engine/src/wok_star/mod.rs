@@ -35,6 +35,7 @@
 pub mod action;
 pub mod clock;
 pub mod data;
+mod encode;
 pub mod params;
 pub mod state;
 
@@ -282,8 +283,8 @@ impl Game for WokStar {
         self.sample_hidden(s, rng)
     }
 
-    fn observation(&self, s: &State, _seat: Seat) -> Observation {
-        self.observe(s)
+    fn observation(&self, s: &State, seat: Seat) -> Observation {
+        self.observe(s, seat)
     }
 
     fn turns_completed(&self, s: &State) -> u32 {

@@ -1,0 +1,393 @@
+//! Ginza Retro Café's fixed encoding for learners (see [`crate::encode`]). Card fields take one
+//! value per card of the data file, so the lengths follow its counts (`shifu encoding --game
+//! ginza-retro-cafe` prints them).
+//!
+//! Actions that name dice (a serve, a reroll) carry a count per face; the index ranks that
+//! multiset among all of at most [`MAX_DICE`] dice (5,005 of them), so a serve takes
+//! place × order × dice × (own dice only, a common die of face 1..6, or the Drink bonus)
+//! indices: about 360,000 in all, most never legal.
+
+use super::action::{Action, Serve};
+use super::data::{MAX_CUSTOMERS, MAX_DICE, PERIODS};
+use super::state::{Phase, MAX_PLAYERS, NONE, PLACES};
+use super::{GinzaRetroCafe, Observation};
+use crate::encode::{Blocks, Encoder, Encoding};
+
+/// Multisets of at most [`MAX_DICE`] dice over 6 faces: C(MAX_DICE + 6, 6).
+const DICE_SETS: usize = binomial(MAX_DICE as usize + 6, 6);
+/// Ways to complete a serve: own dice only, a common die of face 1..6, the Drink bonus.
+const HELPS: usize = 8;
+/// Customer cards: `period * 16 + index`.
+const CUSTOMER_CARDS: usize = PERIODS * MAX_CUSTOMERS;
+
+const fn binomial(n: usize, k: usize) -> usize {
+    let mut r = 1;
+    let mut i = 0;
+    while i < k {
+        r = r * (n - i) / (i + 1);
+        i += 1;
+    }
+    r
+}
+
+/// Multisets of at most `m` dice over `k` faces.
+const fn sets(m: usize, k: usize) -> usize {
+    binomial(m + k, k)
+}
+
+/// The rank of a count-per-face `d` (at most [`MAX_DICE`] dice) in lexicographic order.
+fn dice_rank(d: &[u8; 6]) -> usize {
+    let mut left = MAX_DICE as usize;
+    let mut rank = 0;
+    for (i, &x) in d.iter().enumerate() {
+        let rest = 5 - i;
+        for v in 0..usize::from(x).min(left) {
+            rank += sets(left - v, rest);
+        }
+        left -= usize::from(x).min(left);
+    }
+    rank
+}
+
+/// The count-per-face with rank `r` (inverse of [`dice_rank`]).
+fn dice_of(mut r: usize) -> [u8; 6] {
+    let mut d = [0u8; 6];
+    let mut left = MAX_DICE as usize;
+    for (i, x) in d.iter_mut().enumerate() {
+        let rest = 5 - i;
+        let mut v = 0;
+        while v <= left && r >= sets(left - v, rest) {
+            r -= sets(left - v, rest);
+            v += 1;
+        }
+        *x = v as u8;
+        left -= v;
+    }
+    d
+}
+
+fn card(x: u8) -> Option<usize> {
+    (x != NONE).then_some(usize::from(x))
+}
+
+impl GinzaRetroCafe {
+    fn counts(&self) -> (usize, usize, usize) {
+        (
+            self.data.players.len(),
+            self.data.bonus.len(),
+            self.data.orders.len(),
+        )
+    }
+
+    /// The action blocks, in [`Action`] order.
+    fn blocks() -> Blocks<10> {
+        Blocks::new([
+            2,
+            3,
+            3,
+            1,
+            PLACES * 3 * DICE_SETS * HELPS,
+            12,
+            DICE_SETS,
+            MAX_DICE as usize + 1,
+            MAX_DICE as usize + 1,
+            1,
+        ])
+    }
+
+    fn encode_seat(&self, o: &Observation, q: usize, e: &mut Encoder<'_>) {
+        let s = &o.state;
+        let (cards, bonus, orders) = self.counts();
+        e.seat(Some(q as u8));
+        for k in 0..2 {
+            e.one_hot(
+                ["dealt0", "dealt1"][k],
+                "a player card dealt to this seat, if the observer sees it",
+                card(s.card_dealt[q][k]),
+                cards,
+            );
+        }
+        e.one_hot(
+            "card",
+            "the chosen player card, once revealed",
+            card(s.card[q]),
+            cards,
+        );
+        e.values(
+            "levels",
+            "Arrange levels (Change, Reroll, Add) / 2",
+            &s.levels[q].map(f32::from),
+            0.5,
+        );
+        e.scalar("limit", "dice limit / 9", f32::from(s.limit[q]) / 9.0);
+        e.values(
+            "dice",
+            "dice in the Dice area by face 1..6 / 9",
+            &s.dice[q].map(f32::from),
+            1.0 / 9.0,
+        );
+        e.scalar("tokens", "action tokens available", f32::from(s.tokens[q]));
+        e.scalar("parked", "action tokens parked", f32::from(s.parked[q]));
+        e.bits(
+            "parked_on",
+            "where parked: Arrange cards 0..2, Dishwashing, set aside",
+            u128::from(s.parked_on[q]),
+            5,
+        );
+        e.scalar("coins", "coins / 20", f32::from(s.coins[q]) / 20.0);
+        e.bits(
+            "won_orders",
+            "order cards acquired, by order id",
+            u128::from(s.won_orders[q]),
+            orders,
+        );
+        e.scalar(
+            "purple_held",
+            "common dice in the personal supply",
+            f32::from(s.purple_held[q]),
+        );
+        e.flag(
+            "bonus_used",
+            "used the Drink bonus this round",
+            s.bonus_used >> q & 1 == 1,
+        );
+        let slots = [
+            ("bonus_offer0", s.bonus_offer[q][0]),
+            ("bonus_offer1", s.bonus_offer[q][1]),
+            ("bonus_offer2", s.bonus_offer[q][2]),
+            ("bonus_hand0", s.bonus_hand[q][0]),
+            ("bonus_hand1", s.bonus_hand[q][1]),
+            ("bonus_passed0", s.bonus_passed[q][0]),
+            ("bonus_passed1", s.bonus_passed[q][1]),
+            ("bonus_discard", s.bonus_discard[q]),
+        ];
+        for (name, c) in slots {
+            e.one_hot(
+                name,
+                "a bonus card, if the observer sees it (by card id)",
+                card(c),
+                bonus,
+            );
+        }
+        e.seat(None);
+    }
+}
+
+impl Encoding for GinzaRetroCafe {
+    fn encode(&self, o: &Observation, e: &mut Encoder<'_>) {
+        let s = &o.state;
+        let (_, _, orders) = self.counts();
+        let observer = usize::from(o.seat);
+        e.one_hot(
+            "observer",
+            "the observing seat",
+            Some(observer),
+            MAX_PLAYERS,
+        );
+        e.one_hot(
+            "players",
+            "number of players, one-hot from 0",
+            Some(usize::from(s.players)),
+            MAX_PLAYERS + 1,
+        );
+        let (phase, seat) = match s.phase {
+            Phase::ChoosePlayerCard { seat } => (0, Some(seat)),
+            Phase::Draft { seat, .. } => (1, Some(seat)),
+            Phase::Turn { seat } => (2, Some(seat)),
+            Phase::Change { seat, .. } => (3, Some(seat)),
+            Phase::Reroll { seat, .. } => (4, Some(seat)),
+            Phase::Over => (5, None),
+        };
+        e.one_hot(
+            "phase",
+            "ChoosePlayerCard, Draft, Turn, Change, Reroll, Over",
+            Some(phase),
+            6,
+        );
+        e.one_hot(
+            "to_move",
+            "the seat deciding",
+            seat.map(usize::from),
+            MAX_PLAYERS,
+        );
+        let (second, left, just) = match s.phase {
+            Phase::Draft { second, .. } => (second, 0, [0; 6]),
+            Phase::Change { left, .. } => (false, left, [0; 6]),
+            Phase::Reroll { left, just, .. } => (false, left, just),
+            _ => (false, 0, [0; 6]),
+        };
+        e.flag("second_pick", "the draft's second pick", second);
+        e.scalar(
+            "arrange_left",
+            "dice changes or rerolls left / 9",
+            f32::from(left) / 9.0,
+        );
+        e.values(
+            "just_rolled",
+            "dice just rolled by face / 9 (Reroll phase)",
+            &just.map(f32::from),
+            1.0 / 9.0,
+        );
+        e.scalar("round", "the round / 10", f32::from(s.round) / 10.0);
+        e.one_hot(
+            "start_player",
+            "this round's start player",
+            Some(usize::from(s.start_player)),
+            MAX_PLAYERS,
+        );
+        e.one_hot(
+            "first_start",
+            "the first round's start player",
+            Some(usize::from(s.first_start)),
+            MAX_PLAYERS,
+        );
+        e.values(
+            "common",
+            "common dice in the common area by face / 9",
+            &s.common.map(f32::from),
+            1.0 / 9.0,
+        );
+        for (p, pl) in s.places.iter().enumerate() {
+            e.within(Some(("place", p)));
+            e.one_hot(
+                "customer",
+                "the customer card (period * 16 + index)",
+                card(pl.card),
+                CUSTOMER_CARDS,
+            );
+            e.scalar("time", "rounds left on the Time marker", f32::from(pl.time));
+            for k in 0..3 {
+                e.one_hot(
+                    ["order0", "order1", "order2"][k],
+                    "an order card below the customer (order id)",
+                    card(pl.orders[k]),
+                    orders,
+                );
+                e.one_hot(
+                    ["token0", "token1", "token2"][k],
+                    "the seat whose action token is on that order",
+                    card(pl.tokens[k]),
+                    MAX_PLAYERS,
+                );
+            }
+        }
+        e.within(None);
+        e.values(
+            "deck_sizes",
+            "customer cards left in each time of day's deck / 16",
+            &o.deck_sizes.map(|x| x as f32),
+            1.0 / 16.0,
+        );
+        for period in 0..PERIODS {
+            e.within(Some(("period", period)));
+            e.bits(
+                "arrived",
+                "customer cards of this time of day that have arrived",
+                u128::from(s.arrived[period]),
+                MAX_CUSTOMERS,
+            );
+        }
+        e.within(None);
+        e.bits(
+            "order_deck",
+            "order cards still in the Order decks",
+            u128::from(s.order_deck),
+            orders,
+        );
+        e.bits(
+            "order_discard",
+            "order cards discarded",
+            u128::from(s.order_discard),
+            orders,
+        );
+        e.scalar(
+            "served",
+            "customers served / 20",
+            f32::from(s.served) / 20.0,
+        );
+        e.scalar(
+            "left_unserved",
+            "customers who left unserved / 20",
+            f32::from(s.left_unserved) / 20.0,
+        );
+        for q in 0..MAX_PLAYERS {
+            self.encode_seat(o, q, e);
+        }
+    }
+
+    fn action_count(&self) -> usize {
+        Self::blocks().total()
+    }
+
+    fn action_index(&self, a: Action) -> usize {
+        let b = Self::blocks();
+        let u = usize::from;
+        match a {
+            Action::ChooseCard(k) => b.at(0, u(k)),
+            Action::Draft(k) => b.at(1, u(k)),
+            Action::RaiseLevel(k) => b.at(2, u(k)),
+            Action::RaiseLimit => b.at(3, 0),
+            Action::Serve(x) => {
+                let help = if x.bonus { 7 } else { u(x.common).min(6) };
+                let at = (u(x.place) * 3 + u(x.slot)) * DICE_SETS + dice_rank(&x.dice);
+                b.at(4, at * HELPS + help)
+            }
+            Action::Change { face, up } => b.at(5, (u(face) - 1) * 2 + usize::from(up)),
+            Action::Reroll(d) => b.at(6, dice_rank(&d)),
+            Action::Add(k) => b.at(7, u(k)),
+            Action::Wash(k) => b.at(8, u(k)),
+            Action::Stop => b.at(9, 0),
+        }
+    }
+
+    fn index_action(&self, index: usize) -> Option<Action> {
+        let (blk, k) = Self::blocks().find(index)?;
+        let b = |x: usize| x as u8;
+        Some(match blk {
+            0 => Action::ChooseCard(b(k)),
+            1 => Action::Draft(b(k)),
+            2 => Action::RaiseLevel(b(k)),
+            3 => Action::RaiseLimit,
+            4 => {
+                let help = k % HELPS;
+                let at = k / HELPS;
+                let place_slot = at / DICE_SETS;
+                Action::Serve(Serve {
+                    place: b(place_slot / 3),
+                    slot: b(place_slot % 3),
+                    dice: dice_of(at % DICE_SETS),
+                    common: if help == 7 { 0 } else { b(help) },
+                    bonus: help == 7,
+                })
+            }
+            5 => Action::Change {
+                face: b(k / 2) + 1,
+                up: k % 2 == 1,
+            },
+            6 => Action::Reroll(dice_of(k)),
+            7 => Action::Add(b(k)),
+            8 => Action::Wash(b(k)),
+            _ => Action::Stop,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_ranks_are_a_bijection_onto_every_multiset() {
+        assert_eq!(DICE_SETS, 5005);
+        let mut seen = vec![false; DICE_SETS];
+        for r in 0..DICE_SETS {
+            let d = dice_of(r);
+            assert!(d.iter().map(|&x| usize::from(x)).sum::<usize>() <= MAX_DICE as usize);
+            assert_eq!(dice_rank(&d), r);
+            seen[r] = true;
+        }
+        assert!(seen.iter().all(|&x| x));
+        assert_eq!(dice_rank(&[0; 6]), 0);
+        assert_eq!(dice_rank(&[0, 0, 0, 0, 0, 9]), 9);
+    }
+}

@@ -1,0 +1,169 @@
+//! The fixed encodings for learners, for every game that has one: the observation vector has one
+//! length and the same values in every determinization consistent with the seat's view; action
+//! indices round-trip; the legal mask marks exactly the legal actions.
+
+use rand::Rng;
+use shifu_engine::encode::Encoding;
+use shifu_engine::ginza_retro_cafe::{self, GinzaRetroCafe};
+use shifu_engine::tofu_kingdom::{self, TofuKingdom};
+use shifu_engine::tofu_shifu::{self, TofuShifu};
+use shifu_engine::wok_star::{self, WokStar};
+use shifu_engine::{rng_from_seed, Game};
+use std::collections::HashSet;
+
+/// Every index maps to at most one action and back; no two actions share an index.
+fn check_index_space<G: Encoding>(g: &G) {
+    let n = g.action_count();
+    for i in 0..n {
+        if let Some(a) = g.index_action(i) {
+            assert_eq!(g.action_index(a), i, "{}: index {i} gives {a:?}", g.name());
+        }
+    }
+    assert_eq!(g.index_action(n), None);
+}
+
+/// Plays `games` random games; at every position checks the encoding of each seat's view
+/// against `dets` determinizations, and the mask and indices of the legal actions.
+fn check_games<G: Encoding>(g: &G, games: u64, dets: usize) -> usize {
+    let len = g.observation_len();
+    let seats = g.num_seats() as u8;
+    let mut legal = Vec::new();
+    let mut scratch = Vec::new();
+    let mut mask = vec![0u8; g.action_count()];
+    let (mut a, mut b) = (vec![0f32; len], vec![0f32; len]);
+    let mut positions = 0;
+    for seed in 0..games {
+        let mut rng = rng_from_seed(seed);
+        let mut s = g.new_state(&mut rng);
+        while g.to_move(&s).is_some() {
+            positions += 1;
+            for seat in 0..seats {
+                assert_eq!(g.encode_observation(&s, seat, &mut a), len, "{}", g.name());
+                assert!(a.iter().all(|x| x.is_finite()));
+                for _ in 0..dets {
+                    let d = g.determinize(&s, seat, &mut rng);
+                    assert_eq!(g.encode_observation(&d, seat, &mut b), len);
+                    assert_eq!(
+                        a,
+                        b,
+                        "{} seed {seed}: seat {seat}'s encoding differs",
+                        g.name()
+                    );
+                }
+            }
+            g.legal_actions(&s, &mut legal);
+            g.legal_mask(&s, &mut scratch, &mut mask);
+            let marked: HashSet<usize> = (0..mask.len()).filter(|&i| mask[i] == 1).collect();
+            let indices: HashSet<usize> = legal.iter().map(|&x| g.action_index(x)).collect();
+            assert_eq!(
+                indices.len(),
+                legal.len(),
+                "two legal actions share an index"
+            );
+            assert_eq!(marked, indices, "{} seed {seed}: mask differs", g.name());
+            for &x in &legal {
+                let i = g.action_index(x);
+                assert!(i < g.action_count());
+                assert_eq!(g.index_action(i), Some(x), "{}: {x:?} round trip", g.name());
+            }
+            let x = legal[rng.gen_range(0..legal.len())];
+            g.apply(&mut s, x, &mut rng);
+        }
+    }
+    positions
+}
+
+#[test]
+fn tofu_shifu_encoding_is_fixed_consistent_and_round_trips() {
+    for players in 2..=4 {
+        let g = TofuShifu::with_params(tofu_shifu::Params::with_players(players)).unwrap();
+        check_index_space(&g);
+        assert!(check_games(&g, 12, 2) > 1000);
+    }
+}
+
+#[test]
+fn tofu_kingdom_encoding_is_fixed_consistent_and_round_trips() {
+    for players in 3..=8 {
+        let g = TofuKingdom::with_params(tofu_kingdom::Params {
+            players,
+            ..Default::default()
+        })
+        .unwrap();
+        check_index_space(&g);
+        assert!(check_games(&g, 20, 3) > 500);
+    }
+}
+
+#[test]
+fn wok_star_encoding_is_fixed_consistent_and_round_trips() {
+    for players in 2..=4 {
+        for (events, powers) in [(false, false), (true, true)] {
+            let g = WokStar::with_params(wok_star::Params {
+                events,
+                powers,
+                ..wok_star::Params::with_players(players)
+            })
+            .unwrap();
+            check_index_space(&g);
+            let n = check_games(&g, 100, 2);
+            assert!(n > 1000, "{n} positions");
+        }
+    }
+}
+
+#[test]
+fn ginza_retro_cafe_encoding_is_fixed_consistent_and_round_trips() {
+    for players in 2..=4 {
+        let g =
+            GinzaRetroCafe::with_params(ginza_retro_cafe::Params::with_players(players)).unwrap();
+        check_index_space(&g);
+        assert!(check_games(&g, 8, 2) > 300);
+    }
+}
+
+#[test]
+fn every_layout_field_is_named_once_and_the_fields_tile_the_vector() {
+    fn check<G: Encoding>(g: &G) {
+        let layout = g.layout();
+        let mut at = 0;
+        let mut names = HashSet::new();
+        for f in &layout {
+            assert_eq!(f.offset, at, "{}: {} overlaps", g.name(), f.name);
+            assert!(
+                names.insert(f.name.clone()),
+                "{}: {} twice",
+                g.name(),
+                f.name
+            );
+            assert!(!f.doc.is_empty(), "{}: {} undocumented", g.name(), f.name);
+            at += f.len;
+        }
+        assert_eq!(at, g.observation_len());
+    }
+    check(&TofuShifu::with_params(tofu_shifu::Params::with_players(4)).unwrap());
+    check(&TofuKingdom::with_params(tofu_kingdom::Params::default()).unwrap());
+    check(&WokStar::with_params(wok_star::Params::default()).unwrap());
+    check(&GinzaRetroCafe::with_params(ginza_retro_cafe::Params::default()).unwrap());
+}
+
+#[test]
+fn the_encoding_reads_what_the_seat_sees() {
+    // Tofu Kingdom: an answerer sees every dealt card, the Prince only his own.
+    let g = TofuKingdom::with_params(tofu_kingdom::Params::default()).unwrap();
+    let s = g.new_state(&mut rng_from_seed(4));
+    let layout = g.layout();
+    let card_values = |seat: u8| -> f32 {
+        let mut v = vec![0f32; g.observation_len()];
+        g.encode_observation(&s, seat, &mut v);
+        layout
+            .iter()
+            .filter(|f| f.name.ends_with(".card"))
+            .map(|f| v[f.offset..f.offset + f.len].iter().sum::<f32>())
+            .sum()
+    };
+    let prince = s.table.prince;
+    let other = (prince + 1) % s.table.players;
+    assert_eq!(card_values(prince), 1.0);
+    assert_eq!(card_values(other), f32::from(s.table.players));
+}
