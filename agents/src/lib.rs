@@ -16,6 +16,7 @@ pub mod mcts;
 mod random;
 mod runner;
 mod spec;
+pub mod tune;
 
 pub use decision::Decision;
 pub use eval::{Evaluate, TofuKingdomWeights, TofuShifuWeights};
@@ -25,7 +26,7 @@ pub use random::RandomAgent;
 pub use runner::{
     agent_rng, game_rng, game_seed, play_game, random_playout, splitmix64, GameRecord,
 };
-pub use spec::{build_agent, parse_spec, AgentError};
+pub use spec::{build_agent, build_agent_with, parse_spec, AgentError};
 
 use shifu_engine::Game;
 

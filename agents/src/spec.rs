@@ -94,7 +94,22 @@ pub fn build_agent<G: Evaluate + 'static>(
     seed: u64,
     seat: u8,
 ) -> Result<Box<dyn Agent<G>>, AgentError> {
+    build_agent_with(spec, seed, seat, None)
+}
+
+/// [`build_agent`], with `weights` (when given) in place of the spec's `weights=` file or the
+/// defaults: how a tuner plays candidate weights it holds in memory.
+pub fn build_agent_with<G: Evaluate + 'static>(
+    spec: &str,
+    seed: u64,
+    seat: u8,
+    weights: Option<&G::Weights>,
+) -> Result<Box<dyn Agent<G>>, AgentError> {
     let (name, opts) = parse_spec(spec)?;
+    let chosen = |path: Option<&str>| match weights {
+        Some(w) => Ok(w.clone()),
+        None => self::weights::<G>(spec, path),
+    };
     let rng = agent_rng(seed, seat);
     let unknown = |key: &str| AgentError::UnknownKey {
         agent: name.clone(),
@@ -115,7 +130,7 @@ pub fn build_agent<G: Evaluate + 'static>(
                     _ => return Err(unknown(k)),
                 }
             }
-            let w = weights::<G>(spec, path)?;
+            let w = chosen(path)?;
             Ok(Box::new(GreedyAgent::<G>::new(w, rng, spec.to_string())))
         }
         "mcts" => {
@@ -214,7 +229,7 @@ pub fn build_agent<G: Evaluate + 'static>(
                     message: "z must be a number >= 0".into(),
                 });
             }
-            let w = weights::<G>(spec, path)?;
+            let w = chosen(path)?;
             Ok(Box::new(MctsAgent::<G>::new(c, w, rng, spec.to_string())))
         }
         _ => Err(AgentError::UnknownAgent(name)),

@@ -1,19 +1,20 @@
 //! The games the `shifu` command plays. What the command needs of a game lives in the game's
 //! own folder ([`shifu_engine::Present`]) and its evaluation in the agents crate
-//! ([`shifu_agents::Evaluate`]); registering a game here is one line in [`with_game!`].
+//! ([`shifu_agents::Evaluate`]), its encoding for learners in the game's folder too
+//! ([`shifu_engine::Encoding`]); registering a game here is one line in [`with_game!`].
 //!
 //! Adding a fifth game: its engine folder (rules, data, `present.rs`), its evaluation file
 //! (`agents/src/eval/<game>.rs`), and its type on one line of the list in [`with_game!`].
 
 use shifu_agents::Evaluate;
-use shifu_engine::Present;
+use shifu_engine::{Encoding, Present};
 
 pub use shifu_engine::present::MAX_EVENTS;
 
-/// A game the `shifu` command can run: presented and evaluated.
-pub trait Playable: Present + Evaluate {}
+/// A game the `shifu` command can run: presented, evaluated and encoded for learners.
+pub trait Playable: Present + Evaluate + Encoding {}
 
-impl<T: Present + Evaluate> Playable for T {}
+impl<T: Present + Evaluate + Encoding> Playable for T {}
 
 /// Runs `$body` with `$G` bound to the game type whose [`Present::NAME`] is `$name` (a `&str`),
 /// or returns an error listing the games. The list below is the registration: one line a game.

@@ -8,9 +8,13 @@
 
 mod bench;
 mod calibrate;
+mod curve;
 mod data;
 mod duel;
+mod encoding;
+mod export;
 mod games;
+mod npz;
 mod play;
 mod ratings;
 mod report;
@@ -20,6 +24,7 @@ mod show;
 mod stats;
 mod sweep;
 mod tournament;
+mod train;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -86,6 +91,27 @@ enum Command {
         shifu duel --players 4 --agents greedy,random --seeds 250"
     )]
     Duel(duel::DuelArgs),
+    /// A game's fixed encoding for learners: the observation vector's layout, field by field,
+    /// and the number of action indices.
+    #[command(
+        after_help = "Example:\n  shifu encoding --game tofu-kingdom --players 6\n  \
+        shifu encoding --game tofu-shifu --json"
+    )]
+    Encoding(encoding::EncodingArgs),
+    /// Self-play as training data: one row per decision (seat, encoded observation, legal
+    /// mask, action taken, final reward per seat) in an .npz archive for numpy, pandas, polars.
+    #[command(
+        after_help = "Example:\n  shifu export --game tofu-kingdom --players 5 --agents greedy --games 1000 --out tk.npz\n  \
+        python3 -c \"import numpy as np; d = np.load('tk.npz'); print(d['observation'].shape)\""
+    )]
+    Export(export::ExportArgs),
+    /// Tune an agent's evaluation weights by self-play with CMA-ES; a challenger replaces the
+    /// incumbent only when a duel says so at the stated significance.
+    #[command(
+        after_help = "Example:\n  shifu train --players 2 --agent greedy --generations 20 --games 64 --out tuned\n  \
+        shifu duel --players 2 --agents greedy:weights=tuned/champion.toml,greedy --seeds 500"
+    )]
+    Train(train::TrainArgs),
     /// Measure playout speed with random agents; prints JSON.
     #[command(after_help = "Example:\n  shifu bench --players 4 --seconds 5")]
     Bench(bench::BenchArgs),
@@ -132,6 +158,9 @@ fn main() -> ExitCode {
         Command::Calibrate(a) => calibrate::run(a),
         Command::Data(a) => data::run(a),
         Command::Duel(a) => duel::run(a),
+        Command::Encoding(a) => encoding::run(a),
+        Command::Export(a) => export::run(a),
+        Command::Train(a) => train::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Report(a) => report::run(a),
         Command::Tournament(a) => tournament::run(a),

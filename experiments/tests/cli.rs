@@ -1417,3 +1417,239 @@ fn wok_star_warns_when_more_than_5_percent_of_days_end_at_the_day_limit() {
         "{out}"
     );
 }
+
+/// Runs `shifu export` into `out` with extra options.
+fn export(out: &std::path::Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "export",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--quiet",
+        "--out",
+    ];
+    args.push(out.to_str().unwrap());
+    args.extend_from_slice(extra);
+    if !extra.contains(&"--agents") {
+        args.extend_from_slice(&["--agents", "greedy"]);
+    }
+    Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(&args)
+        .env("SHIFU_PEAK_MEMORY", "1")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn export_writes_the_same_archive_whatever_the_thread_count() {
+    let dir = tmpdir("export-threads");
+    let (a, b) = (dir.join("a.npz"), dir.join("b.npz"));
+    let one = export(&a, &["--games", "30", "--seed", "4", "--threads", "1"]);
+    assert!(one.status.success(), "{}", stderr(&one));
+    let two = export(&b, &["--games", "30", "--seed", "4", "--threads", "2"]);
+    assert!(two.status.success(), "{}", stderr(&two));
+    let (x, y) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(x, y, "the archives differ");
+    // A zip archive of .npy files, no temporary files left behind.
+    assert_eq!(&x[..4], b"PK\x03\x04");
+    assert!(x.windows(15).any(|w| w == b"observation.npy"));
+    assert!(!dir.join("a.npz.parts").exists() && !dir.join("a.npz.tmp").exists());
+    assert!(
+        stdout(&one).contains("decisions from 30 games"),
+        "{}",
+        stdout(&one)
+    );
+    let stored = export(&b, &["--games", "30", "--seed", "4", "--store"]);
+    assert!(stored.status.success());
+    assert!(
+        std::fs::read(&b).unwrap().len() > x.len(),
+        "stored is larger than deflated"
+    );
+    let other = export(&b, &["--games", "30", "--seed", "5"]);
+    assert!(other.status.success());
+    assert_ne!(
+        x,
+        std::fs::read(&b).unwrap(),
+        "another seed, another archive"
+    );
+}
+
+#[test]
+fn export_memory_stays_flat_as_the_games_grow() {
+    let dir = tmpdir("export-memory");
+    let mut peaks = Vec::new();
+    for games in ["40", "2000"] {
+        let o = export(
+            &dir.join("m.npz"),
+            &["--games", games, "--agents", "random"],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        if let Some(kb) = peak_kb(&o) {
+            peaks.push(kb);
+        }
+    }
+    if let [small, large] = peaks[..] {
+        // 50 times the rows (about 300 MB of observations more, were they kept) with one batch
+        // of games in memory: a batch of long games costs a few MB more than a short one.
+        assert!(
+            large < small + 16_000,
+            "peak memory {small} kB for 40 games, {large} kB for 2000"
+        );
+    }
+}
+
+#[test]
+fn export_refuses_bad_input_before_writing_anything() {
+    let dir = tmpdir("export-hostile");
+    let out = dir.join("x.npz");
+    let bad = export(&out, &["--agents", "greedy:depth=3", "--games", "5"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("depth"), "{}", stderr(&bad));
+    assert!(!out.exists() && !dir.join("x.npz.parts").exists());
+    let into_dir = export(&dir, &["--games", "5"]);
+    assert_eq!(into_dir.status.code(), Some(2));
+    assert!(
+        stderr(&into_dir).contains("not a regular file"),
+        "{}",
+        stderr(&into_dir)
+    );
+    std::fs::create_dir(dir.join("x.npz.parts")).unwrap();
+    let left = export(&out, &["--games", "5"]);
+    assert_eq!(left.status.code(), Some(2));
+    assert!(stderr(&left).contains("x.npz.parts"), "{}", stderr(&left));
+}
+
+#[test]
+fn encoding_prints_every_field_of_the_layout() {
+    for game in ["tofu-shifu", "tofu-kingdom", "wok-star", "ginza-retro-cafe"] {
+        let o = shifu(&["encoding", "--game", game, "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let layout = v["layout"].as_array().unwrap();
+        let last = layout.last().unwrap();
+        assert_eq!(
+            last["offset"].as_u64().unwrap() + last["len"].as_u64().unwrap(),
+            v["observation_len"].as_u64().unwrap()
+        );
+        assert!(v["action_count"].as_u64().unwrap() > 0);
+    }
+}
+
+/// Runs `shifu train` on small Tofu Kingdom settings into `out`, with extra options.
+fn train(out: &std::path::Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "train",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "3",
+        "--agent",
+        "greedy",
+        "--games",
+        "6",
+        "--quiet",
+        "--out",
+    ];
+    args.push(out.to_str().unwrap());
+    args.extend_from_slice(extra);
+    for (key, value) in [("--tune", "points,opponent_share"), ("--duel-games", "12")] {
+        if !extra.contains(&key) {
+            args.extend_from_slice(&[key, value]);
+        }
+    }
+    shifu(&args)
+}
+
+/// The curve without its wall-clock column.
+fn curve(dir: &std::path::Path) -> String {
+    std::fs::read_to_string(dir.join("curve.csv"))
+        .unwrap()
+        .lines()
+        .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn train_writes_a_champion_that_agents_load_and_a_curve() {
+    let dir = tmpdir("train-files").join("run");
+    let o = train(&dir, &["--generations", "3", "--seed", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in ["champion.toml", "curve.csv", "curve.svg", "checkpoint.json"] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    assert_eq!(curve(&dir).lines().count(), 4, "a header and 3 generations");
+    assert!(std::fs::read_to_string(dir.join("curve.svg"))
+        .unwrap()
+        .contains("<svg"));
+    let spec = format!("greedy:weights={}", dir.join("champion.toml").display());
+    let p = shifu(&[
+        "play",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "3",
+        "--agents",
+        &spec,
+        "--games",
+        "3",
+    ]);
+    assert!(p.status.success(), "{}", stderr(&p));
+}
+
+#[test]
+fn train_resumed_or_on_other_thread_counts_gives_the_same_run() {
+    let base = tmpdir("train-resume");
+    let (whole, parts, one) = (base.join("whole"), base.join("parts"), base.join("one"));
+    assert!(train(&whole, &["--generations", "4"]).status.success());
+    assert!(train(&parts, &["--generations", "2"]).status.success());
+    let resumed = train(&parts, &["--generations", "4", "--resume"]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(curve(&whole), curve(&parts));
+    let champion = |d: &std::path::Path| std::fs::read_to_string(d.join("champion.toml")).unwrap();
+    assert_eq!(champion(&whole), champion(&parts));
+    assert!(train(&one, &["--generations", "4", "--threads", "1"])
+        .status
+        .success());
+    assert_eq!(curve(&whole), curve(&one));
+}
+
+#[test]
+fn train_refuses_bad_settings_with_exit_code_2() {
+    let base = tmpdir("train-hostile");
+    let dir = base.join("run");
+    let cases: [(&[&str], &str); 4] = [
+        (&["--tune", "nope"], "nope"),
+        (&["--duel-games", "13"], "--duel-games 13"),
+        (&["--alpha", "0.9"], "--alpha"),
+        (&["--resume"], "checkpoint.json"),
+    ];
+    for (extra, needle) in cases {
+        let o = train(&dir, extra);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{extra:?}: {}", stderr(&o));
+    }
+    assert!(train(&dir, &["--generations", "1"]).status.success());
+    let again = train(&dir, &["--generations", "1"]);
+    assert_eq!(
+        again.status.code(),
+        Some(2),
+        "a checkpoint is not overwritten"
+    );
+    let other = train(&dir, &["--generations", "2", "--resume", "--seed", "9"]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(
+        stderr(&other).contains("other settings"),
+        "{}",
+        stderr(&other)
+    );
+    std::fs::write(dir.join("checkpoint.json"), "{ not json").unwrap();
+    let torn = train(&dir, &["--generations", "2", "--resume"]);
+    assert_eq!(torn.status.code(), Some(2));
+    assert!(
+        stderr(&torn).contains("checkpoint.json"),
+        "{}",
+        stderr(&torn)
+    );
+}

@@ -1,0 +1,232 @@
+//! `shifu export`: self-play as training data for outside learners, one row per decision in a
+//! `.npz` archive that `numpy.load` reads (and pandas or polars through numpy).
+//!
+//! Arrays (n rows, one per decision, in game order then step order):
+//! - `game` (int64): the game's index in the run; `seed` (uint64): its seed;
+//! - `seat` (uint8): the deciding seat; `step` (int64): the decision's index in its game;
+//! - `observation` (float32, n × L): the deciding seat's encoded observation
+//!   (`shifu encoding --game G` gives the layout);
+//! - `mask` (uint8, n × ⌈A/8⌉): the legal actions as bits, `np.unpackbits(mask, axis=1,
+//!   count=A, bitorder="little")`, A the action count;
+//! - `action` (int64): the index of the action taken;
+//! - `reward` (float32, n × seats): each seat's share of the win at the end (1/k for each of k
+//!   winners; in a cooperative game 1 for every seat when the team wins, else 0);
+//! - `score` (float32, n × seats): each seat's final score;
+//! - `capped` (uint8): the game was stopped by the round cap (it decided nothing);
+//! - `action_count` (int64, one value): A.
+//!
+//! Games run in parallel in batches and are written in game order, so the file is the same
+//! whatever the thread count, and memory holds one batch of games, not the run.
+
+use crate::games::Playable;
+use crate::npz::{Dtype, NpzWriter};
+use crate::play::{progress_bar, seat_specs};
+use crate::setup::GameArgs;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use rayon::prelude::*;
+use shifu_agents::{build_agent, game_rng, game_seed, Decision};
+use shifu_engine::Outcome;
+use std::path::PathBuf;
+
+/// Options of `shifu export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Agent spec per seat, comma-separated; one spec is used for every seat.
+    #[arg(long, default_value = "random")]
+    agents: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Master seed; game i plays with seed splitmix64(seed ^ splitmix64(i)), as in `play`.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The archive to write (.npz; through FILE.tmp, renamed when complete).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Store the arrays uncompressed (faster to load, often 20 times larger); by default they
+    /// are deflated at level 1, as numpy's `savez_compressed` does.
+    #[arg(long)]
+    store: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The decisions of one game.
+struct GameRows {
+    seed: u64,
+    seats: Vec<u8>,
+    observations: Vec<f32>,
+    masks: Vec<u8>,
+    actions: Vec<i64>,
+    outcome: Outcome,
+}
+
+pub fn run(args: ExportArgs) -> Result<()> {
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn play_recorded<G: Playable + 'static>(
+    game: &G,
+    specs: &[String],
+    master: u64,
+    index: u64,
+) -> Result<GameRows> {
+    let seed = game_seed(master, index);
+    let mut agents = specs
+        .iter()
+        .enumerate()
+        .map(|(seat, spec)| build_agent::<G>(spec, seed, seat as u8))
+        .collect::<Result<Vec<_>, _>>()?;
+    let len = game.observation_len();
+    let width = game.action_count().div_ceil(8);
+    let mut rows = GameRows {
+        seed,
+        seats: Vec::new(),
+        observations: Vec::new(),
+        masks: Vec::new(),
+        actions: Vec::new(),
+        outcome: Outcome::from_keys(0, Default::default(), &[0u8; 0], false),
+    };
+    let mut rng = game_rng(seed);
+    let mut state = game.new_state(&mut rng);
+    let mut legal = Vec::new();
+    while let Some(seat) = game.to_move(&state) {
+        game.legal_actions(&state, &mut legal);
+        let at = rows.observations.len();
+        rows.observations.resize(at + len, 0.0);
+        game.encode_observation(&state, seat, &mut rows.observations[at..]);
+        let at = rows.masks.len();
+        rows.masks.resize(at + width, 0);
+        for &a in &legal {
+            let i = game.action_index(a);
+            rows.masks[at + i / 8] |= 1 << (i % 8);
+        }
+        let a = agents[seat as usize].choose(&Decision::new(game, &state, seat, &legal));
+        rows.seats.push(seat);
+        rows.actions.push(game.action_index(a) as i64);
+        game.apply(&mut state, a, &mut rng);
+    }
+    rows.outcome = game
+        .outcome(&state)
+        .context("a finished game has an outcome")?;
+    Ok(rows)
+}
+
+fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
+    let game: G = args.game.build()?;
+    let seats = game.num_seats();
+    let specs = seat_specs(&args.agents, seats)?;
+    // Refuse a bad spec before any file is touched.
+    for (seat, spec) in specs.iter().enumerate() {
+        build_agent::<G>(spec, 0, seat as u8)?;
+    }
+    if args.games == 0 {
+        bail!("--games 0: nothing to export");
+    }
+    let len = game.observation_len();
+    let actions = game.action_count();
+    let mut npz = NpzWriter::create(
+        &args.out,
+        &[
+            ("game", Dtype::I64, None),
+            ("seed", Dtype::U64, None),
+            ("seat", Dtype::U8, None),
+            ("step", Dtype::I64, None),
+            ("observation", Dtype::F32, Some(len)),
+            ("mask", Dtype::U8, Some(actions.div_ceil(8))),
+            ("action", Dtype::I64, None),
+            ("reward", Dtype::F32, Some(seats)),
+            ("score", Dtype::F32, Some(seats)),
+            ("capped", Dtype::U8, None),
+            ("action_count", Dtype::I64, None),
+        ],
+        !args.store,
+    )?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let batch = 4 * pool.current_num_threads() as u64;
+    let bar = progress_bar(args.games, args.quiet);
+    let started = std::time::Instant::now();
+    let (mut decisions, mut capped) = (0u64, 0u64);
+    let mut first = 0;
+    while first < args.games {
+        let last = (first + batch).min(args.games);
+        let games: Vec<GameRows> = pool.install(|| {
+            (first..last)
+                .into_par_iter()
+                .map(|i| play_recorded(&game, &specs, args.seed, i))
+                .collect::<Result<_>>()
+        })?;
+        for (k, g) in games.iter().enumerate() {
+            write_game(&mut npz, first + k as u64, g, seats)?;
+            decisions += g.seats.len() as u64;
+            capped += u64::from(g.outcome.capped);
+        }
+        bar.inc(last - first);
+        first = last;
+    }
+    bar.finish_and_clear();
+    npz.columns[10].i64(actions as i64)?;
+    let rows = npz.finish()?;
+    debug_assert_eq!(rows, decisions);
+    println!(
+        "wrote {}: {} decisions from {} games of {} ({} players, agents {}), {} observation values and {} action indices a row; {:.1} s",
+        args.out.display(),
+        rows,
+        args.games,
+        G::NAME,
+        seats,
+        args.agents,
+        len,
+        actions,
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "{}",
+        crate::stats::capped_share(capped, args.games, game.max_rounds())
+    );
+    if let Some(w) = crate::stats::capped_warning(capped, args.games, game.max_rounds()) {
+        eprintln!("{w}");
+    }
+    Ok(())
+}
+
+fn write_game(npz: &mut NpzWriter, index: u64, g: &GameRows, seats: usize) -> Result<()> {
+    let n = g.seats.len();
+    let o = &g.outcome;
+    let coop = o.team_score.is_some();
+    let reward: Vec<f32> = (0..seats)
+        .map(|s| {
+            if coop {
+                f32::from(u8::from(o.is_winner(s as u8)))
+            } else {
+                o.win_share(s as u8) as f32
+            }
+        })
+        .collect();
+    let score: Vec<f32> = o.score[..seats].iter().map(|&x| x as f32).collect();
+    let len = g.observations.len() / n.max(1);
+    let width = g.masks.len() / n.max(1);
+    let c = &mut npz.columns;
+    for step in 0..n {
+        c[0].i64(index as i64)?;
+        c[1].u64(g.seed)?;
+        c[2].u8s(&g.seats[step..step + 1])?;
+        c[3].i64(step as i64)?;
+        c[4].f32s(&g.observations[step * len..(step + 1) * len])?;
+        c[5].u8s(&g.masks[step * width..(step + 1) * width])?;
+        c[6].i64(g.actions[step])?;
+        c[7].f32s(&reward)?;
+        c[8].f32s(&score)?;
+        c[9].u8s(&[u8::from(o.capped)])?;
+    }
+    Ok(())
+}

@@ -1,0 +1,615 @@
+//! `shifu train`: tunes an agent's evaluation weights by self-play with CMA-ES (the `cmaes`
+//! crate).
+//!
+//! Each generation, every candidate plays `--games` games on the generation's common seeds, in
+//! every seat in turn, against a pool of opponents: the starting weights, the incumbent, and the
+//! earlier champions (each other seat takes the next pool member). Its fitness is its mean win
+//! share. The generation's best candidate then challenges the incumbent in a duel on fresh seeds
+//! (the candidate in one seat, the incumbent in all the others, the seats rotated) and becomes
+//! the champion only when its win share beats the fair share 1/n at the one-sided significance
+//! `--alpha`: noise cannot ratchet the weights. Everything is a function of `--seed`, whatever
+//! the thread count; `--resume` replays the CMA-ES from the checkpoint's recorded fitness and
+//! continues.
+
+use crate::curve::{write_curve, CurveRow};
+use crate::games::Playable;
+use crate::play::progress_bar;
+use crate::setup::GameArgs;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use shifu_agents::tune::{float_fields, to_toml, with_values};
+use shifu_agents::{build_agent_with, game_seed, parse_spec, play_game, splitmix64, Agent};
+use statrs::distribution::{ContinuousCDF, Normal};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+/// Options of `shifu train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The agent whose weights are tuned (`greedy` or an `mcts:...` spec); its `weights=` file,
+    /// or the defaults, is the starting point.
+    #[arg(long, default_value = "greedy")]
+    agent: String,
+    /// The weights to tune, comma-separated (default: every floating-point weight).
+    #[arg(long, value_delimiter = ',')]
+    tune: Vec<String>,
+    /// CMA-ES generations.
+    #[arg(long, default_value_t = 20)]
+    generations: usize,
+    /// Candidates per generation (default: CMA-ES's 4 + 3 ln d).
+    #[arg(long)]
+    population: Option<usize>,
+    /// Games per candidate per generation, on common seeds.
+    #[arg(long, default_value_t = 64)]
+    games: u64,
+    /// Initial step size, in units of each weight's starting magnitude (0.1 for a weight that
+    /// starts at 0).
+    #[arg(long, default_value_t = 0.3)]
+    sigma: f64,
+    /// Games of each acceptance duel (a multiple of the player count).
+    #[arg(long, default_value_t = 400)]
+    duel_games: u64,
+    /// One-sided significance at which a challenger replaces the incumbent.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output folder: curve.csv, curve.svg, champion.toml, checkpoint.json.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Continue from DIR/checkpoint.json (same settings).
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The settings a checkpoint must share with a resumed run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Settings {
+    game: String,
+    players: usize,
+    params: String,
+    agent: String,
+    tune: Vec<String>,
+    start: Vec<f64>,
+    population: usize,
+    games: u64,
+    sigma: f64,
+    duel_games: u64,
+    alpha: f64,
+    seed: u64,
+}
+
+/// One generation as recorded: every candidate's point and fitness, and the duel.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Generation {
+    points: Vec<Vec<f64>>,
+    fitness: Vec<f64>,
+    row: CurveRow,
+    accepted: Option<Vec<f64>>,
+}
+
+/// The checkpoint: the settings and every generation so far.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Checkpoint {
+    settings: Settings,
+    generations: Vec<Generation>,
+}
+
+/// The tuning problem: the game, the agent spec, which weights and how they are scaled.
+struct Problem<'a, G: Playable> {
+    game: &'a G,
+    spec: &'a str,
+    base: G::Weights,
+    names: Vec<String>,
+    start: Vec<f64>,
+    scale: Vec<f64>,
+    pool: &'a rayon::ThreadPool,
+}
+
+impl<G: Playable + 'static> Problem<'_, G> {
+    /// The weights at CMA-ES point `x` (each weight its start plus `x` times its scale).
+    fn weights(&self, x: &[f64]) -> Result<G::Weights> {
+        let values: Vec<(String, f64)> = (0..self.names.len())
+            .map(|i| (self.names[i].clone(), self.start[i] + x[i] * self.scale[i]))
+            .collect();
+        with_values(&self.base, &values).map_err(anyhow::Error::msg)
+    }
+
+    /// Mean win share of `me` over `games` games from `master`: in game j it sits in seat
+    /// j mod n and each other seat s takes `field[(j + s) mod len]`.
+    fn share(&self, me: &G::Weights, field: &[G::Weights], master: u64, games: u64) -> Result<f64> {
+        let n = self.game.num_seats();
+        // Collected, then summed in game order: the same total whatever the thread count.
+        let shares: Vec<f64> = self.pool.install(|| {
+            (0..games)
+                .into_par_iter()
+                .map(|j| -> Result<f64> {
+                    let seed = game_seed(master, j);
+                    let mine = (j % n as u64) as usize;
+                    let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
+                    for s in 0..n {
+                        let w = if s == mine {
+                            me
+                        } else {
+                            &field[(j as usize + s) % field.len()]
+                        };
+                        agents.push(build_agent_with::<G>(self.spec, seed, s as u8, Some(w))?);
+                    }
+                    let r = play_game(self.game, &mut agents, seed, &mut Vec::new());
+                    Ok(r.outcome.win_share(mine as u8))
+                })
+                .collect::<Result<_>>()
+        })?;
+        Ok(shares.iter().sum::<f64>() / games as f64)
+    }
+}
+
+/// A generation's seed for one purpose (0: fitness games, 1: the duel).
+fn stream(seed: u64, generation: usize, purpose: u64) -> u64 {
+    splitmix64(seed ^ splitmix64((generation as u64) << 1 | purpose))
+}
+
+/// The Elo difference of a win share `w` against n - 1 equal opponents (Plackett-Luce on the
+/// winner: w = g / (g + (n - 1))).
+fn elo(w: f64, n: usize) -> f64 {
+    let w = w.clamp(1e-6, 1.0 - 1e-6);
+    400.0 * (w * (n as f64 - 1.0) / (1.0 - w)).log10()
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+}
+
+fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
+    let game: G = args.game.build()?;
+    let n = game.num_seats();
+    check_args(args, n)?;
+    // The starting weights: the spec's file, or the defaults.
+    let (name, _) = parse_spec(&args.agent)?;
+    if name != "greedy" && name != "mcts" {
+        bail!(
+            "--agent {}: only greedy and mcts agents have weights to tune",
+            args.agent
+        );
+    }
+    let first = build_agent_with::<G>(&args.agent, 0, 0, None)?;
+    drop(first);
+    let base: G::Weights = spec_weights::<G>(&args.agent)?;
+    let fields = float_fields(&base);
+    let names: Vec<String> = if args.tune.is_empty() {
+        fields.iter().map(|f| f.0.clone()).collect()
+    } else {
+        args.tune.clone()
+    };
+    let mut start = Vec::new();
+    for k in &names {
+        match fields.iter().find(|f| &f.0 == k) {
+            Some(f) => start.push(f.1),
+            None => bail!(
+                "--tune {k}: not a weight of {} (its weights: {})",
+                G::NAME,
+                fields
+                    .iter()
+                    .map(|f| f.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+    if names.is_empty() {
+        bail!("{} has no floating-point weights to tune", G::NAME);
+    }
+    let d = names.len();
+    let population = args
+        .population
+        .unwrap_or(4 + (3.0 * (d as f64).ln()).floor() as usize);
+    if population < 2 {
+        bail!("--population {population}: CMA-ES needs at least 2 candidates");
+    }
+    let settings = Settings {
+        game: G::NAME.into(),
+        players: n,
+        params: args.game.set.join(" "),
+        agent: args.agent.clone(),
+        tune: names.clone(),
+        start: start.clone(),
+        population,
+        games: args.games,
+        sigma: args.sigma,
+        duel_games: args.duel_games,
+        alpha: args.alpha,
+        seed: args.seed,
+    };
+    let checkpoint_path = args.out.join("checkpoint.json");
+    let recorded = open_checkpoint(args, &checkpoint_path, &settings)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let problem = Problem {
+        game: &game,
+        spec: &args.agent,
+        base: base.clone(),
+        scale: start
+            .iter()
+            .map(|x| if x.abs() > 1e-9 { x.abs() } else { 0.1 })
+            .collect(),
+        names,
+        start,
+        pool: &pool,
+    };
+    train(args, &problem, settings, recorded, &checkpoint_path)
+}
+
+fn check_args(args: &TrainArgs, n: usize) -> Result<()> {
+    if args.generations == 0 || args.games == 0 {
+        bail!("--generations and --games must be at least 1");
+    }
+    if args.duel_games == 0 || !args.duel_games.is_multiple_of(n as u64) {
+        bail!(
+            "--duel-games {}: give a positive multiple of the {n} players, so every seat is played equally",
+            args.duel_games
+        );
+    }
+    if !(args.alpha > 0.0 && args.alpha < 0.5) {
+        bail!(
+            "--alpha {}: give a significance between 0 and 0.5",
+            args.alpha
+        );
+    }
+    if !(args.sigma.is_finite() && args.sigma > 0.0) {
+        bail!("--sigma {}: give a step size > 0", args.sigma);
+    }
+    crate::runfile::check_writable_target(&args.out.join("champion.toml"))?;
+    Ok(())
+}
+
+/// The weights an agent spec starts from: its `weights=` file, or the defaults.
+fn spec_weights<G: Playable>(spec: &str) -> Result<G::Weights> {
+    let (_, opts) = parse_spec(spec)?;
+    match opts.iter().find(|(k, _)| k == "weights") {
+        Some((_, p)) => shifu_agents::eval::load_weights(Path::new(p)).map_err(anyhow::Error::msg),
+        None => Ok(G::Weights::default()),
+    }
+}
+
+/// The recorded generations of a resumed run (none for a new one, which must not overwrite a
+/// checkpoint).
+fn open_checkpoint(args: &TrainArgs, path: &Path, settings: &Settings) -> Result<Vec<Generation>> {
+    if !args.resume {
+        if path.exists() {
+            bail!(
+                "{} exists: continue it with --resume, or choose another --out",
+                path.display()
+            );
+        }
+        std::fs::create_dir_all(&args.out)
+            .with_context(|| format!("cannot create {}", args.out.display()))?;
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("--resume: cannot read {}", path.display()))?;
+    let c: Checkpoint = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a shifu train checkpoint", path.display()))?;
+    if &c.settings != settings {
+        bail!(
+            "{}: written with other settings ({:?}); resume with the same ones",
+            path.display(),
+            c.settings
+        );
+    }
+    Ok(c.generations)
+}
+
+fn train<G: Playable + 'static>(
+    args: &TrainArgs,
+    p: &Problem<'_, G>,
+    settings: Settings,
+    recorded: Vec<Generation>,
+    checkpoint_path: &Path,
+) -> Result<()> {
+    let n = p.game.num_seats();
+    let d = p.names.len();
+    let started = std::time::Instant::now();
+    let bar = progress_bar(
+        args.generations as u64 * (settings.population as u64 * args.games + args.duel_games),
+        args.quiet,
+    );
+    let default = p.weights(&vec![0.0; d])?;
+    // The pool: the starting weights, then each champion in turn (the last is the incumbent).
+    let mut champions: Vec<G::Weights> = vec![default.clone()];
+    let mut incumbent_x = vec![0.0; d];
+    let mut generations: Vec<Generation> = Vec::new();
+    let current: RefCell<Generation> = RefCell::new(empty_generation());
+    let failure: RefCell<Option<anyhow::Error>> = RefCell::new(None);
+    let field = RefCell::new(champions.clone());
+    let now = std::cell::Cell::new(0usize);
+    let objective = |x: &cmaes::DVector<f64>| -> f64 {
+        let mut g = current.borrow_mut();
+        let k = g.points.len();
+        let gen = now.get();
+        let x: Vec<f64> = x.iter().copied().collect();
+        // Replay a recorded generation: the same point must come back.
+        if let Some(r) = recorded.get(gen) {
+            if r.points.get(k) == Some(&x) {
+                g.points.push(x);
+                g.fitness.push(r.fitness[k]);
+                return -r.fitness[k];
+            }
+            failure.borrow_mut().get_or_insert(anyhow::anyhow!(
+                "the checkpoint does not replay at generation {} (was it written by another version?)",
+                gen + 1
+            ));
+            return f64::NAN;
+        }
+        let fitness = p
+            .weights(&x)
+            .and_then(|w| p.share(&w, &field.borrow(), stream(args.seed, gen, 0), args.games));
+        bar.inc(args.games);
+        match fitness {
+            Ok(f) => {
+                g.points.push(x);
+                g.fitness.push(f);
+                -f
+            }
+            Err(e) => {
+                failure.borrow_mut().get_or_insert(e);
+                f64::NAN
+            }
+        }
+    };
+    let mut cma = cmaes::CMAESOptions::new(vec![0.0; d], args.sigma)
+        .population_size(settings.population)
+        .seed(args.seed)
+        .build(objective)
+        .map_err(|e| anyhow::anyhow!("CMA-ES options: {e:?}"))?;
+    for gen in 0..args.generations {
+        now.set(gen);
+        let stop = cma.next();
+        if let Some(e) = failure.borrow_mut().take() {
+            return Err(e);
+        }
+        let mut g = current.replace(empty_generation());
+        if let Some(r) = recorded.get(gen) {
+            // A replayed generation: its duel's outcome as recorded.
+            g.row = r.row.clone();
+            g.accepted = r.accepted.clone();
+            bar.inc(settings.population as u64 * args.games + args.duel_games);
+        } else {
+            duel(args, p, &mut g, gen, &incumbent_x, n)?;
+            bar.inc(args.duel_games);
+            g.row.elapsed_s = started.elapsed().as_secs_f64();
+        }
+        if let Some(x) = &g.accepted {
+            incumbent_x = x.clone();
+            champions.push(p.weights(x)?);
+            *field.borrow_mut() = champions.clone();
+        }
+        generations.push(g);
+        if gen >= recorded.len() {
+            save(
+                args,
+                p,
+                &settings,
+                &generations,
+                &incumbent_x,
+                checkpoint_path,
+            )?;
+        }
+        if let Some(t) = stop {
+            eprintln!(
+                "CMA-ES stopped after generation {}: {:?}",
+                gen + 1,
+                t.reasons
+            );
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    save(
+        args,
+        p,
+        &settings,
+        &generations,
+        &incumbent_x,
+        checkpoint_path,
+    )?;
+    report(
+        args,
+        p,
+        &generations,
+        &incumbent_x,
+        started.elapsed().as_secs_f64(),
+    )
+}
+
+fn empty_generation() -> Generation {
+    Generation {
+        points: Vec::new(),
+        fitness: Vec::new(),
+        row: CurveRow::default(),
+        accepted: None,
+    }
+}
+
+/// The generation's best candidate against the incumbent, on fresh seeds.
+fn duel<G: Playable + 'static>(
+    args: &TrainArgs,
+    p: &Problem<'_, G>,
+    g: &mut Generation,
+    gen: usize,
+    incumbent_x: &[f64],
+    n: usize,
+) -> Result<()> {
+    let best = (0..g.fitness.len())
+        .max_by(|&i, &j| g.fitness[i].total_cmp(&g.fitness[j]).then(j.cmp(&i)))
+        .context("a generation with no candidates")?;
+    let challenger = p.weights(&g.points[best])?;
+    let incumbent = p.weights(incumbent_x)?;
+    let games = args.duel_games;
+    let shares = duel_shares(p, &challenger, &incumbent, stream(args.seed, gen, 1), games)?;
+    let mean = shares.iter().sum::<f64>() / games as f64;
+    let var =
+        shares.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (games as f64 - 1.0).max(1.0);
+    let se = (var / games as f64).sqrt().max(1e-12);
+    let fair = 1.0 / n as f64;
+    let z = (mean - fair) / se;
+    let normal = Normal::new(0.0, 1.0).expect("the standard normal");
+    let p_value = 1.0 - normal.cdf(z);
+    let accepted = p_value < args.alpha;
+    g.row = CurveRow {
+        generation: gen + 1,
+        best_fitness: g.fitness[best],
+        mean_fitness: g.fitness.iter().sum::<f64>() / g.fitness.len() as f64,
+        duel_share: mean,
+        duel_lo: mean - 1.959_964 * se,
+        duel_hi: mean + 1.959_964 * se,
+        duel_elo: elo(mean, n),
+        p_value,
+        accepted,
+        champions: 0,
+        elapsed_s: 0.0,
+    };
+    if accepted {
+        g.accepted = Some(g.points[best].clone());
+    }
+    Ok(())
+}
+
+/// The challenger's win share in each duel game: it sits in seat j mod n, the incumbent in the
+/// others.
+fn duel_shares<G: Playable + 'static>(
+    p: &Problem<'_, G>,
+    challenger: &G::Weights,
+    incumbent: &G::Weights,
+    master: u64,
+    games: u64,
+) -> Result<Vec<f64>> {
+    let n = p.game.num_seats();
+    p.pool.install(|| {
+        (0..games)
+            .into_par_iter()
+            .map(|j| -> Result<f64> {
+                let seed = game_seed(master, j);
+                let mine = (j % n as u64) as usize;
+                let agents = (0..n)
+                    .map(|s| {
+                        let w = if s == mine { challenger } else { incumbent };
+                        build_agent_with::<G>(p.spec, seed, s as u8, Some(w))
+                    })
+                    .collect::<Result<Vec<_>, _>>();
+                let mut agents = agents?;
+                let r = play_game(p.game, &mut agents, seed, &mut Vec::new());
+                Ok(r.outcome.win_share(mine as u8))
+            })
+            .collect()
+    })
+}
+
+/// Writes the checkpoint, the curve and the champion's weights (each through a temporary file).
+fn save<G: Playable + 'static>(
+    args: &TrainArgs,
+    p: &Problem<'_, G>,
+    settings: &Settings,
+    generations: &[Generation],
+    incumbent_x: &[f64],
+    path: &Path,
+) -> Result<()> {
+    let c = Checkpoint {
+        settings: settings.clone(),
+        generations: generations.to_vec(),
+    };
+    write_file(path, &serde_json::to_string_pretty(&c)?)?;
+    let mut rows: Vec<CurveRow> = generations.iter().map(|g| g.row.clone()).collect();
+    let mut champions = 0;
+    for r in rows.iter_mut() {
+        champions += usize::from(r.accepted);
+        r.champions = champions;
+    }
+    write_curve(&args.out, G::NAME, &rows)?;
+    let w = p.weights(incumbent_x)?;
+    let mut text = format!(
+        "# {} weights tuned by `shifu train` ({} of {} generations, {} champions accepted; agent {}).\n",
+        G::NAME,
+        generations.len(),
+        args.generations,
+        champions,
+        args.agent
+    );
+    text.push_str(&to_toml(&w).map_err(anyhow::Error::msg)?);
+    write_file(&args.out.join("champion.toml"), &text)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn report<G: Playable + 'static>(
+    args: &TrainArgs,
+    p: &Problem<'_, G>,
+    generations: &[Generation],
+    incumbent_x: &[f64],
+    seconds: f64,
+) -> Result<()> {
+    let accepted = generations.iter().filter(|g| g.accepted.is_some()).count();
+    println!(
+        "{} {}: {} generations of {} candidates x {} games, {} champions accepted (duels of {} games, alpha {}); {:.1} s",
+        G::NAME,
+        args.agent,
+        generations.len(),
+        generations.first().map_or(0, |g| g.points.len()),
+        args.games,
+        accepted,
+        args.duel_games,
+        args.alpha,
+        seconds
+    );
+    println!("\nweight              start      champion");
+    for (i, k) in p.names.iter().enumerate() {
+        println!(
+            "{k:<18} {:>9.4} {:>11.4}",
+            p.start[i],
+            p.start[i] + incumbent_x[i] * p.scale[i]
+        );
+    }
+    println!(
+        "\nwrote {}: champion.toml, curve.csv, curve.svg, checkpoint.json",
+        args.out.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_is_zero_at_the_fair_share_and_grows_with_it() {
+        for n in 2..=8 {
+            assert!(elo(1.0 / n as f64, n).abs() < 1e-9);
+            assert!(elo(1.5 / n as f64, n) > 0.0);
+        }
+        assert!((elo(0.75, 2) - 400.0 * 3f64.log10()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn generation_streams_differ_by_purpose_and_generation() {
+        assert_ne!(stream(1, 0, 0), stream(1, 0, 1));
+        assert_ne!(stream(1, 0, 0), stream(1, 1, 0));
+        assert_eq!(stream(7, 3, 1), stream(7, 3, 1));
+    }
+}
