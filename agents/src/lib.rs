@@ -12,6 +12,7 @@
 mod decision;
 pub mod eval;
 mod greedy;
+pub mod learned;
 pub mod mcts;
 mod random;
 mod runner;
@@ -26,7 +27,7 @@ pub use random::RandomAgent;
 pub use runner::{
     agent_rng, game_rng, game_seed, play_game, random_playout, splitmix64, GameRecord,
 };
-pub use spec::{build_agent, build_agent_with, parse_spec, AgentError};
+pub use spec::{build_agent, build_agent_with, check_agent, parse_spec, AgentError};
 
 use shifu_engine::Game;
 

@@ -101,6 +101,10 @@ pub struct MctsConfig {
     /// Cut rollouts (scored by the heuristic) when the round of the decision ends, as well as
     /// at `depth` (spec `horizon=round`; default `horizon=game`).
     pub round_horizon: bool,
+    /// A learned evaluation (spec `leaf=model.json`, fitted by `shifu fit`): a cut rollout is
+    /// worth, to each seat, the model's estimate of its final reward from its own observation,
+    /// in place of the heuristic.
+    pub leaf: Option<std::sync::Arc<crate::learned::ValueModel>>,
 }
 
 impl Default for MctsConfig {
@@ -117,6 +121,7 @@ impl Default for MctsConfig {
             root: Root::Tree,
             belief: Belief::Uniform,
             round_horizon: false,
+            leaf: None,
             z: 1.0,
             confirm: false,
         }
@@ -155,6 +160,9 @@ pub struct MctsAgent<G: Evaluate> {
     survivors: Vec<usize>,
     /// This decision's belief (`belief=model`), when the game has one.
     belief: Option<G::Belief>,
+    /// Scratch for the learned evaluation: an encoded observation and the hidden layer.
+    leaf_x: Vec<f32>,
+    leaf_h: Vec<f32>,
     /// The round of this decision (for `horizon=round`).
     root_round: u32,
     /// Forward-model calls made by the last decision.
@@ -178,6 +186,8 @@ impl<G: Evaluate> MctsAgent<G> {
             paired: Vec::new(),
             survivors: Vec::new(),
             belief: None,
+            leaf_x: Vec::new(),
+            leaf_h: Vec::new(),
             root_round: 0,
             last_calls: 0,
             last_iters: 0,
@@ -233,8 +243,22 @@ impl<G: Evaluate> MctsAgent<G> {
         r
     }
 
-    /// The reward vector of a rollout cut before the end: seats ranked by the heuristic.
-    fn heuristic_reward(&self, game: &G, s: &G::State, n: usize) -> [f64; MAX_SEATS] {
+    /// The reward vector of a rollout cut before the end: each seat's value under the learned
+    /// evaluation, or the seats ranked by the heuristic.
+    fn heuristic_reward(&mut self, game: &G, s: &G::State, n: usize) -> [f64; MAX_SEATS] {
+        if let Some(m) = self.config.leaf.as_deref() {
+            let mut r = [0.0; MAX_SEATS];
+            self.leaf_x.resize(m.inputs, 0.0);
+            for (i, x) in r.iter_mut().enumerate().take(n) {
+                game.encode_observation(s, i as Seat, &mut self.leaf_x);
+                *x = f64::from(m.predict(&self.leaf_x, &mut self.leaf_h));
+            }
+            if game.cooperative() {
+                let v = r[0];
+                r[..n].fill(v);
+            }
+            return r;
+        }
         let mut h = [0.0; MAX_SEATS];
         game.evaluate_all(s, &self.weights, &mut h[..n]);
         if game.cooperative() {

@@ -2,6 +2,7 @@
 
 use crate::eval::{load_weights, Evaluate};
 use crate::greedy::GreedyAgent;
+use crate::learned::shared_model;
 use crate::mcts::{Belief, Cut, MctsAgent, MctsConfig, Reward, Rollout, Root};
 use crate::{agent_rng, Agent, RandomAgent};
 
@@ -95,6 +96,32 @@ pub fn build_agent<G: Evaluate + 'static>(
     seat: u8,
 ) -> Result<Box<dyn Agent<G>>, AgentError> {
     build_agent_with(spec, seed, seat, None)
+}
+
+/// Checks `spec` against `game` before a run: the agent builds, and a learned evaluation it
+/// names (`leaf=FILE`) was fitted on this game's encoding (same game, same observation length).
+pub fn check_agent<G: Evaluate + 'static>(game: &G, spec: &str) -> Result<(), AgentError> {
+    build_agent::<G>(spec, 0, 0)?;
+    let (_, opts) = parse_spec(spec)?;
+    if let Some((_, p)) = opts.iter().find(|(k, _)| k == "leaf") {
+        let m = shared_model(std::path::Path::new(p)).map_err(|message| AgentError::Malformed {
+            spec: spec.into(),
+            message,
+        })?;
+        let len = game.observation_len();
+        if m.game != game.name() || m.inputs != len {
+            return Err(AgentError::Malformed {
+                spec: spec.into(),
+                message: format!(
+                    "{p}: a model of {} observations of {} values; this game ({}) encodes {len}",
+                    m.game,
+                    m.inputs,
+                    game.name()
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// [`build_agent`], with `weights` (when given) in place of the spec's `weights=` file or the
@@ -198,6 +225,14 @@ pub fn build_agent_with<G: Evaluate + 'static>(
                         }
                     }
                     "weights" => path = Some(v.as_str()),
+                    "leaf" => {
+                        c.leaf = Some(shared_model(std::path::Path::new(v)).map_err(|message| {
+                            AgentError::Malformed {
+                                spec: spec.into(),
+                                message,
+                            }
+                        })?)
+                    }
                     _ => return Err(unknown(k)),
                 }
             }

@@ -9,7 +9,7 @@ use crate::stats::wilson;
 use crate::sweep::{build_cells, cell_name, grid};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use shifu_agents::build_agent;
+use shifu_agents::check_agent;
 use std::path::PathBuf;
 
 /// Options of `shifu calibrate`.
@@ -210,7 +210,8 @@ fn run_game<G: Playable>(args: &CalibrateArgs) -> Result<()> {
     let seats = games[0].num_seats();
     let specs = seat_specs(&args.run.agents, seats)?;
     for (i, s) in specs.iter().enumerate() {
-        build_agent::<G>(s, 0, i as u8)?;
+        let _ = i;
+        check_agent(&games[0], s)?;
     }
     if args.run.rotate {
         bail!("calibrate measures game length; --rotate does not apply");

@@ -7,7 +7,7 @@ use crate::stats::{capped_share, capped_warning, wilson};
 use anyhow::{bail, Result};
 use clap::Args;
 use rayon::prelude::*;
-use shifu_agents::{build_agent, game_seed, play_game, Agent};
+use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
 
 /// Options of `shifu duel`.
 #[derive(Args, Debug)]
@@ -46,7 +46,7 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<()> {
         );
     }
     for s in &specs {
-        build_agent::<G>(s, 0, 0)?;
+        check_agent(&game, s)?;
     }
     if args.seeds == 0 {
         bail!("--seeds must be at least 1");

@@ -25,7 +25,7 @@ use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use rayon::prelude::*;
-use shifu_agents::{build_agent, game_rng, game_seed, Decision};
+use shifu_agents::{build_agent, check_agent, game_rng, game_seed, Decision};
 use shifu_engine::Outcome;
 use std::path::PathBuf;
 
@@ -125,7 +125,8 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
     let specs = seat_specs(&args.agents, seats)?;
     // Refuse a bad spec before any file is touched.
     for (seat, spec) in specs.iter().enumerate() {
-        build_agent::<G>(spec, 0, seat as u8)?;
+        let _ = seat;
+        check_agent(&game, spec)?;
     }
     if args.games == 0 {
         bail!("--games 0: nothing to export");

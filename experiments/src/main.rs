@@ -13,6 +13,7 @@ mod data;
 mod duel;
 mod encoding;
 mod export;
+mod fit;
 mod games;
 mod npz;
 mod play;
@@ -112,6 +113,14 @@ enum Command {
         shifu duel --players 2 --agents greedy:weights=tuned/champion.toml,greedy --seeds 500"
     )]
     Train(train::TrainArgs),
+    /// Fit a learned evaluation (a value model of the encoded observation) to an export, on
+    /// final outcomes or TD(lambda) returns, for MCTS's depth cut (`leaf=model.json`).
+    #[command(
+        after_help = "Example:\n  shifu export --game tofu-kingdom --players 5 --agents greedy --games 2000 --out tk.npz\n  \
+        shifu fit --game tofu-kingdom --players 5 --input tk.npz --out tk-value.json --target td\n  \
+        shifu duel --game tofu-kingdom --players 5 --agents mcts:iters=200,leaf=tk-value.json,mcts:iters=200 --seeds 100"
+    )]
+    Fit(fit::FitArgs),
     /// Measure playout speed with random agents; prints JSON.
     #[command(after_help = "Example:\n  shifu bench --players 4 --seconds 5")]
     Bench(bench::BenchArgs),
@@ -160,6 +169,7 @@ fn main() -> ExitCode {
         Command::Duel(a) => duel::run(a),
         Command::Encoding(a) => encoding::run(a),
         Command::Export(a) => export::run(a),
+        Command::Fit(a) => fit::run(a),
         Command::Train(a) => train::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Report(a) => report::run(a),

@@ -216,6 +216,110 @@ impl NpzWriter {
     }
 }
 
+/// One array read from an `.npz` archive: its element type, shape and little-endian bytes.
+pub struct Array {
+    /// Element type.
+    pub dtype: Dtype,
+    /// Shape (one or two dimensions).
+    pub shape: Vec<usize>,
+    /// The elements' bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl Array {
+    /// The elements as `f32` (an error unless the type is `float32`).
+    pub fn f32s(&self) -> Result<Vec<f32>> {
+        if self.dtype != Dtype::F32 {
+            bail!("expected float32 values");
+        }
+        Ok(self
+            .bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect())
+    }
+
+    /// The elements as `i64` (from `int64`, `uint64` or `uint8`).
+    pub fn i64s(&self) -> Result<Vec<i64>> {
+        Ok(match self.dtype {
+            Dtype::I64 => self
+                .bytes
+                .chunks_exact(8)
+                .map(|b| i64::from_le_bytes(b.try_into().expect("8 bytes")))
+                .collect(),
+            Dtype::U64 => self
+                .bytes
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as i64)
+                .collect(),
+            Dtype::U8 => self.bytes.iter().map(|&b| i64::from(b)).collect(),
+            Dtype::F32 => bail!("expected integers, found float32"),
+        })
+    }
+}
+
+/// Reads array `name` from the archive at `path`, refusing anything but a C-ordered `.npy` of
+/// one of the types [`NpzWriter`] writes (the error names the file and the array), and arrays
+/// of more than `max_bytes`.
+pub fn read_array(path: &Path, name: &str, max_bytes: u64) -> Result<Array> {
+    use std::io::Read;
+    let what = || format!("{}: array `{name}`", path.display());
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut zip = zip::ZipArchive::new(BufReader::new(file))
+        .with_context(|| format!("{}: not an .npz (zip) archive", path.display()))?;
+    let mut entry = zip.by_name(&format!("{name}.npy")).with_context(|| {
+        format!(
+            "{}: no array `{name}` (is it a shifu export?)",
+            path.display()
+        )
+    })?;
+    let mut head = [0u8; 10];
+    entry.read_exact(&mut head).with_context(what)?;
+    if &head[..6] != b"\x93NUMPY" || head[6] != 1 {
+        bail!("{}: not an .npy array of format 1.0", what());
+    }
+    let len = usize::from(u16::from_le_bytes([head[8], head[9]]));
+    let mut dict = vec![0u8; len];
+    entry.read_exact(&mut dict).with_context(what)?;
+    let dict = String::from_utf8_lossy(&dict);
+    let dtype = [Dtype::F32, Dtype::U8, Dtype::I64, Dtype::U64]
+        .into_iter()
+        .find(|d| dict.contains(&format!("'descr': '{}'", d.descr())))
+        .with_context(|| format!("{}: an element type shifu does not write", what()))?;
+    if !dict.contains("'fortran_order': False") {
+        bail!("{}: Fortran-ordered arrays are not read", what());
+    }
+    let shape: Vec<usize> = dict
+        .split_once("'shape': (")
+        .and_then(|(_, r)| r.split_once(')'))
+        .map(|(s, _)| {
+            s.split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(str::parse)
+                .collect()
+        })
+        .transpose()
+        .ok()
+        .flatten()
+        .filter(|s: &Vec<usize>| (1..=2).contains(&s.len()))
+        .with_context(|| format!("{}: a shape of one or two dimensions", what()))?;
+    let bytes = shape
+        .iter()
+        .try_fold(dtype.size(), |a, &x| a.checked_mul(x as u64))
+        .filter(|&b| b <= max_bytes)
+        .with_context(|| format!("{}: larger than {max_bytes} bytes", what()))?;
+    let mut data = vec![0u8; bytes as usize];
+    entry
+        .read_exact(&mut data)
+        .with_context(|| format!("{}: shorter than its shape says", what()))?;
+    Ok(Array {
+        dtype,
+        shape,
+        bytes: data,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,5 +336,37 @@ mod tests {
             assert!(text.ends_with('\n'));
             assert!(text.contains(&format!("{rows}")));
         }
+    }
+
+    #[test]
+    fn arrays_written_are_read_back_and_limits_are_enforced() {
+        let dir = std::env::temp_dir().join(format!("shifu-npz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("a.npz");
+        let _ = std::fs::remove_file(&out);
+        let cols = [("x", Dtype::F32, Some(2)), ("n", Dtype::I64, None)];
+        let mut w = NpzWriter::create(&out, &cols, true).unwrap();
+        w.columns[0].f32s(&[1.0, 2.5, -3.0, 4.0]).unwrap();
+        w.columns[1].i64(7).unwrap();
+        w.columns[1].i64(-9).unwrap();
+        assert_eq!(w.finish().unwrap(), 2);
+        let x = read_array(&out, "x", 1 << 20).unwrap();
+        assert_eq!(x.shape, vec![2, 2]);
+        assert_eq!(x.f32s().unwrap(), vec![1.0, 2.5, -3.0, 4.0]);
+        let n = read_array(&out, "n", 1 << 20).unwrap();
+        assert_eq!(n.shape, vec![2]);
+        assert_eq!(n.i64s().unwrap(), vec![7, -9]);
+        assert!(n.f32s().is_err());
+        let e = read_array(&out, "x", 8).err().unwrap().to_string();
+        assert!(e.contains("larger than 8 bytes"), "{e}");
+        let e = read_array(&out, "y", 1 << 20).err().unwrap().to_string();
+        assert!(e.contains("no array `y`"), "{e}");
+        std::fs::write(dir.join("b.npz"), b"not a zip").unwrap();
+        let e = format!(
+            "{:#}",
+            read_array(&dir.join("b.npz"), "x", 8).err().unwrap()
+        );
+        assert!(e.contains("not an .npz"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,7 +7,7 @@ use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, fmt_
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use shifu_agents::{build_agent, game_seed, play_game, Agent};
+use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
 use shifu_engine::MAX_SEATS;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -464,7 +464,8 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
     let specs = seat_specs(&args.run.agents, seats)?;
     // Check every spec before starting.
     for (i, s) in specs.iter().enumerate() {
-        build_agent::<G>(s, 0, i as u8)?;
+        let _ = i;
+        check_agent(&game, s)?;
     }
     if args.run.games == 0 {
         bail!("--games must be at least 1");

@@ -8,7 +8,7 @@ use crate::setup::{GameArgs, RunArgs};
 use crate::stats::{balance, capped_warning, chi_square_equal, fmt_p, wilson, CAPPED_WARN};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use shifu_agents::build_agent;
+use shifu_agents::check_agent;
 
 /// Options of `shifu sweep`.
 #[derive(Args, Debug)]
@@ -123,7 +123,8 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
     let seats = games[0].num_seats();
     let specs = seat_specs(&args.run.agents, seats)?;
     for (i, s) in specs.iter().enumerate() {
-        build_agent::<G>(s, 0, i as u8)?;
+        let _ = i;
+        check_agent(&games[0], s)?;
     }
     if args.run.rotate && specs.iter().all(|s| s == &specs[0]) {
         bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");

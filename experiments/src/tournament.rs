@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use shifu_agents::{build_agent, game_seed, play_game, Agent};
+use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
 use shifu_engine::GameRng;
 
 /// Options of `shifu tournament`.
@@ -134,7 +134,7 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
         bail!("--seeds must be at least 1");
     }
     for s in &specs {
-        build_agent::<G>(s, 0, 0)?;
+        check_agent(&game, s)?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))

@@ -20,7 +20,9 @@ use clap::Args;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use shifu_agents::tune::{float_fields, to_toml, with_values};
-use shifu_agents::{build_agent_with, game_seed, parse_spec, play_game, splitmix64, Agent};
+use shifu_agents::{
+    build_agent_with, check_agent, game_seed, parse_spec, play_game, splitmix64, Agent,
+};
 use statrs::distribution::{ContinuousCDF, Normal};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -37,6 +39,10 @@ pub struct TrainArgs {
     /// The weights to tune, comma-separated (default: every floating-point weight).
     #[arg(long, value_delimiter = ',')]
     tune: Vec<String>,
+    /// Bounds on tuned weights, comma-separated `name=lo:hi` (for example `steer=0:1` for a
+    /// probability); a candidate's value outside is clamped into them.
+    #[arg(long, value_delimiter = ',', value_name = "NAME=LO:HI")]
+    bounds: Vec<String>,
     /// CMA-ES generations.
     #[arg(long, default_value_t = 20)]
     generations: usize,
@@ -81,6 +87,8 @@ struct Settings {
     params: String,
     agent: String,
     tune: Vec<String>,
+    /// Each tuned weight's bounds (`None`: unbounded).
+    bounds: Vec<Option<(f64, f64)>>,
     start: Vec<f64>,
     population: usize,
     games: u64,
@@ -114,14 +122,22 @@ struct Problem<'a, G: Playable> {
     names: Vec<String>,
     start: Vec<f64>,
     scale: Vec<f64>,
+    bounds: Vec<(f64, f64)>,
     pool: &'a rayon::ThreadPool,
 }
 
 impl<G: Playable + 'static> Problem<'_, G> {
+    /// Weight `i` at CMA-ES coordinate `x`: its start plus `x` times its scale, within its
+    /// bounds.
+    fn value(&self, i: usize, x: f64) -> f64 {
+        let (lo, hi) = self.bounds[i];
+        (self.start[i] + x * self.scale[i]).clamp(lo, hi)
+    }
+
     /// The weights at CMA-ES point `x` (each weight its start plus `x` times its scale).
     fn weights(&self, x: &[f64]) -> Result<G::Weights> {
         let values: Vec<(String, f64)> = (0..self.names.len())
-            .map(|i| (self.names[i].clone(), self.start[i] + x[i] * self.scale[i]))
+            .map(|i| (self.names[i].clone(), self.value(i, x[i])))
             .collect();
         with_values(&self.base, &values).map_err(anyhow::Error::msg)
     }
@@ -183,8 +199,7 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
             args.agent
         );
     }
-    let first = build_agent_with::<G>(&args.agent, 0, 0, None)?;
-    drop(first);
+    check_agent(&game, &args.agent)?;
     let base: G::Weights = spec_weights::<G>(&args.agent)?;
     let fields = float_fields(&base);
     let names: Vec<String> = if args.tune.is_empty() {
@@ -210,6 +225,7 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
     if names.is_empty() {
         bail!("{} has no floating-point weights to tune", G::NAME);
     }
+    let bounds = parse_bounds(&args.bounds, &names, &start)?;
     let d = names.len();
     let population = args
         .population
@@ -223,6 +239,10 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
         params: args.game.set.join(" "),
         agent: args.agent.clone(),
         tune: names.clone(),
+        bounds: bounds
+            .iter()
+            .map(|b| b.0.is_finite().then_some(*b))
+            .collect(),
         start: start.clone(),
         population,
         games: args.games,
@@ -246,9 +266,42 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
             .collect(),
         names,
         start,
+        bounds,
         pool: &pool,
     };
     train(args, &problem, settings, recorded, &checkpoint_path)
+}
+
+/// Each tuned weight's bounds (unbounded unless `--bounds` names it); the start must lie within.
+fn parse_bounds(given: &[String], names: &[String], start: &[f64]) -> Result<Vec<(f64, f64)>> {
+    let mut b = vec![(f64::NEG_INFINITY, f64::INFINITY); names.len()];
+    for item in given {
+        let parsed = item.split_once('=').and_then(|(k, r)| {
+            let (lo, hi) = r.split_once(':')?;
+            Some((
+                k.trim(),
+                lo.trim().parse::<f64>().ok()?,
+                hi.trim().parse::<f64>().ok()?,
+            ))
+        });
+        let Some((k, lo, hi)) = parsed else {
+            bail!("--bounds {item}: give name=lo:hi, for example steer=0:1");
+        };
+        let Some(i) = names.iter().position(|n| n == k) else {
+            bail!(
+                "--bounds {item}: `{k}` is not among the tuned weights ({})",
+                names.join(", ")
+            );
+        };
+        if !(lo.is_finite() && hi.is_finite() && lo < hi && (lo..=hi).contains(&start[i])) {
+            bail!(
+                "--bounds {item}: give finite lo < hi around the start value {}",
+                start[i]
+            );
+        }
+        b[i] = (lo, hi);
+    }
+    Ok(b)
 }
 
 fn check_args(args: &TrainArgs, n: usize) -> Result<()> {
@@ -583,7 +636,7 @@ fn report<G: Playable + 'static>(
         println!(
             "{k:<18} {:>9.4} {:>11.4}",
             p.start[i],
-            p.start[i] + incumbent_x[i] * p.scale[i]
+            p.value(i, incumbent_x[i])
         );
     }
     println!(

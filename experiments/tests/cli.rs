@@ -1619,8 +1619,10 @@ fn train_resumed_or_on_other_thread_counts_gives_the_same_run() {
 fn train_refuses_bad_settings_with_exit_code_2() {
     let base = tmpdir("train-hostile");
     let dir = base.join("run");
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--tune", "nope"], "nope"),
+        (&["--bounds", "points=2:3"], "--bounds points=2:3"),
+        (&["--bounds", "steer=0:1"], "not among the tuned"),
         (&["--duel-games", "13"], "--duel-games 13"),
         (&["--alpha", "0.9"], "--alpha"),
         (&["--resume"], "checkpoint.json"),
@@ -1652,4 +1654,119 @@ fn train_refuses_bad_settings_with_exit_code_2() {
         "{}",
         stderr(&torn)
     );
+}
+
+/// Runs `shifu fit` on `input` (a Tofu Kingdom 4-player export) into `out`.
+fn fit(input: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "fit",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--hidden",
+        "4",
+        "--epochs",
+        "2",
+        "--input",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    shifu(&args)
+}
+
+#[test]
+fn fit_writes_a_model_that_mcts_uses_as_its_leaf_evaluation() {
+    let dir = tmpdir("fit");
+    let data = dir.join("d.npz");
+    assert!(export(&data, &["--games", "40", "--seed", "3"])
+        .status
+        .success());
+    let model = dir.join("m.json");
+    let o = fit(&data, &model, &["--target", "td", "--lambda", "0.5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("held-out MSE"), "{}", stdout(&o));
+    let again = dir.join("m2.json");
+    assert!(fit(&data, &again, &["--target", "td", "--lambda", "0.5"])
+        .status
+        .success());
+    assert_eq!(
+        std::fs::read(&model).unwrap(),
+        std::fs::read(&again).unwrap(),
+        "a fit is a function of its data and seed"
+    );
+    let spec = format!("mcts:iters=30,depth=4,leaf={}", model.display());
+    let duel = shifu(&[
+        "duel",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--agents",
+        &format!("{spec},greedy"),
+        "--seeds",
+        "4",
+    ]);
+    assert!(duel.status.success(), "{}", stderr(&duel));
+}
+
+#[test]
+fn fit_and_leaf_refuse_bad_input_with_exit_code_2() {
+    let dir = tmpdir("fit-hostile");
+    let data = dir.join("d.npz");
+    assert!(export(&data, &["--games", "20", "--seed", "3"])
+        .status
+        .success());
+    let model = dir.join("m.json");
+    // An export of another player count encodes another length.
+    let o = shifu(&[
+        "fit",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "5",
+        "--input",
+        data.to_str().unwrap(),
+        "--out",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("d.npz"), "{}", stderr(&o));
+    assert!(!model.exists());
+    std::fs::write(dir.join("junk.npz"), "junk").unwrap();
+    let o = fit(&dir.join("junk.npz"), &model, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("junk.npz"), "{}", stderr(&o));
+    let o = fit(&data, &model, &["--lambda", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(fit(&data, &model, &[]).status.success());
+    // A model used by another game, or a torn model file, is refused before any game.
+    let play = |spec: String, game: &str| {
+        shifu(&[
+            "play",
+            "--game",
+            game,
+            "--players",
+            "4",
+            "--games",
+            "2",
+            "--agents",
+            &spec,
+        ])
+    };
+    let o = play(
+        format!("mcts:iters=5,leaf={}", model.display()),
+        "tofu-shifu",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tofu-kingdom"), "{}", stderr(&o));
+    std::fs::write(dir.join("torn.json"), "{\"game\": ").unwrap();
+    let o = play(
+        format!("mcts:iters=5,leaf={}", dir.join("torn.json").display()),
+        "tofu-kingdom",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("torn.json"), "{}", stderr(&o));
 }

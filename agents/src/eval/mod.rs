@@ -15,12 +15,12 @@ use crate::Decision;
 use rand::Rng;
 
 use serde::{de::DeserializeOwned, Serialize};
-use shifu_engine::{Game, Seat};
+use shifu_engine::{Encoding, Game, Seat};
 use std::fmt::Debug;
 use std::path::Path;
 
 /// A game with a heuristic evaluation and named, tunable weights.
-pub trait Evaluate: Game {
+pub trait Evaluate: Game + Encoding {
     /// The evaluation's weights: named, with defaults, loadable from a TOML file.
     type Weights: Clone + Debug + Default + Send + Sync + Serialize + DeserializeOwned;
 
