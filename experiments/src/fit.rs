@@ -40,6 +40,10 @@ pub struct FitArgs {
     /// Rows per step.
     #[arg(long, default_value_t = 256)]
     batch: usize,
+    /// Start from this model (a generate-fit-evaluate loop's previous round) instead of fresh
+    /// weights; its game and input length must match, and it sets the hidden units.
+    #[arg(long, value_name = "MODEL.json")]
+    init: Option<PathBuf>,
     /// Seed of the initial weights and the shuffling.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -62,7 +66,24 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
     }
     crate::runfile::check_writable_target(&args.out)?;
     let data = load(args, game.observation_len(), game.num_seats())?;
-    let mut model = ValueModel::new(game.name(), data.inputs, args.hidden, args.seed);
+    let mut model = match &args.init {
+        None => ValueModel::new(game.name(), data.inputs, args.hidden, args.seed),
+        Some(path) => {
+            let m = ValueModel::load(path).map_err(anyhow::Error::msg)?;
+            if m.game != game.name() || m.inputs != data.inputs {
+                bail!(
+                    "--init {}: a model of {} observations of {} values; this export is {} with {}",
+                    path.display(),
+                    m.game,
+                    m.inputs,
+                    game.name(),
+                    data.inputs
+                );
+            }
+            m
+        }
+    };
+    let hidden = model.hidden;
     let lambda = (args.target == "td").then_some(args.lambda);
     let started = std::time::Instant::now();
     let report = fit(
@@ -77,11 +98,15 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
         },
     );
     model.note = format!(
-        "shifu fit on {}: {} rows ({} held out), {} hidden units, target {}{}, {} epochs; held-out MSE {:.5} against {:.5} for the mean",
+        "shifu fit on {}{}: {} rows ({} held out), {} hidden units, target {}{}, {} epochs; held-out MSE {:.5} against {:.5} for the mean",
         args.input.display(),
+        args.init
+            .as_ref()
+            .map(|p| format!(" from {}", p.display()))
+            .unwrap_or_default(),
         report.train_rows,
         report.held_out_rows,
-        args.hidden,
+        hidden,
         args.target,
         lambda.map(|l| format!(" (lambda {l})")).unwrap_or_default(),
         args.epochs,

@@ -1697,6 +1697,11 @@ fn fit_writes_a_model_that_mcts_uses_as_its_leaf_evaluation() {
         std::fs::read(&again).unwrap(),
         "a fit is a function of its data and seed"
     );
+    // The next round of a generate-fit-evaluate loop starts from this model.
+    let next = dir.join("m3.json");
+    let o = fit(&data, &next, &["--init", model.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("from "), "{}", stdout(&o));
     let spec = format!("mcts:iters=30,depth=4,leaf={}", model.display());
     let duel = shifu(&[
         "duel",
@@ -1763,6 +1768,14 @@ fn fit_and_leaf_refuse_bad_input_with_exit_code_2() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("tofu-kingdom"), "{}", stderr(&o));
     std::fs::write(dir.join("torn.json"), "{\"game\": ").unwrap();
+    let torn = dir.join("torn.json");
+    let o = fit(
+        &data,
+        &dir.join("m4.json"),
+        &["--init", torn.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("torn.json"), "{}", stderr(&o));
     let o = play(
         format!("mcts:iters=5,leaf={}", dir.join("torn.json").display()),
         "tofu-kingdom",
