@@ -136,8 +136,24 @@ impl ValueModel {
     }
 }
 
+/// The dot product, summed in eight lanes (which the compiler vectorises: a strict left-to-right
+/// sum cannot be, and made the learned leaf evaluation the bulk of a search's time).
 fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let (a, b) = (&a[..a.len().min(b.len())], &b[..a.len().min(b.len())]);
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    let mut acc = [0.0f32; 8];
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
 }
 
 /// Models loaded so far, by path: the agents of every game of a run share one copy.
@@ -352,6 +368,16 @@ pub fn fit(model: &mut ValueModel, data: &Dataset, o: &FitOptions) -> FitReport 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lane_summed_dot_product_matches_the_plain_sum() {
+        for n in 0..40 {
+            let a: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin()).collect();
+            let b: Vec<f32> = (0..n).map(|i| (i as f32 * 0.11).cos()).collect();
+            let plain: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+            assert!((dot(&a, &b) - plain).abs() < 1e-4, "{n}");
+        }
+    }
 
     /// Rows whose reward is 1 when feature 0 is on: a model must learn it.
     fn toy(rows: usize) -> Dataset {
