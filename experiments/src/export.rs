@@ -53,6 +53,11 @@ pub struct ExportArgs {
     /// are deflated at level 1, as numpy's `savez_compressed` does.
     #[arg(long)]
     store: bool,
+    /// Keep one decision in K (those whose step plus game index is a multiple of K): more
+    /// games in the same rows, for games whose decisions are many and alike (`step` keeps
+    /// each kept decision's index in its game).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -167,8 +172,7 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
                 .collect::<Result<_>>()
         })?;
         for (k, g) in games.iter().enumerate() {
-            write_game(&mut npz, first + k as u64, g, seats)?;
-            decisions += g.seats.len() as u64;
+            decisions += write_game(&mut npz, first + k as u64, g, seats, args.every)?;
             capped += u64::from(g.outcome.capped);
         }
         bar.inc(last - first);
@@ -200,7 +204,14 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
     Ok(())
 }
 
-fn write_game(npz: &mut NpzWriter, index: u64, g: &GameRows, seats: usize) -> Result<()> {
+/// Writes game `index`'s decisions (one in `every`) and returns how many it wrote.
+fn write_game(
+    npz: &mut NpzWriter,
+    index: u64,
+    g: &GameRows,
+    seats: usize,
+    every: u64,
+) -> Result<u64> {
     let n = g.seats.len();
     let o = &g.outcome;
     let coop = o.team_score.is_some();
@@ -217,7 +228,12 @@ fn write_game(npz: &mut NpzWriter, index: u64, g: &GameRows, seats: usize) -> Re
     let len = g.observations.len() / n.max(1);
     let width = g.masks.len() / n.max(1);
     let c = &mut npz.columns;
+    let mut kept = 0;
     for step in 0..n {
+        if !(step as u64 + index).is_multiple_of(every) {
+            continue;
+        }
+        kept += 1;
         c[0].i64(index as i64)?;
         c[1].u64(g.seed)?;
         c[2].u8s(&g.seats[step..step + 1])?;
@@ -229,5 +245,5 @@ fn write_game(npz: &mut NpzWriter, index: u64, g: &GameRows, seats: usize) -> Re
         c[8].f32s(&score)?;
         c[9].u8s(&[u8::from(o.capped)])?;
     }
-    Ok(())
+    Ok(kept)
 }

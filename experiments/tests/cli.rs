@@ -1783,3 +1783,28 @@ fn fit_and_leaf_refuse_bad_input_with_exit_code_2() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("torn.json"), "{}", stderr(&o));
 }
+
+#[test]
+fn export_every_keeps_one_decision_in_k() {
+    let dir = tmpdir("export-every");
+    let count = |o: &Output| -> u64 {
+        let out = stdout(o);
+        let after = out.split_once(": ").unwrap().1;
+        after.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let all = export(&dir.join("a.npz"), &["--games", "20", "--seed", "4"]);
+    assert!(all.status.success(), "{}", stderr(&all));
+    let third = export(
+        &dir.join("b.npz"),
+        &["--games", "20", "--seed", "4", "--every", "3"],
+    );
+    assert!(third.status.success(), "{}", stderr(&third));
+    let (n, k) = (count(&all), count(&third));
+    assert!(
+        k * 3 >= n - 40 && k * 3 <= n + 40,
+        "{n} decisions, {k} kept of every 3"
+    );
+    let zero = export(&dir.join("c.npz"), &["--games", "20", "--every", "0"]);
+    assert_eq!(zero.status.code(), Some(2), "{}", stderr(&zero));
+    assert!(!dir.join("c.npz").exists());
+}
