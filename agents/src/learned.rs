@@ -86,10 +86,16 @@ impl ValueModel {
     /// Checks the sizes and that every number is finite; the error names the field.
     pub fn validate(&self) -> Result<(), String> {
         let n1 = if self.hidden == 0 {
-            self.inputs
+            Some(self.inputs)
         } else {
-            self.hidden * self.inputs
-        };
+            self.hidden.checked_mul(self.inputs)
+        }
+        .ok_or_else(|| {
+            format!(
+                "fields `hidden` ({}) and `inputs` ({}): too large",
+                self.hidden, self.inputs
+            )
+        })?;
         let expect = [
             ("w1", self.w1.len(), n1),
             ("b1", self.b1.len(), self.hidden),
@@ -439,5 +445,9 @@ mod tests {
         let mut m = ValueModel::new("toy", 5, 0, 1);
         m.b2 = f32::NAN;
         assert!(m.validate().unwrap_err().contains("finite"));
+        // Sizes whose product overflows are refused, not wrapped into a match.
+        let huge = r#"{"game":"toy","inputs":4294967297,"hidden":4294967297,"w1":[1.0],"b1":[],"w2":[],"b2":0.0}"#;
+        let e = ValueModel::load_from_str(huge).unwrap_err();
+        assert!(e.contains("too large"), "{e}");
     }
 }

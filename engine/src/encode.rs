@@ -116,6 +116,23 @@ impl<'a> Encoder<'a> {
         }
     }
 
+    /// The two fields every game's vector starts with: `observer` (the observing seat) and
+    /// `players` (the player count), each one-hot, for a game of at most `max_players` seats.
+    pub fn observer_and_players(&mut self, observer: usize, players: usize, max_players: usize) {
+        self.one_hot(
+            "observer",
+            "the observing seat",
+            Some(observer),
+            max_players,
+        );
+        self.one_hot(
+            "players",
+            "number of players, one-hot from 0",
+            Some(players),
+            max_players + 1,
+        );
+    }
+
     /// The low `n` bits of `mask`, one value (1 or 0) per bit.
     pub fn bits(&mut self, name: &str, doc: &'static str, mask: u128, n: usize) {
         self.field(name, n, doc);

@@ -181,17 +181,21 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<Dataset> {
         if capped[i] != 0 {
             continue;
         }
-        if !(0..seats as i64).contains(&s)
+        let won = usize::try_from(s)
+            .ok()
+            .filter(|&s| s < seats)
+            .map(|s| reward[i * seats + s]);
+        if !won.is_some_and(|r| (0.0..=1.0).contains(&r))
             || !x_all[i * len..(i + 1) * len].iter().all(|v| v.is_finite())
         {
             bail!(
-                "{}: row {i} has a seat or an observation out of range",
+                "{}: row {i} has a seat, a reward (0 to 1) or an observation out of range",
                 path.display()
             );
         }
         let k = r.len();
         x.extend_from_slice(&x_all[i * len..(i + 1) * len]);
-        r.push(reward[i * seats + s as usize]);
+        r.push(won.unwrap_or_default());
         held_out.push(games[i].rem_euclid(10) == 0);
         chains.entry((games[i], s)).or_default().push((step[i], k));
     }

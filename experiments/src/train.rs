@@ -469,14 +469,6 @@ fn train<G: Playable + 'static>(
         }
     }
     bar.finish_and_clear();
-    save(
-        args,
-        p,
-        &settings,
-        &generations,
-        &incumbent_x,
-        checkpoint_path,
-    )?;
     report(
         args,
         p,

@@ -178,18 +178,7 @@ impl Encoding for GinzaRetroCafe {
         let s = &o.state;
         let (_, _, orders) = self.counts();
         let observer = usize::from(o.seat);
-        e.one_hot(
-            "observer",
-            "the observing seat",
-            Some(observer),
-            MAX_PLAYERS,
-        );
-        e.one_hot(
-            "players",
-            "number of players, one-hot from 0",
-            Some(usize::from(s.players)),
-            MAX_PLAYERS + 1,
-        );
+        e.observer_and_players(observer, usize::from(s.players), MAX_PLAYERS);
         let (phase, seat) = match s.phase {
             Phase::ChoosePlayerCard { seat } => (0, Some(seat)),
             Phase::Draft { seat, .. } => (1, Some(seat)),

@@ -77,18 +77,7 @@ impl Encoding for TofuKingdom {
     fn encode(&self, o: &Observation, e: &mut Encoder<'_>) {
         let t = &o.table;
         let target = f32::from(self.target().max(1));
-        e.one_hot(
-            "observer",
-            "the observing seat",
-            Some(usize::from(o.seat)),
-            MAX_PLAYERS,
-        );
-        e.one_hot(
-            "players",
-            "number of players, one-hot from 0 (3..8 used)",
-            Some(usize::from(t.players)),
-            MAX_PLAYERS + 1,
-        );
+        e.observer_and_players(usize::from(o.seat), usize::from(t.players), MAX_PLAYERS);
         e.one_hot(
             "prince",
             "the seat holding Prince Mochi this round",

@@ -191,17 +191,10 @@ impl Encoding for TofuShifu {
         let s = &o.public;
         let (c, t) = self.counts();
         let turn = &s.turn;
-        e.one_hot(
-            "observer",
-            "the observing seat",
-            Some(usize::from(o.observer)),
+        e.observer_and_players(
+            usize::from(o.observer),
+            usize::from(s.num_players),
             MAX_PLAYERS,
-        );
-        e.one_hot(
-            "players",
-            "number of players, one-hot from 0",
-            Some(usize::from(s.num_players)),
-            MAX_PLAYERS + 1,
         );
         e.one_hot(
             "current",

@@ -185,18 +185,7 @@ impl Encoding for WokStar {
     fn encode(&self, o: &Observation, e: &mut Encoder<'_>) {
         let s = &o.state;
         let (ings, recipes, _) = self.counts();
-        e.one_hot(
-            "observer",
-            "the observing seat",
-            Some(usize::from(o.seat)),
-            MAX_PLAYERS,
-        );
-        e.one_hot(
-            "players",
-            "number of players, one-hot from 0",
-            Some(usize::from(s.players)),
-            MAX_PLAYERS + 1,
-        );
+        e.observer_and_players(usize::from(o.seat), usize::from(s.players), MAX_PLAYERS);
         e.one_hot(
             "phase",
             "ChooseCharacters, ExtraDie, GiveIngredients, Business, Washing, AfterClose, GiveCubes, Prep, Over",
