@@ -3,31 +3,11 @@
 //! A thin binary over the engine and agents crates. Every subcommand names a game, a player
 //! count, parameters (`--set key=value`, `--config file.toml`), and a master seed.
 
-// Statistics walk parallel per-seat arrays; index loops say that best.
-#![allow(clippy::needless_range_loop)]
-
-mod bench;
-mod calibrate;
-mod curve;
-mod data;
-mod duel;
-mod encoding;
-mod export;
-mod fit;
-mod games;
-mod npz;
-mod play;
-mod ratings;
-mod report;
-mod runfile;
-mod setup;
-mod show;
-mod stats;
-mod sweep;
-mod tournament;
-mod train;
-
 use clap::{Parser, Subcommand};
+use shifu::{
+    bench, calibrate, data, duel, encoding, export, fit, play, report, runfile, show, sweep,
+    tournament, train,
+};
 use std::process::ExitCode;
 
 #[derive(Parser)]

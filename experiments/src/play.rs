@@ -43,11 +43,11 @@ pub struct Tally {
     pub games: u64,
     pub win: [f64; MAX_SEATS],
     pub rank: [f64; MAX_SEATS],
-    score: [f64; MAX_SEATS],
+    pub score: [f64; MAX_SEATS],
     pub capped: u64,
     pub rounds: u64,
-    steps: u64,
-    shared: u64,
+    pub steps: u64,
+    pub shared: u64,
     /// The game's own tallies ([`Playable::TALLIES`]) over the games played in this process.
     pub extra: [f64; MAX_EXTRA],
     /// Games behind `extra`.
@@ -81,7 +81,6 @@ impl Default for Tally {
 }
 
 impl Tally {
-    /// Adds one game.
     /// Mean rounds per game and the half-width of its 95% interval (normal approximation).
     pub fn mean_rounds(&self) -> (f64, f64) {
         let n = self.games.max(1) as f64;
@@ -90,6 +89,7 @@ impl Tally {
         (mean, 1.959_964 * (var / n).sqrt())
     }
 
+    /// Adds one game.
     pub fn add(&mut self, r: &GameRow, seats: usize) {
         let o = &r.outcome;
         self.games += 1;
@@ -341,7 +341,7 @@ pub struct GameRow {
     /// The game's events ([`Playable::EVENTS`]).
     events: [Option<u32>; MAX_EVENTS],
     rounds: u32,
-    steps: u64,
+    pub steps: u64,
 }
 
 fn header(seats: usize, counts: [&str; 2], events: &[&str]) -> Vec<String> {
@@ -458,21 +458,130 @@ pub fn run(args: PlayArgs) -> Result<()> {
     crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
 }
 
+/// Each seat's agent spec, checked against the game, and the run's settings checked.
+fn checked_specs<G: Playable>(game: &G, run: &RunArgs) -> Result<Vec<String>> {
+    let seats = game.num_seats();
+    let specs = seat_specs(&run.agents, seats)?;
+    // Check every spec before starting.
+    for s in &specs {
+        check_agent(game, s)?;
+    }
+    if run.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if run.rotate && specs.iter().all(|s| s == &specs[0]) {
+        bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
+    }
+    Ok(specs)
+}
+
+/// The `agents` column of a game's row: the specs by seat, rotated as the game was.
+fn agents_column(specs: &[String], rotation: usize) -> String {
+    let seats = specs.len();
+    (0..seats)
+        .map(|s| specs[(s + seats - rotation) % seats].as_str())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// A run played in memory: the rows `shifu play --out` writes, without a file (the Python
+/// module's batch API).
+pub struct InMemoryRun {
+    /// The CSV header.
+    pub header: Vec<String>,
+    /// One row per game, in game order.
+    pub rows: Vec<Vec<String>>,
+    /// Totals by seat.
+    pub tally: Tally,
+    /// Each seat's agent spec (before rotation).
+    pub specs: Vec<String>,
+    /// The game's name.
+    pub game: String,
+    /// The round cap.
+    pub max_rounds: u32,
+    /// Which card data the games used.
+    pub data_label: String,
+}
+
+impl InMemoryRun {
+    /// The rows as CSV text, byte for byte what `shifu play --out` writes for the same games
+    /// (with the header when `header` is set).
+    pub fn csv(&self, header: bool) -> Result<Vec<u8>> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        if header {
+            w.write_record(&self.header)?;
+        }
+        for r in &self.rows {
+            w.write_record(r)?;
+        }
+        w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
+    }
+}
+
+/// Plays games `range` (all of `run.games` when `None`) of the run `game` and `run` describe
+/// on `threads` threads (all cores when `None`), in memory. The rows are those of `shifu play
+/// --out` for the same settings: game `i` is the same game whatever the range and thread count.
+pub fn play_in_memory(
+    game: &GameArgs,
+    run: &RunArgs,
+    range: Option<std::ops::Range<u64>>,
+) -> Result<InMemoryRun> {
+    crate::with_game!(game.game.as_str(), G => in_memory_game::<G>(game, run, range))
+}
+
+fn in_memory_game<G: Playable>(
+    args: &GameArgs,
+    run: &RunArgs,
+    range: Option<std::ops::Range<u64>>,
+) -> Result<InMemoryRun> {
+    let game: G = args.build()?;
+    let seats = game.num_seats();
+    let specs = checked_specs(&game, run)?;
+    let range = range.unwrap_or(0..run.games);
+    if range.start > range.end || range.end > run.games {
+        bail!(
+            "games {}..{} are not a slice of the run's {} games",
+            range.start,
+            range.end,
+            run.games
+        );
+    }
+    let param_set = fnv_hex(&game.params_toml())[..8].to_string();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.threads.unwrap_or(0))
+        .build()?;
+    let mut tally = Tally::default();
+    let mut rows = Vec::with_capacity((range.end - range.start) as usize);
+    play_stream(&game, &specs, run.seed, run.rotate, range, &pool, |r| {
+        tally.add(&r, seats);
+        let agents = agents_column(&specs, r.rotation);
+        rows.push(record(
+            &r,
+            game.name(),
+            seats,
+            &agents,
+            &param_set,
+            G::EVENTS.len(),
+        ));
+        Ok(())
+    })?;
+    Ok(InMemoryRun {
+        header: header(seats, G::COUNTS, G::EVENTS),
+        rows,
+        tally,
+        specs,
+        game: game.name().to_string(),
+        max_rounds: game.max_rounds(),
+        data_label: game.data_label(),
+    })
+}
+
 fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
     let game: G = args.game.build()?;
     let seats = game.num_seats();
-    let specs = seat_specs(&args.run.agents, seats)?;
-    // Check every spec before starting.
-    for (i, s) in specs.iter().enumerate() {
-        let _ = i;
-        check_agent(&game, s)?;
-    }
-    if args.run.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    if args.run.rotate && specs.iter().all(|s| s == &specs[0]) {
-        bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
-    }
+    let specs = checked_specs(&game, &args.run)?;
     let (lo, hi, shard_name) = shard(args)?;
     let params = game.params_toml();
     let param_set = fnv_hex(&params)[..8].to_string();
@@ -541,10 +650,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
                 let agents = if r.rotation == 0 {
                     agents_col.clone()
                 } else {
-                    (0..seats)
-                        .map(|s| specs[(s + seats - r.rotation) % seats].as_str())
-                        .collect::<Vec<_>>()
-                        .join("|")
+                    agents_column(&specs, r.rotation)
                 };
                 batch.push(record(
                     &r,

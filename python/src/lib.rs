@@ -1,0 +1,206 @@
+//! `shifu._shifu`: the native part of the `shifu` Python module. The Python package
+//! (`python/shifu/`) builds the PettingZoo environments, the DataFrames and the Ray studies on
+//! top of it.
+
+mod batch;
+mod env;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict};
+use shifu::setup::GameArgs;
+use std::path::PathBuf;
+
+/// Turns any error into a Python `ValueError` carrying its whole chain of causes.
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The options every game takes, as the command's `--game --players --data --config --set`.
+pub(crate) fn game_args(
+    game: &str,
+    players: Option<u8>,
+    data: Option<PathBuf>,
+    config: Option<PathBuf>,
+    set: Vec<String>,
+) -> GameArgs {
+    GameArgs {
+        game: game.to_string(),
+        players,
+        data,
+        config,
+        set,
+    }
+}
+
+/// One game as a stepping environment (used by `shifu.env`).
+#[pyclass(module = "shifu._shifu")]
+struct Env {
+    inner: Box<dyn env::DynEnv>,
+}
+
+#[pymethods]
+impl Env {
+    /// `Env(game, players=None, data=None, config=None, set=[], seed=0)`.
+    #[new]
+    #[pyo3(signature = (game, players=None, data=None, config=None, set=Vec::new(), seed=0))]
+    fn new(
+        game: &str,
+        players: Option<u8>,
+        data: Option<PathBuf>,
+        config: Option<PathBuf>,
+        set: Vec<String>,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let args = game_args(game, players, data, config, set);
+        let inner: anyhow::Result<Box<dyn env::DynEnv>> = shifu::with_game!(game, G => {
+            args.build::<G>().map(|g| Box::new(env::EnvOf::new(g, seed)) as Box<dyn env::DynEnv>)
+        });
+        Ok(Env {
+            inner: inner.map_err(|e| value_error(format!("{e:#}")))?,
+        })
+    }
+
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    #[getter]
+    fn num_seats(&self) -> usize {
+        self.inner.num_seats()
+    }
+    #[getter]
+    fn observation_len(&self) -> usize {
+        self.inner.observation_len()
+    }
+    #[getter]
+    fn action_count(&self) -> usize {
+        self.inner.action_count()
+    }
+
+    /// Starts a new game from `seed`.
+    fn reset(&mut self, seed: u64) {
+        self.inner.reset(seed);
+    }
+
+    /// The seat to move (0-based), or None once the game is over.
+    fn to_move(&self) -> Option<u8> {
+        self.inner.to_move()
+    }
+
+    /// `seat`'s observation as little-endian float32 bytes (`numpy.frombuffer`).
+    fn observe<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyByteArray>> {
+        if usize::from(seat) >= self.inner.num_seats() {
+            return Err(value_error(format!(
+                "seat {seat} is not at the table ({} seats)",
+                self.inner.num_seats()
+            )));
+        }
+        let mut v = vec![0f32; self.inner.observation_len()];
+        self.inner.observe(seat, &mut v);
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        Ok(PyByteArray::new(py, &bytes))
+    }
+
+    /// The legal-action mask of the seat to move, one byte per action index.
+    fn mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyByteArray> {
+        let mut m = vec![0u8; self.inner.action_count()];
+        self.inner.mask(&mut m);
+        PyByteArray::new(py, &m)
+    }
+
+    /// The legal action indices of the seat to move.
+    fn legal(&mut self) -> Vec<usize> {
+        self.inner.legal()
+    }
+
+    /// Plays the action with index `action` for the seat to move (ValueError when not legal).
+    fn step(&mut self, action: usize) -> PyResult<()> {
+        self.inner.step(action).map_err(value_error)
+    }
+
+    /// `(rewards, scores, capped)` once the game is over, else None.
+    fn result(&self) -> Option<(Vec<f64>, Vec<f64>, bool)> {
+        self.inner.result()
+    }
+
+    /// The position as text.
+    fn render(&self) -> String {
+        self.inner.render()
+    }
+
+    /// The action with index `action`, by name.
+    fn action_name(&self, action: usize) -> Option<String> {
+        self.inner.action_name(action)
+    }
+
+    /// The index of the action the built-in agent `spec` takes for the seat to move.
+    #[pyo3(signature = (spec, seed=0))]
+    fn agent_action(&mut self, py: Python<'_>, spec: &str, seed: u64) -> PyResult<usize> {
+        let inner = &mut self.inner;
+        py.allow_threads(|| inner.agent_action(spec, seed))
+            .map_err(value_error)
+    }
+
+    /// The position as JSON (the format of `shifu show --state`).
+    fn state_json(&self) -> String {
+        self.inner.state_json()
+    }
+}
+
+/// The games, by name.
+#[pyfunction]
+fn games() -> Vec<&'static str> {
+    batch::game_names()
+}
+
+/// Plays a run in Rust on all cores; returns the CSV bytes of `shifu play --out` and the seat
+/// analysis as a dict.
+#[pyfunction]
+#[pyo3(signature = (game, players=None, agents="random".to_string(), games=1000, seed=1, set=Vec::new(), data=None, config=None, rotate=false, threads=None, start=None, end=None, header=true))]
+#[allow(clippy::too_many_arguments)]
+fn play<'py>(
+    py: Python<'py>,
+    game: &str,
+    players: Option<u8>,
+    agents: String,
+    games: u64,
+    seed: u64,
+    set: Vec<String>,
+    data: Option<PathBuf>,
+    config: Option<PathBuf>,
+    rotate: bool,
+    threads: Option<usize>,
+    start: Option<u64>,
+    end: Option<u64>,
+    header: bool,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
+    let g = game_args(game, players, data, config, set);
+    let run = shifu::setup::RunArgs {
+        agents,
+        games,
+        seed,
+        rotate,
+        threads,
+    };
+    let range = match (start, end) {
+        (None, None) => None,
+        (s, e) => Some(s.unwrap_or(0)..e.unwrap_or(games)),
+    };
+    let played = py
+        .allow_threads(|| shifu::play::play_in_memory(&g, &run, range))
+        .map_err(|e| value_error(format!("{e:#}")))?;
+    let csv = played.csv(header).map_err(value_error)?;
+    let summary = batch::summary(py, &played)?;
+    Ok((PyBytes::new(py, &csv), summary))
+}
+
+/// The native module.
+#[pymodule]
+fn _shifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Env>()?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,184 @@
+"""The PettingZoo environments: PettingZoo's own API, seed and parallel tests for every game and
+player count, and what the environments promise beyond them."""
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+
+import shifu
+
+PLAYERS = {
+    "tofu-shifu": [2, 3, 4],
+    "tofu-kingdom": [3, 4, 5, 6, 7, 8],
+    "wok-star": [2, 3, 4],
+    "ginza-retro-cafe": [2, 3, 4],
+}
+CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
+
+
+def test_every_game_is_registered():
+    assert sorted(shifu.games()) == sorted(PLAYERS)
+
+
+@pytest.mark.parametrize("game,players", CASES)
+def test_pettingzoo_api_test(game, players):
+    api_test(shifu.env(game, players=players), num_cycles=400)
+
+
+@pytest.mark.parametrize("game,players", CASES)
+def test_pettingzoo_seed_test(game, players):
+    seed_test(lambda: shifu.env(game, players=players), num_cycles=200)
+
+
+@pytest.mark.parametrize("game,players", CASES)
+def test_pettingzoo_parallel_api_test_and_parallel_determinism(game, players):
+    parallel_api_test(shifu.parallel_env(game, players=players), num_cycles=200)
+    # PettingZoo's parallel_seed_test samples actions without the action mask, which no game
+    # with illegal actions can pass; the same check with masked samples:
+    runs = []
+    for _ in range(2):
+        env = shifu.parallel_env(game, players=players)
+        obs, infos = env.reset(seed=42)
+        rng = np.random.default_rng(42)
+        trace = []
+        while env.agents:
+            actions = {
+                a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) if obs[a]["action_mask"].any() else 0
+                for a in env.agents
+            }
+            obs, rewards, terms, truncs, infos = env.step(actions)
+            trace.append((sorted(actions.items()), sorted(rewards.items()), [o["observation"].tobytes() for o in obs.values()]))
+        runs.append(trace)
+    assert runs[0] == runs[1]
+
+
+def play_out(env, seed, pick):
+    """Plays one game to its end; returns the actions taken and the final rewards."""
+    env.reset(seed=seed)
+    actions = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        a = pick(env, obs)
+        actions.append(a)
+        env.step(a)
+    return actions, env
+
+
+def random_pick(rng):
+    def pick(env, obs):
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+    return pick
+
+
+@pytest.mark.parametrize("game,players", [("tofu-shifu", 4), ("tofu-kingdom", 5), ("wok-star", 3), ("ginza-retro-cafe", 3)])
+def test_rewards_come_at_the_end_and_share_the_win(game, players):
+    env = shifu.env(game, players=players)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    totals = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            assert set(info) == {"score", "capped"}
+            assert trunc == info["capped"]
+            env.step(None)
+            continue
+        assert reward == 0.0
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    values = list(totals.values())
+    assert all(0.0 <= v <= 1.0 for v in values)
+    if game == "wok-star":  # cooperative: all win or none
+        assert len(set(values)) == 1
+    else:
+        assert abs(sum(values) - 1.0) < 1e-9
+
+
+@pytest.mark.parametrize("game,players", [("tofu-shifu", 3), ("tofu-kingdom", 6), ("ginza-retro-cafe", 2)])
+def test_a_game_is_a_function_of_its_seed_and_actions(game, players):
+    actions, env = play_out(shifu.env(game, players=players), 11, random_pick(np.random.default_rng(1)))
+    first = env.core.state_json()
+    replay = shifu.env(game, players=players)
+    replay.reset(seed=11)
+    for a in actions:
+        replay.step(a)
+    assert replay.core.state_json() == first
+
+
+def test_only_the_agent_to_act_has_a_mask_and_masks_are_exactly_the_legal_actions():
+    env = shifu.env("tofu-shifu", players=4)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+        for a in env.agents:
+            m = env.observe(a)["action_mask"]
+            if a == env.agent_selection:
+                assert sorted(np.flatnonzero(m).tolist()) == sorted(env.core.legal())
+            else:
+                assert not m.any()
+        env.step(int(rng.choice(env.core.legal())))
+
+
+def test_each_seat_sees_its_own_view():
+    # The encoding starts with the observer one-hot, and hidden hands differ by seat.
+    env = shifu.env("tofu-shifu", players=4)
+    env.reset(seed=3)
+    views = [env.observe(a)["observation"] for a in env.possible_agents]
+    for i, v in enumerate(views):
+        assert v[i] == 1.0 and v[:4].sum() == 1.0
+    assert not np.array_equal(views[0], views[1])
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing():
+    env = shifu.env("tofu-shifu", players=2)
+    env.reset(seed=1)
+    before = env.core.state_json()
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="not an action"):
+        env.step(10**9)
+    assert env.core.state_json() == before
+
+
+def test_bad_settings_name_what_is_wrong():
+    with pytest.raises(ValueError, match="unknown game `chess`"):
+        shifu.env("chess")
+    with pytest.raises(ValueError, match="no_such_knob"):
+        shifu.env("tofu-shifu", players=4, no_such_knob=3)
+    with pytest.raises(ValueError, match="players"):
+        shifu.env("tofu-shifu", players=9)
+    with pytest.raises(ValueError):
+        shifu.env("tofu-shifu", players=4, render_mode="video")
+
+
+def test_parameters_reach_the_game():
+    env = shifu.env("tofu-shifu", players=3, start_coins=[5, 5, 5])
+    plain = shifu.env("tofu-shifu", players=3)
+    env.reset(seed=1)
+    plain.reset(seed=1)
+    assert env.core.state_json() != plain.core.state_json()
+
+
+def test_render_gives_the_position_as_text():
+    env = shifu.env("tofu-kingdom", players=4, render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "Prince Mochi" in text
+
+
+def test_built_in_agents_act_from_python():
+    env = shifu.env("tofu-kingdom", players=5)
+    env.reset(seed=4)
+    a = env.agent_action("greedy", seed=1)
+    assert env.observe(env.agent_selection)["action_mask"][a] == 1
+    assert env.agent_action("greedy", seed=1) == a
+    with pytest.raises(ValueError, match="unknown agent"):
+        env.agent_action("superhuman")
