@@ -37,6 +37,8 @@ pub(crate) fn game_args(
 #[pyclass(module = "shifu._shifu")]
 struct Env {
     inner: Box<dyn env::DynEnv>,
+    /// Scratch for one observation, reused between calls.
+    scratch: Vec<f32>,
 }
 
 #[pymethods]
@@ -56,9 +58,9 @@ impl Env {
         let inner: anyhow::Result<Box<dyn env::DynEnv>> = shifu::with_game!(game, G => {
             args.build::<G>().map(|g| Box::new(env::EnvOf::new(g, seed)) as Box<dyn env::DynEnv>)
         });
-        Ok(Env {
-            inner: inner.map_err(|e| value_error(format!("{e:#}")))?,
-        })
+        let inner = inner.map_err(|e| value_error(format!("{e:#}")))?;
+        let scratch = vec![0.0; inner.observation_len()];
+        Ok(Env { inner, scratch })
     }
 
     #[getter]
@@ -89,24 +91,30 @@ impl Env {
     }
 
     /// `seat`'s observation as little-endian float32 bytes (`numpy.frombuffer`).
-    fn observe<'py>(&self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyByteArray>> {
+    fn observe<'py>(&mut self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyByteArray>> {
         if usize::from(seat) >= self.inner.num_seats() {
             return Err(value_error(format!(
                 "seat {seat} is not at the table ({} seats)",
                 self.inner.num_seats()
             )));
         }
-        let mut v = vec![0f32; self.inner.observation_len()];
-        self.inner.observe(seat, &mut v);
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        Ok(PyByteArray::new(py, &bytes))
+        self.inner.observe(seat, &mut self.scratch);
+        let v = &self.scratch;
+        PyByteArray::new_with(py, v.len() * 4, |bytes| {
+            for (b, x) in bytes.chunks_exact_mut(4).zip(v) {
+                b.copy_from_slice(&x.to_le_bytes());
+            }
+            Ok(())
+        })
     }
 
     /// The legal-action mask of the seat to move, one byte per action index.
-    fn mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyByteArray> {
-        let mut m = vec![0u8; self.inner.action_count()];
-        self.inner.mask(&mut m);
-        PyByteArray::new(py, &m)
+    fn mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
+        let inner = &mut self.inner;
+        PyByteArray::new_with(py, inner.action_count(), |m| {
+            inner.mask(m);
+            Ok(())
+        })
     }
 
     /// The legal action indices of the seat to move.

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The Python module as a user gets it: a fresh virtual environment with maturin, pettingzoo,
+# numpy, pandas, pytest and ray from PyPI; the wheel built with maturin and installed; then the
+# tests in python/tests (PettingZoo's api_test, seed_test and parallel_api_test for every game and
+# player count, the batch API against the `shifu` command byte for byte, a Ray study on a local
+# Ray against the one-process run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/venv"
+py="$work/venv/bin/python"
+"$py" -m pip install --quiet --disable-pip-version-check \
+  "maturin>=1.5,<2" "pettingzoo>=1.24" numpy pandas pytest pyyaml "ray>=2.9"
+# The `pyci` profile (Cargo.toml): optimised without link-time optimisation, to keep CI short;
+# `pip install ./python` builds with the release profile.
+"$work/venv/bin/maturin" build --quiet --manifest-path python/Cargo.toml --profile pyci \
+  --interpreter "$py" --out "$work/wheel"
+"$py" -m pip install --quiet --disable-pip-version-check "$work"/wheel/shifu-*.whl
+bin="$root/target/debug/shifu"
+[ -x "$bin" ] || cargo build --bin shifu
+# From outside the repository, so that the installed wheel (not python/shifu) is what is tested.
+(cd "$work" && SHIFU_BIN="$bin" "$py" -m pytest -q -p no:cacheprovider "$root/python/tests")
+echo "python: the wheel's tests passed"
