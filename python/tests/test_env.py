@@ -182,3 +182,23 @@ def test_built_in_agents_act_from_python():
     assert env.agent_action("greedy", seed=1) == a
     with pytest.raises(ValueError, match="unknown agent"):
         env.agent_action("superhuman")
+
+
+def test_data_files_reach_the_game(tmp_path):
+    # The same seed and the same policy (the first legal action) on other card values: the
+    # games part.
+    ends = []
+    for data in (None, "builtin:reconstructed"):
+        env = shifu.env("tofu-shifu", players=4, data=data)
+        env.reset(seed=1)
+        while env.core.to_move() is not None:
+            env.core.step(min(env.core.legal()))
+        ends.append(env.core.state_json())
+    assert ends[0] != ends[1]
+    with pytest.raises(ValueError, match="missing.json"):
+        shifu.env("tofu-shifu", players=4, data=str(tmp_path / "missing.json"))
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("cards: [1, 2\n")
+    with pytest.raises(ValueError, match="bad.yaml"):
+        shifu.env("tofu-kingdom", players=4, data=str(bad))
+    assert shifu.seats("tofu-shifu", 4, "random", 20, 1, data="builtin:reconstructed").games == 20
