@@ -9,15 +9,19 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 -m venv "$work/venv"
-py="$work/venv/bin/python"
-"$py" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.5,<2" "pettingzoo>=1.24" numpy pandas pytest pyyaml "ray>=2.9"
+# .ci/run passes the virtual environment it made for every Python step (with these packages).
+venv=${SHIFU_CI_VENV:-}
+if [ -z "$venv" ]; then
+  venv="$work/venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r .ci/python-requirements.txt
+fi
+py="$venv/bin/python"
 # The `pyci` profile (Cargo.toml): optimised without link-time optimisation, to keep CI short;
 # `pip install ./python` builds with the release profile.
-"$work/venv/bin/maturin" build --quiet --manifest-path python/Cargo.toml --profile pyci \
+"$venv/bin/maturin" build --quiet --manifest-path python/Cargo.toml --profile pyci \
   --interpreter "$py" --out "$work/wheel"
-"$py" -m pip install --quiet --disable-pip-version-check "$work"/wheel/shifu-*.whl
+"$py" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$work"/wheel/shifu-*.whl
 bin="$root/target/debug/shifu"
 [ -x "$bin" ] || cargo build --bin shifu
 # From outside the repository, so that the installed wheel (not python/shifu) is what is tested.

@@ -17,7 +17,12 @@ block() {
 block '<!-- ci:export-sh' > "$work/export.sh"
 block '<!-- ci:export-py' > "$work/export.py"
 [ -s "$work/export.sh" ] && [ -s "$work/export.py" ] || { echo "README export snippet not found"; exit 1; }
-python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install --quiet --disable-pip-version-check numpy
-(cd "$work" && shifu() { "$bin" "$@"; } && . ./export.sh && "$work/venv/bin/python" export.py)
+# .ci/run passes the virtual environment it made for every Python step (numpy in it).
+venv=${SHIFU_CI_VENV:-}
+if [ -z "$venv" ]; then
+  venv="$work/venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check numpy
+fi
+(cd "$work" && shifu() { "$bin" "$@"; } && . ./export.sh && "$venv/bin/python" export.py)
 echo "README export snippet: ran"

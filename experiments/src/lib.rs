@@ -5,23 +5,38 @@
 // Statistics walk parallel per-seat arrays; index loops say that best.
 #![allow(clippy::needless_range_loop)]
 
+#[cfg(feature = "cli")]
 pub mod bench;
+#[cfg(feature = "cli")]
 pub mod calibrate;
+#[cfg(feature = "cli")]
 pub mod curve;
+#[cfg(feature = "cli")]
 pub mod data;
+#[cfg(feature = "cli")]
 pub mod duel;
+#[cfg(feature = "cli")]
 pub mod encoding;
+#[cfg(feature = "cli")]
 pub mod export;
+#[cfg(feature = "cli")]
 pub mod fit;
 pub mod games;
+#[cfg(feature = "cli")]
 pub mod npz;
 pub mod play;
+#[cfg(feature = "cli")]
 pub mod ratings;
+#[cfg(feature = "cli")]
 pub mod report;
 pub mod runfile;
 pub mod setup;
+#[cfg(feature = "cli")]
 pub mod show;
 pub mod stats;
+#[cfg(feature = "cli")]
 pub mod sweep;
+#[cfg(feature = "cli")]
 pub mod tournament;
+#[cfg(feature = "cli")]
 pub mod train;
