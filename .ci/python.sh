@@ -25,5 +25,5 @@ py="$venv/bin/python"
 bin="$root/target/debug/shifu"
 [ -x "$bin" ] || cargo build --bin shifu
 # From outside the repository, so that the installed wheel (not python/shifu) is what is tested.
-(cd "$work" && SHIFU_BIN="$bin" "$py" -m pytest -q -p no:cacheprovider "$root/python/tests")
+(cd "$work" && SHIFU_BIN="$bin" "$py" -m pytest -q -p no:cacheprovider --durations=5 "$root/python/tests")
 echo "python: the wheel's tests passed"
