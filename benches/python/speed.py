@@ -27,14 +27,25 @@ import shifu
 GAMES = [("tofu-shifu", 4), ("tofu-kingdom", 5), ("wok-star", 3), ("ginza-retro-cafe", 2)]
 
 
+def timed(loop: str, game: str, players, seconds: float, play_one) -> dict:
+    """Plays games with `play_one(seed)` (which returns its steps) for about `seconds`."""
+    steps, games = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += play_one(games)
+        games += 1
+    secs = time.perf_counter() - start
+    return {"loop": loop, "game": game, "players": players, "steps": steps, "games": games,
+            "seconds": secs, "steps_per_s": steps / secs}
+
+
 def aec_loop(game: str, players: int, seconds: float) -> dict:
     env = shifu.env(game, players=players)
     rng = np.random.default_rng(1)
-    steps, games, seed = 0, 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+
+    def play_one(seed):
+        steps = 0
         env.reset(seed=seed)
-        seed += 1
         for agent in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
             if term or trunc:
@@ -45,10 +56,9 @@ def aec_loop(game: str, players: int, seconds: float) -> dict:
             legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-        games += 1
-    secs = time.perf_counter() - start
-    return {"loop": "shifu AEC (observe + mask each step)", "game": game, "players": players,
-            "steps": steps, "games": games, "seconds": secs, "steps_per_s": steps / secs}
+        return steps
+
+    return timed("shifu AEC (observe + mask each step)", game, players, seconds, play_one)
 
 
 def core_loop(game: str, players: int, seconds: float) -> dict:
@@ -57,19 +67,17 @@ def core_loop(game: str, players: int, seconds: float) -> dict:
     minimal loop."""
     core = shifu.env(game, players=players).core
     rng = np.random.default_rng(1)
-    steps, games, seed = 0, 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+
+    def play_one(seed):
+        steps = 0
         core.reset(seed)
-        seed += 1
         while core.to_move() is not None:
             legal = core.legal()
             core.step(legal[rng.integers(len(legal))])
             steps += 1
-        games += 1
-    secs = time.perf_counter() - start
-    return {"loop": "shifu core (legal + step)", "game": game, "players": players,
-            "steps": steps, "games": games, "seconds": secs, "steps_per_s": steps / secs}
+        return steps
+
+    return timed("shifu core (legal + step)", game, players, seconds, play_one)
 
 
 def batch(game: str, players: int, seconds: float) -> dict:
@@ -95,7 +103,9 @@ def pyspiel_loop(name: str, seconds: float, observe: bool) -> dict | None:
         return None
     game = pyspiel.load_game(name)
     kind = game.get_type()
-    # Hearts gives an observation tensor; some games only an information-state tensor.
+    # Chance nodes (the deal) count as steps, as pyspiel applies them as actions; shifu draws
+    # chance inside `step`, so its steps are decisions only.
+    # Hearts, oh_hell and euchre give only an information-state tensor.
     tensor = "observation_tensor" if kind.provides_observation_tensor else "information_state_tensor"
     rng = np.random.default_rng(1)
     steps, games = 0, 0

@@ -122,6 +122,16 @@ impl Outcome {
         }
     }
 
+    /// The seat's final reward for learners (exports, the Python environments): its share of
+    /// the win; in a cooperative game 1 for every seat when the team wins, else 0.
+    pub fn learner_reward(&self, seat: Seat) -> f64 {
+        if self.team_score.is_some() {
+            f64::from(u8::from(self.is_winner(seat)))
+        } else {
+            self.win_share(seat)
+        }
+    }
+
     /// Ranks seats by a key (larger is better) with ties sharing the better rank, and marks the
     /// rank-1 seats as winners. `keys[i]` is compared lexicographically.
     pub fn from_keys<K: PartialOrd + Copy>(

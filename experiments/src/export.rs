@@ -214,15 +214,8 @@ fn write_game(
 ) -> Result<u64> {
     let n = g.seats.len();
     let o = &g.outcome;
-    let coop = o.team_score.is_some();
     let reward: Vec<f32> = (0..seats)
-        .map(|s| {
-            if coop {
-                f32::from(u8::from(o.is_winner(s as u8)))
-            } else {
-                o.win_share(s as u8) as f32
-            }
-        })
+        .map(|s| o.learner_reward(s as u8) as f32)
         .collect();
     let score: Vec<f32> = o.score[..seats].iter().map(|&x| x as f32).collect();
     let len = g.observations.len() / n.max(1);

@@ -341,7 +341,7 @@ pub struct GameRow {
     /// The game's events ([`Playable::EVENTS`]).
     events: [Option<u32>; MAX_EVENTS],
     rounds: u32,
-    pub steps: u64,
+    steps: u64,
 }
 
 fn header(seats: usize, counts: [&str; 2], events: &[&str]) -> Vec<String> {
@@ -475,13 +475,19 @@ fn checked_specs<G: Playable>(game: &G, run: &RunArgs) -> Result<Vec<String>> {
     Ok(specs)
 }
 
-/// The `agents` column of a game's row: the specs by seat, rotated as the game was.
-fn agents_column(specs: &[String], rotation: usize) -> String {
+/// A game's CSV row, its `agents` column the specs by seat, rotated as the game was.
+fn game_record<G: Playable>(
+    game: &G,
+    r: &GameRow,
+    specs: &[String],
+    param_set: &str,
+) -> Vec<String> {
     let seats = specs.len();
-    (0..seats)
-        .map(|s| specs[(s + seats - rotation) % seats].as_str())
+    let agents = (0..seats)
+        .map(|s| specs[(s + seats - r.rotation) % seats].as_str())
         .collect::<Vec<_>>()
-        .join("|")
+        .join("|");
+    record(r, game.name(), seats, &agents, param_set, G::EVENTS.len())
 }
 
 /// A run played in memory: the rows `shifu play --out` writes, without a file (the Python
@@ -553,18 +559,11 @@ fn in_memory_game<G: Playable>(
         .num_threads(run.threads.unwrap_or(0))
         .build()?;
     let mut tally = Tally::default();
-    let mut rows = Vec::with_capacity((range.end - range.start) as usize);
+    // Rows grow as games finish: no reservation sized by a (possibly huge) game count.
+    let mut rows = Vec::new();
     play_stream(&game, &specs, run.seed, run.rotate, range, &pool, |r| {
         tally.add(&r, seats);
-        let agents = agents_column(&specs, r.rotation);
-        rows.push(record(
-            &r,
-            game.name(),
-            seats,
-            &agents,
-            &param_set,
-            G::EVENTS.len(),
-        ));
+        rows.push(game_record(&game, &r, &specs, &param_set));
         Ok(())
     })?;
     Ok(InMemoryRun {
@@ -585,7 +584,6 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
     let (lo, hi, shard_name) = shard(args)?;
     let params = game.params_toml();
     let param_set = fnv_hex(&params)[..8].to_string();
-    let agents_col = specs.join("|");
     let mut tally = Tally::default();
     let mut file = match &args.out {
         Some(out) => {
@@ -647,19 +645,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
             tally.add(&r, seats);
             done += 1;
             if let Some(f) = file.as_mut() {
-                let agents = if r.rotation == 0 {
-                    agents_col.clone()
-                } else {
-                    agents_column(&specs, r.rotation)
-                };
-                batch.push(record(
-                    &r,
-                    game.name(),
-                    seats,
-                    &agents,
-                    &param_set,
-                    G::EVENTS.len(),
-                ));
+                batch.push(game_record(&game, &r, &specs, &param_set));
                 if saved.elapsed().as_secs_f64() >= SAVE_SECONDS || done == hi {
                     f.append(&batch)?;
                     batch.clear();

@@ -128,16 +128,7 @@ impl<G: Playable + 'static> DynEnv for EnvOf<G> {
     fn result(&self) -> Option<(Vec<f64>, Vec<f64>, bool)> {
         let o = self.game.outcome(&self.state)?;
         let n = self.game.num_seats();
-        let coop = o.team_score.is_some();
-        let reward = (0..n as Seat)
-            .map(|s| {
-                if coop {
-                    f64::from(u8::from(o.is_winner(s)))
-                } else {
-                    o.win_share(s)
-                }
-            })
-            .collect();
+        let reward = (0..n as Seat).map(|s| o.learner_reward(s)).collect();
         Some((reward, o.score[..n].to_vec(), o.capped))
     }
     fn render(&self) -> String {
