@@ -98,6 +98,10 @@ pub struct MctsConfig {
     /// round's budget more) rather than on the worlds that selected it (spec `confirm=true`;
     /// default false).
     pub confirm: bool,
+    /// Paired search: compare only the greedy policy's `top` best-ranked root actions and its
+    /// own choice ([`Evaluate::greedy_ranking`]; spec `top`, default 0: every legal action).
+    /// Games whose policy does not rank actions compare every action.
+    pub top: usize,
     /// Cut rollouts (scored by the heuristic) when the round of the decision ends, as well as
     /// at `depth` (spec `horizon=round`; default `horizon=game`).
     pub round_horizon: bool,
@@ -124,6 +128,7 @@ impl Default for MctsConfig {
             leaf: None,
             z: 1.0,
             confirm: false,
+            top: 0,
         }
     }
 }
@@ -158,6 +163,8 @@ pub struct MctsAgent<G: Evaluate> {
     paired: Vec<f64>,
     /// Paired search: the root actions still compared.
     survivors: Vec<usize>,
+    /// Paired search: the greedy policy's ranking of the root actions (`top`).
+    ranked: Vec<G::Action>,
     /// This decision's belief (`belief=model`), when the game has one.
     belief: Option<G::Belief>,
     /// Scratch for the learned evaluation: an encoded observation and the hidden layer.
@@ -185,6 +192,7 @@ impl<G: Evaluate> MctsAgent<G> {
             untried: Vec::with_capacity(64),
             paired: Vec::new(),
             survivors: Vec::new(),
+            ranked: Vec::new(),
             belief: None,
             leaf_x: Vec::new(),
             leaf_h: Vec::new(),
@@ -419,12 +427,12 @@ impl<G: Evaluate> MctsAgent<G> {
         };
         // Survivors (indices into `legal`), each one's reward in every world so far (row-major:
         // world, then action; NaN where the action was no longer played).
-        self.survivors.clear();
-        self.survivors.extend(0..m);
+        self.candidates(d, base, &mut policy);
         self.paired.clear();
         self.last_calls = 0;
         self.last_iters = 0;
-        let rounds = (usize::BITS - (m - 1).leading_zeros()).max(1) as usize;
+        let k0 = self.survivors.len();
+        let rounds = (usize::BITS - (k0.max(2) - 1).leading_zeros()).max(1) as usize;
         let per_round = (self.config.iters as usize / rounds).max(1);
         let mut worlds = 0usize;
         for _ in 0..rounds {
@@ -495,6 +503,30 @@ impl<G: Evaluate> MctsAgent<G> {
             legal[best]
         } else {
             legal[b]
+        }
+    }
+
+    /// The root actions the paired search starts from (into `survivors`, as indices into the
+    /// legal actions): every one, or with `top=k` the greedy policy's `k` best-ranked and its
+    /// own choice `base`.
+    fn candidates(&mut self, d: &Decision<'_, G>, base: Option<usize>, rng: &mut GameRng) {
+        let legal = d.legal();
+        self.survivors.clear();
+        let ranked = self.config.top > 0
+            && base.is_some()
+            && d.game()
+                .greedy_ranking(d, &self.weights, rng, &mut self.ranked);
+        if !ranked {
+            self.survivors.extend(0..legal.len());
+            return;
+        }
+        self.survivors.extend(base);
+        for a in self.ranked.iter().take(self.config.top) {
+            if let Some(i) = legal.iter().position(|x| x == a) {
+                if !self.survivors.contains(&i) {
+                    self.survivors.push(i);
+                }
+            }
         }
     }
 

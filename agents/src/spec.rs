@@ -86,7 +86,7 @@ fn weights<G: Evaluate>(spec: &str, path: Option<&str>) -> Result<G::Weights, Ag
 /// Builds the agent for `seat` of a game with seed `seed` from its spec:
 /// - `random`;
 /// - `greedy` or `greedy:weights=path.toml`;
-/// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,belief=uniform|model,horizon=game|round,z=1,confirm=false,weights=path.toml`
+/// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,belief=uniform|model,horizon=game|round,z=1,confirm=false,top=0,weights=path.toml`
 ///   (every key optional; defaults as in [`MctsConfig`]).
 ///
 /// Each agent draws from [`agent_rng`]`(seed, seat)`.
@@ -175,6 +175,7 @@ pub fn build_agent_with<G: Evaluate + 'static>(
                     "c" => c.c = parse(spec, k, v)?,
                     "z" => c.z = parse(spec, k, v)?,
                     "confirm" => c.confirm = parse(spec, k, v)?,
+                    "top" => c.top = parse(spec, k, v)?,
                     "depth" => c.depth = parse(spec, k, v)?,
                     "rollout" => {
                         c.rollout = choice(

@@ -320,3 +320,46 @@ fn model_and_uniform_answerers_answer_within_their_eye_marks_and_the_find_bonus_
     let after = g.evaluate(&s, 0, &w);
     assert!((after - before - 5.0 / f64::from(g.target())).abs() < 1e-12);
 }
+
+#[test]
+fn paired_search_with_top_compares_only_the_greedy_princes_best_ranked_questions() {
+    use shifu_agents::eval::Evaluate;
+    let g = game(4);
+    let w = TofuKingdomWeights::default();
+    let ps = common::positions(&g, 12, 80, |_, s, legal| {
+        s.table.phase == Phase::Ask && legal.len() > 4
+    });
+    let spec = |top: u32| {
+        format!("mcts:iters=60,rollout=greedy,root=paired,belief=model,horizon=round,depth=0,z=0,top={top}")
+    };
+    let (mut outside_top, mut legal) = (0, Vec::new());
+    for (i, s) in ps.iter().enumerate() {
+        g.legal_actions(s, &mut legal);
+        let d = Decision::new(&g, s, s.table.prince, &legal);
+        // At 4 players every consistent deal is scored (fewer than `question_worlds`), so the
+        // ranking is exact; its best-scored questions are the greedy Prince's possible choices.
+        let mut ranked = Vec::new();
+        assert!(g.greedy_ranking(&d, &w, &mut rng_from_seed(1), &mut ranked));
+        assert_eq!(ranked.len(), legal.len());
+        let greedy: Vec<Action> = (0..40)
+            .map(|k| {
+                let mut a = build_agent::<TofuKingdom>("greedy", k, s.table.prince).unwrap();
+                choose(&g, a.as_mut(), s)
+            })
+            .collect();
+        let allowed = |a: &Action| *a == ranked[0] || greedy.contains(a);
+        for seed in 0..3 {
+            let mut a = build_agent::<TofuKingdom>(&spec(1), seed, s.table.prince).unwrap();
+            let pick = choose(&g, a.as_mut(), s);
+            assert!(
+                allowed(&pick),
+                "position {i}: {pick:?} outside the top question"
+            );
+            let mut a = build_agent::<TofuKingdom>(&spec(0), seed, s.table.prince).unwrap();
+            outside_top += !allowed(&choose(&g, a.as_mut(), s)) as u32;
+        }
+    }
+    // Without `top`, a search that deviates on any lead (z = 0) leaves the top question often:
+    // the check above can fail.
+    assert!(outside_top > 3, "{outside_top}");
+}

@@ -109,6 +109,23 @@ pub trait Evaluate: Game + Encoding {
     {
         None
     }
+
+    /// The game-specific greedy policy's ranking of the legal actions at a decision, best
+    /// first, written to `out`; `false` (the default) where the policy does not score actions.
+    /// MCTS's paired search with `top=k` compares only the first `k` (and the policy's own
+    /// choice), as a search guided by a policy prior would.
+    fn greedy_ranking<R: Rng + ?Sized>(
+        &self,
+        _decision: &Decision<'_, Self>,
+        _weights: &Self::Weights,
+        _rng: &mut R,
+        _out: &mut Vec<Self::Action>,
+    ) -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
 }
 
 /// Loads weights from a TOML file; missing keys keep their defaults, unknown keys are errors,

@@ -319,6 +319,19 @@ fn choose_question<R: Rng + ?Sized>(
     w: &TofuKingdomWeights,
     rng: &mut R,
 ) -> Option<Action> {
+    let scored = score_questions(g, t, legal, w, rng);
+    best(&scored, rng)
+}
+
+/// Prince: each legal question with minus the expected entropy of the Princess's location
+/// after its answer (higher is better).
+fn score_questions<R: Rng + ?Sized>(
+    g: &TofuKingdom,
+    t: &Table,
+    legal: &[Action],
+    w: &TofuKingdomWeights,
+    rng: &mut R,
+) -> Vec<(Action, f64)> {
     let mut worlds = posterior(g, t, w);
     if worlds.len() > w.question_worlds.max(1) {
         worlds = resample(&worlds, w.question_worlds.max(1), rng);
@@ -337,7 +350,7 @@ fn choose_question<R: Rng + ?Sized>(
             .sum();
         scored.push((a, -expected));
     }
-    best(&scored, rng)
+    scored
 }
 
 /// Prince: the seat most likely to hold Princess Tofu.
@@ -587,6 +600,24 @@ impl Evaluate for TofuKingdom {
             .map(|q| f64::from(t.points[q as usize]))
             .fold(0.0, f64::max);
         w.points * (me - w.opponent_share * best_other) / f64::from(self.target())
+    }
+
+    fn greedy_ranking<R: Rng + ?Sized>(
+        &self,
+        d: &Decision<'_, Self>,
+        w: &TofuKingdomWeights,
+        rng: &mut R,
+        out: &mut Vec<Action>,
+    ) -> bool {
+        let t = &d.observation().table;
+        if t.phase != Phase::Ask {
+            return false;
+        }
+        let mut scored = score_questions(self, t, d.legal(), w, rng);
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out.clear();
+        out.extend(scored.iter().map(|x| x.0));
+        true
     }
 
     fn greedy_choice<R: Rng + ?Sized>(
