@@ -44,8 +44,10 @@ impl TofuShifu {
                 }
             }
             Phase::CopyTarget => {
+                let occ = self.occupancy(s, seat);
+                let pool = self.payers(p, NONE);
                 for space in Space::ALL {
-                    if self.copy_target_ok(s, seat, space) {
+                    if self.copy_target_with(s, seat, space, &occ, &t.pending, &pool) {
                         out.push(Action::CopyTarget(space));
                     }
                 }

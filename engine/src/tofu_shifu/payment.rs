@@ -263,6 +263,7 @@ impl TofuShifu {
     /// Whether the action of `space` can be taken after paying `cost` ("you must move to a
     /// different board space that you can afford and whose action you can take"), with `pool`
     /// the player's payers.
+    #[inline(always)]
     pub(crate) fn takeable(
         &self,
         s: &State,
@@ -276,36 +277,39 @@ impl TofuShifu {
             // Free when entered; when copied, the Copy signpost's cost must still be payable.
             Space::Rest => self.can_pay(cost, pool),
             Space::Upgrade => self.any_upgrade_feasible(p, cost, pool),
-            Space::SetObjective => {
-                // Some card must stay in hand to be set: try leaving out one card of each hat type.
-                (0..5).any(|h| {
-                    p.hand & self.cards_by_hat[h] != 0 && {
-                        let mut left = *pool;
-                        left[h] -= 1;
-                        self.can_pay(cost, &left)
-                    }
-                })
+            Space::SetObjective => self.objective_settable(p, cost, pool),
+            Space::Copy => false, // handled by `any_copy_target`
+            _ => self.can_pay(cost, pool) && self.effective(s, p, space),
+        }
+    }
+
+    /// Whether some card can be set as an objective after paying `cost`: some card must stay in
+    /// hand to be set, so try leaving out one card of each hat type.
+    fn objective_settable(&self, p: &PlayerState, cost: &HatCounts, pool: &HatCounts) -> bool {
+        (0..5).any(|h| {
+            p.hand & self.cards_by_hat[h] != 0 && {
+                let mut left = *pool;
+                left[h] -= 1;
+                self.can_pay(cost, &left)
             }
-            Space::Copy => false, // handled by `copy_target_ok`
-            _ => {
-                if !self.can_pay(cost, pool) {
-                    return false;
-                }
-                match space {
-                    Space::Hire => s.market[..self.market_slots].iter().any(|&c| c != NONE),
-                    _ if !self.params.require_effective_action => true,
-                    Space::Produce => {
-                        p.has(Bonus::ProduceIncome)
-                            || (0..4).any(|d| {
-                                p.dishes[d] < p.dish_flags[d] && self.reserve_has_dish(s, d)
-                            })
-                    }
-                    Space::Seat => s.bag != 0 && self.has_free_seat(p),
-                    Space::Serve => p.dishes.iter().any(|&x| x > 0),
-                    Space::Checkout => (0..MAX_TABLES).any(|t| p.table_customers(t) > 0),
-                    _ => true,
-                }
+        })
+    }
+
+    /// Whether the action of a space whose payment is plain (every space but Rest, Upgrade, Set
+    /// Objective and Copy) does something now, its hat cost aside.
+    #[inline(always)]
+    fn effective(&self, s: &State, p: &PlayerState, space: Space) -> bool {
+        match space {
+            Space::Hire => s.market[..self.market_slots].iter().any(|&c| c != NONE),
+            _ if !self.params.require_effective_action => true,
+            Space::Produce => {
+                p.has(Bonus::ProduceIncome)
+                    || (0..4).any(|d| p.dishes[d] < p.dish_flags[d] && self.reserve_has_dish(s, d))
             }
+            Space::Seat => s.bag != 0 && self.has_free_seat(p),
+            Space::Serve => u32::from_le_bytes(p.dishes) != 0,
+            Space::Checkout => (0..MAX_TABLES).any(|t| p.table_customers(t) > 0),
+            _ => true,
         }
     }
 
@@ -320,32 +324,48 @@ impl TofuShifu {
         copy_cost: &HatCounts,
         pool: &HatCounts,
     ) -> bool {
-        if target == Space::Copy {
-            return false;
-        }
-        let occupied = if target == Space::Rest {
-            // Rest is on each player board: occupied when another player's marker is on theirs.
-            self.params.copy_can_target_rest
-                && (0..s.num_players as usize)
-                    .any(|q| q != seat && s.players[q].marker == Space::Rest as u8)
-        } else {
-            occ[target as usize] > 0
-        };
-        occupied && self.takeable(s, seat, target, copy_cost, pool)
+        self.copy_occupied(s, seat, target, occ) && self.takeable(s, seat, target, copy_cost, pool)
     }
 
-    /// Whether `target` can be chosen now in the Copy step.
-    pub(crate) fn copy_target_ok(&self, s: &State, seat: usize, target: Space) -> bool {
-        let occ = self.occupancy(s, seat);
-        let cost = s.turn.pending;
-        self.copy_target_with(
-            s,
-            seat,
-            target,
-            &occ,
-            &cost,
-            &self.payers(&s.players[seat], NONE),
-        )
+    /// Whether another player's marker occupies `target` for a copy (never Copy itself).
+    #[inline(always)]
+    fn copy_occupied(&self, s: &State, seat: usize, target: Space, occ: &[u8; 9]) -> bool {
+        match target {
+            Space::Copy => false,
+            // Rest is on each player board: occupied when another player's marker is on theirs.
+            Space::Rest => {
+                self.params.copy_can_target_rest
+                    && (0..s.num_players as usize)
+                        .any(|q| q != seat && s.players[q].marker == Space::Rest as u8)
+            }
+            _ => occ[target as usize] > 0,
+        }
+    }
+
+    /// Whether some target can be copied after paying `copy_cost`. Targets with a plain
+    /// payment share one check of the cost.
+    fn any_copy_target(
+        &self,
+        s: &State,
+        seat: usize,
+        occ: &[u8; 9],
+        copy_cost: &HatCounts,
+        pool: &HatCounts,
+    ) -> bool {
+        let p = &s.players[seat];
+        let mut plain = None;
+        Space::ALL.into_iter().any(|t| {
+            self.copy_occupied(s, seat, t, occ)
+                && match t {
+                    Space::Rest | Space::Upgrade | Space::SetObjective => {
+                        self.takeable(s, seat, t, copy_cost, pool)
+                    }
+                    _ => {
+                        *plain.get_or_insert_with(|| self.can_pay(copy_cost, pool))
+                            && self.effective(s, p, t)
+                    }
+                }
+        })
     }
 
     /// Writes `Move(space)` for every space the player may move its marker to now.
@@ -363,9 +383,7 @@ impl TofuShifu {
             }
             let cost = self.cost_with(p, space, occ[i]);
             let ok = if space == Space::Copy {
-                Space::ALL
-                    .iter()
-                    .any(|&t| self.copy_target_with(s, seat, t, &occ, &cost, &pool))
+                self.any_copy_target(s, seat, &occ, &cost, &pool)
             } else {
                 self.takeable(s, seat, space, &cost, &pool)
             };
