@@ -431,8 +431,12 @@ impl<G: Evaluate> MctsAgent<G> {
         self.paired.clear();
         self.last_calls = 0;
         self.last_iters = 0;
+        if let [only] = self.survivors[..] {
+            // `top=1` and the policy's choice is its best-ranked action: nothing to compare.
+            return legal[only];
+        }
         let k0 = self.survivors.len();
-        let rounds = (usize::BITS - (k0.max(2) - 1).leading_zeros()).max(1) as usize;
+        let rounds = (usize::BITS - (k0 - 1).leading_zeros()).max(1) as usize;
         let per_round = (self.config.iters as usize / rounds).max(1);
         let mut worlds = 0usize;
         for _ in 0..rounds {
