@@ -190,36 +190,54 @@ fn princes_determinization_samples_the_consistent_worlds_uniformly() {
     assert!(checked >= 3, "{checked} positions checked");
 }
 
-/// Every deal of `deck` to the seats other than the Prince, checked whole (no pruning).
-fn brute_force_count(g: &TofuKingdom, s: &State) -> u64 {
-    fn go(g: &TofuKingdom, s: &State, cards: &mut [u8; 8], seat: u8, used: u16) -> u64 {
+/// Every deal of `deck` to the seats other than the Prince that passes `consistent`, checked
+/// whole (no masks, no pruning), in seat-by-seat deck order.
+fn brute_force_worlds(g: &TofuKingdom, s: &State) -> Vec<[u8; 8]> {
+    fn go(
+        g: &TofuKingdom,
+        s: &State,
+        cards: &mut [u8; 8],
+        seat: u8,
+        used: u16,
+        out: &mut Vec<[u8; 8]>,
+    ) {
         if seat == g.num_seats() as u8 {
-            return g.consistent(&s.table, cards) as u64;
+            if g.consistent(&s.table, cards) {
+                out.push(*cards);
+            }
+            return;
         }
         if seat == s.table.prince {
-            return go(g, s, cards, seat + 1, used);
+            return go(g, s, cards, seat + 1, used, out);
         }
-        let mut n = 0;
         for (i, &c) in g.deck().iter().enumerate() {
             if used & (1 << i) == 0 {
                 cards[seat as usize] = c;
-                n += go(g, s, cards, seat + 1, used | (1 << i));
+                go(g, s, cards, seat + 1, used | (1 << i), out);
             }
         }
-        n
     }
     let mut cards = s.cards;
-    go(g, s, &mut cards, 0, 0)
+    let mut out = Vec::new();
+    go(g, s, &mut cards, 0, 0, &mut out);
+    out
 }
 
 #[test]
 fn pruned_enumeration_finds_exactly_the_consistent_deals() {
     let mut checked = 0;
-    for g in variants().iter().filter(|g| g.num_seats() <= 6) {
-        for seed in 0..3 {
-            random_game(g, seed, |s| {
-                if s.table.log_len > 0 && s.table.turns % 3 == 0 {
-                    assert_eq!(g.for_each_world(&s.table, |_| {}), brute_force_count(g, s));
+    // Every option combination sampled at up to 6 players, and every player count at seed 0.
+    let small = variants().into_iter().filter(|g| g.num_seats() <= 6);
+    let counts = (3..=8).map(|p| TofuKingdom::with_params(Params::with_players(p)).unwrap());
+    for (k, g) in small.chain(counts).enumerate() {
+        for seed in 0..if g.num_seats() <= 6 { 3 } else { 1 } {
+            random_game(&g, seed + 100 * k as u64, |s| {
+                if (s.table.log_len > 0 || s.table.guess.is_some()) && s.table.turns % 3 == 0 {
+                    let mut worlds = Vec::new();
+                    let n = g.for_each_world(&s.table, |w| worlds.push(*w));
+                    assert_eq!(worlds, brute_force_worlds(&g, s));
+                    assert_eq!(n as usize, worlds.len());
+                    assert!(worlds.contains(&s.cards), "the true deal is consistent");
                     checked += 1;
                 }
             });

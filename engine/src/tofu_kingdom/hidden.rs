@@ -5,8 +5,8 @@
 //! centre, though not which centre card is which. The Prince knows his own card, the questions
 //! and answers, and after his guess the named card and who scored.
 
-use super::params::CentreAnswer;
-use super::state::{Answer, Question, State, Stats, Table, MAX_PLAYERS, NO_CARD};
+use super::data::MAX_CHARACTERS;
+use super::state::{State, Stats, Table, MAX_PLAYERS, NO_CARD};
 use super::TofuKingdom;
 use crate::game::Seat;
 use rand::seq::SliceRandom;
@@ -28,6 +28,10 @@ pub struct Observation {
 
 /// Rejection-sampling tries before exact enumeration.
 const REJECTION_TRIES: usize = 64;
+
+/// Rejection tries checked against the record itself before it is compiled into masks (most
+/// determinizations early in a round or in small games succeed within them).
+const PLAIN_TRIES: usize = 8;
 
 impl TofuKingdom {
     pub(super) fn observe(&self, s: &State, seat: Seat) -> Observation {
@@ -51,92 +55,6 @@ impl TofuKingdom {
             cards,
             centre,
         }
-    }
-
-    /// Calls `f` with every assignment of this game's Character cards to the seats other than
-    /// the Prince that is consistent with the public record `t` (every answer allowed by its
-    /// answerer's eye mark, the named card and the scorers), with the Prince holding the Prince
-    /// Mochi card. Cards left over lie in the centre. Returns the number of worlds.
-    pub fn for_each_world(&self, t: &Table, mut f: impl FnMut(&[u8; MAX_PLAYERS])) -> u64 {
-        let mut cards = [NO_CARD; MAX_PLAYERS];
-        cards[t.prince as usize] = self.data.prince;
-        let mut count = 0;
-        self.extend_world(t, &mut cards, 0, 0, &mut |w| {
-            count += 1;
-            f(w)
-        });
-        count
-    }
-
-    /// Assigns cards to seats from `seat` on (skipping the Prince); `used` marks deck positions.
-    fn extend_world(
-        &self,
-        t: &Table,
-        cards: &mut [u8; MAX_PLAYERS],
-        seat: u8,
-        used: u16,
-        f: &mut dyn FnMut(&[u8; MAX_PLAYERS]),
-    ) {
-        if seat == self.players {
-            // Every constraint was checked by `partly_consistent` as its last seat was dealt
-            // (the Prince's own card is the same in every deal).
-            f(cards);
-            return;
-        }
-        if seat == t.prince {
-            return self.extend_world(t, cards, seat + 1, used, f);
-        }
-        for (i, &c) in self.deck().iter().enumerate() {
-            if used & (1 << i) == 0 {
-                cards[seat as usize] = c;
-                if self.partly_consistent(t, cards, seat) {
-                    self.extend_world(t, cards, seat + 1, used | (1 << i), f);
-                }
-            }
-        }
-        cards[seat as usize] = NO_CARD;
-    }
-
-    /// The last seat to be assigned (seats are assigned in order, skipping the Prince).
-    fn last_assigned(&self, t: &Table) -> u8 {
-        if t.prince == self.players - 1 {
-            self.players - 2
-        } else {
-            self.players - 1
-        }
-    }
-
-    /// With seats up to `seat` assigned: every constraint that depends only on those seats and
-    /// involves `seat` holds. Together, over every seat, this is [`TofuKingdom::consistent`]
-    /// for the seats that vary (a test checks the enumeration against a brute-force count).
-    fn partly_consistent(&self, t: &Table, cards: &[u8; MAX_PLAYERS], seat: u8) -> bool {
-        let last = self.last_assigned(t);
-        for e in t.log() {
-            let ready = match (e.question, e.answer) {
-                (Question::OwnCard, _) => e.to,
-                (Question::CardOf(x), _) => e.to.max(x),
-                // "With player s" is true exactly when s holds her, whoever else is assigned
-                // (under `say-centre`; under `free` her being in the centre frees every answer).
-                (Question::WherePrincess, Answer::Seat(s))
-                    if self.params.centre_answer == CentreAnswer::SayCentre =>
-                {
-                    e.to.max(s)
-                }
-                _ => last,
-            };
-            if ready == seat && !self.answer_allowed(cards, e.to, e.question, e.answer) {
-                return false;
-            }
-        }
-        if let Some(g) = t.guess {
-            if g == seat && cards[seat as usize] != t.revealed {
-                return false;
-            }
-            if self.scores(t, seat, cards[seat as usize]) != (t.scored & (1 << seat) != 0) {
-                return false;
-            }
-        }
-        true
     }
 
     /// A copy of `base` with this round's deal replaced by `cards` (a world from
@@ -192,26 +110,44 @@ impl TofuKingdom {
             out.centre[..n].shuffle(rng);
             return out;
         }
+        // Compiled only after the first `PLAIN_TRIES` fail.
+        let mut record = None;
         let n = self.deck_len as usize;
-        for _ in 0..REJECTION_TRIES {
-            let mut deck = self.deck;
-            deck[..n].shuffle(rng);
+        for try_ in 0..REJECTION_TRIES {
+            // Deck positions, shuffled as the deal shuffles the deck (the same draws).
+            let mut order = [0u8; MAX_CHARACTERS];
+            for (p, x) in order.iter_mut().enumerate() {
+                *x = p as u8;
+            }
+            order[..n].shuffle(rng);
+            let mut at = [0u8; MAX_PLAYERS];
             let mut next = 0;
             for seat in (0..self.players).filter(|&x| x != t.prince) {
-                out.cards[seat as usize] = deck[next];
+                at[seat as usize] = order[next];
+                out.cards[seat as usize] = self.deck[order[next] as usize];
                 next += 1;
             }
-            if self.consistent(t, &out.cards) {
+            let fits = match &record {
+                None => self.consistent(t, &out.cards),
+                Some(r) => self.fits(t, r, &out.cards, &at),
+            };
+            if fits {
                 out.centre = [NO_CARD; MAX_PLAYERS];
-                out.centre[..n - next].copy_from_slice(&deck[next..n]);
+                for (c, &p) in out.centre.iter_mut().zip(&order[next..n]) {
+                    *c = self.deck[p as usize];
+                }
                 return out;
+            }
+            if try_ + 1 >= PLAIN_TRIES {
+                record.get_or_insert_with(|| self.record(t));
             }
         }
         let mut seen = 0u64;
         // One pass, reservoir sampling: the k-th consistent deal replaces the pick with
         // probability 1/k, so every consistent deal is picked with probability 1/total.
         let mut picked = false;
-        let total = self.for_each_world(t, |w| {
+        let record = record.unwrap_or_else(|| self.record(t));
+        let total = self.for_each_world_in(t, &record, |w| {
             seen += 1;
             if rng.gen_range(0..seen) == 0 {
                 out.cards = *w;

@@ -25,6 +25,7 @@ mod present;
 mod rules;
 pub mod state;
 mod validate;
+mod worlds;
 
 pub use action::Action;
 pub use data::{Card, CardData, Eye, Reward, Symbol};

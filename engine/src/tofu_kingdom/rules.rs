@@ -76,7 +76,13 @@ impl TofuKingdom {
         if answer == Answer::Centre && !truth && !self.params.centre_is_a_lie {
             return false;
         }
-        match self.data.card(cards[to as usize]).eye {
+        self.eye_allows(cards[to as usize], truth)
+    }
+
+    /// Whether the eye mark of `card` allows an answer whose truth is `truth`: "An eye symbol
+    /// marked F: the player must lie. ... T: must tell the truth. ... ?: either."
+    pub fn eye_allows(&self, card: u8, truth: bool) -> bool {
+        match self.data.card(card).eye {
             Some(Eye::Truth) => truth,
             Some(Eye::Lie) => !truth,
             Some(Eye::Either) | None => true,
