@@ -118,13 +118,6 @@ impl TofuKingdom {
                 let t = self.is_true(&world, e.to, e.question, e.answer) == Some(true);
                 truth |= u16::from(t) << p;
             }
-            let allowed_answerer = |p: usize| {
-                if truth >> p & 1 == 1 {
-                    truthful
-                } else {
-                    lying
-                }
-            };
             if x == e.to {
                 r.own[x as usize] &= (truth & truthful) | (!truth & all & lying);
                 continue;
@@ -139,8 +132,12 @@ impl TofuKingdom {
                     // The answerer's card (at p) says whether the decider's makes it true.
                     (if truthful >> p & 1 == 1 { truth } else { 0 })
                         | (if lying >> p & 1 == 1 { !truth & all } else { 0 })
+                } else if truth >> p & 1 == 1 {
+                    // The decider's card (at p) makes it true: the answerer must be allowed
+                    // the truth, else a lie.
+                    truthful
                 } else {
-                    allowed_answerer(p)
+                    lying
                 };
             }
             r.pairs[r.pairs_len as usize] = pair;
@@ -230,17 +227,6 @@ impl TofuKingdom {
         }
         let candidates = allowed[seat as usize] & !used;
         let after = r.after[seat as usize];
-        if after == 0 {
-            // The last seat dealt: every card it may hold completes a deal.
-            for p in positions(candidates) {
-                cards[seat as usize] = self.deck[p];
-                if self.whole_fits(t, r, cards) {
-                    f(cards);
-                }
-            }
-            cards[seat as usize] = NO_CARD;
-            return;
-        }
         'card: for p in positions(candidates) {
             let used = used | (1 << p);
             let mut next = allowed;
@@ -262,18 +248,6 @@ impl TofuKingdom {
                 continue;
             }
             cards[seat as usize] = self.deck[p];
-            if after.count_ones() == 1 {
-                // The next seat dealt is the last: every card left to it completes a deal.
-                let last = after.trailing_zeros() as usize;
-                for q in positions(next[last] & !used) {
-                    cards[last] = self.deck[q];
-                    if self.whole_fits(t, r, cards) {
-                        f(cards);
-                    }
-                }
-                cards[last] = NO_CARD;
-                continue;
-            }
             self.extend_world(t, r, cards, next, seat + 1, used, f);
         }
         cards[seat as usize] = NO_CARD;

@@ -1,0 +1,67 @@
+//! Determinizes, as Prince Mochi, 32 Tofu Kingdom positions in which every question of the round
+//! is answered, `reps` times each: a fixed workload for counting instructions per
+//! determinization under callgrind (`results/benchmarks.md`, Tofu Kingdom):
+//!
+//! ```text
+//! cargo build --release -p shifu-engine --example prince_determinize
+//! valgrind --tool=callgrind target/release/examples/prince_determinize 8 100   # and with 0
+//! ```
+//!
+//! (the difference of the two totals, over 3,200, is the count per determinization).
+use rand::Rng;
+use shifu_engine::tofu_kingdom::{Params, Phase, TofuKingdom};
+use shifu_engine::{rng_from_seed, Game};
+
+fn main() {
+    let arg = |i: usize, name: &str| -> usize {
+        std::env::args()
+            .nth(i)
+            .and_then(|x| x.parse().ok())
+            .unwrap_or_else(|| {
+                eprintln!(
+                    "usage: prince_determinize PLAYERS REPS ({name} missing or not a number)"
+                );
+                std::process::exit(2)
+            })
+    };
+    let (players, reps) = (arg(1, "PLAYERS"), arg(2, "REPS"));
+    let g = match u8::try_from(players)
+        .ok()
+        .and_then(|p| TofuKingdom::with_params(Params::with_players(p)).ok())
+    {
+        Some(g) => g,
+        None => {
+            eprintln!("prince_determinize: Tofu Kingdom takes 3 to 8 players, got {players}");
+            std::process::exit(2)
+        }
+    };
+    // Random play from a fresh deal until the Prince must name a seat (a new seed per try).
+    let mut states = Vec::new();
+    let mut buf = Vec::new();
+    let mut tries = 0u64;
+    while states.len() < 32 {
+        let mut rng = rng_from_seed(tries);
+        tries += 1;
+        let mut s = g.new_state(&mut rng);
+        while s.table.phase != Phase::Guess && g.to_move(&s).is_some() {
+            g.legal_actions(&s, &mut buf);
+            let a = buf[rng.gen_range(0..buf.len())];
+            g.apply(&mut s, a, &mut rng);
+        }
+        if s.table.phase == Phase::Guess {
+            states.push(s);
+        }
+    }
+    let mut rng = rng_from_seed(1);
+    let mut check = 0u64;
+    for _ in 0..reps {
+        for s in &states {
+            let d = g.determinize(s, s.table.prince, &mut rng);
+            // Every dealt card and the centre's order, so that two builds can be compared.
+            for &c in d.cards.iter().chain(&d.centre) {
+                check = check.wrapping_mul(31).wrapping_add(u64::from(c));
+            }
+        }
+    }
+    println!("{} determinizations, checksum {check}", reps * states.len());
+}
