@@ -225,6 +225,12 @@ def section_answerers(fresh):
             else:
                 cells.append("not run")
             rows.append([p, prince_name] + cells)
+
+    def rate(k):
+        return res[k][0] / max(res[k][1], 1)
+
+    m_level = [p for p in KEY if not differs(*res[(p, 'MCTS, model', 'model')], *res[(p, 'greedy', 'model')])]
+    m_below = [p for p in KEY if p not in m_level and rate((p, 'MCTS, model', 'model')) < rate((p, 'greedy', 'model'))]
     return f"""## Answerer styles: how much the find rate depends on matched models
 
 Seat 1 is the Prince named; every other seat answers in one style (and otherwise plays greedy):
@@ -233,7 +239,8 @@ round it scores), *model* an answer drawn from the greedy Prince's answer model
 (`answer_style = "model"`), *uniform* uniform among the answers the eye mark allows
 (`answer_style = "uniform"`), *MCTS* `{MCTS_ANSWERER}` in every other seat (150 games; run
 for the greedy Prince only). Find rates of
-seat 1 as Prince over the rounds Princess Tofu was dealt; games in brackets.
+seat 1 as Prince over the rounds Princess Tofu was dealt; games in brackets. Games stopped by
+the round cap: at most {capped(max(runs, key=lambda r: r["capped"]))} in any run of this table.
 
 {table(["players", "Prince", "steer", "model", "uniform", "MCTS"], rows)}
 
@@ -242,7 +249,7 @@ Prince finds her {", ".join(f"{res[(p, 'greedy', 'steer')][0] / res[(p, 'greedy'
 of the time against steering answerers at {listing(KEY)} players, and
 {", ".join(f"{res[(p, 'greedy', 'model')][0] / res[(p, 'greedy', 'model')][1]:.2f}" for p in KEY)}
 against answerers who follow his model. With matched models (model answerers) the search Prince
-is level with the greedy one at {listing([p for p in KEY if not differs(*res[(p, 'MCTS, model', 'model')], *res[(p, 'greedy', 'model')])])} players.
+is level with the greedy one at {listing(m_level)} players{(" and below him (the difference outside its interval) at " + listing(m_below) + ": even where his rollouts' model is the answerers' own, the search does not yet reach the greedy Prince") if m_below else ""}.
 A designer reading a find rate should ask how the table answers: the more deliberately players
 steer, the harder the Prince's job.
 
