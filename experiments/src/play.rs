@@ -213,6 +213,10 @@ fn shard(args: &PlayArgs) -> Result<(u64, u64, String)> {
 /// Seconds between saves of the finished rows of `shifu play --out`.
 const SAVE_SECONDS: f64 = 2.0;
 
+/// Most finished rows held before a save, whatever the time since the last one: fast games
+/// (hundreds of thousands a second) would otherwise hold two seconds of rows in memory.
+const SAVE_ROWS: usize = 4096;
+
 /// Games `[k*G/n, (k+1)*G/n)` of shard k of n, computed in 128 bits (k * G overflows 64 bits
 /// for huge runs).
 fn shard_bounds(k: u64, n: u64, games: u64) -> (u64, u64) {
@@ -274,11 +278,16 @@ fn play_one<G: Playable>(
     }
 }
 
+/// Most games a thread may start ahead of the earliest game not yet handed to the sink. This
+/// bounds the rows held back while a slow game runs (so memory stays flat however many games a
+/// run has); a thread waits only when one game takes as long as this many others.
+const AHEAD: u64 = 4096;
+
 /// Plays games `range` on every thread of `pool`, each thread taking the next game in order
 /// from a shared counter, and hands each finished game to `sink` in game order. No thread waits
-/// for a slow game of another, and the rows waiting for an earlier game are only those finished
-/// while it runs. When `sink` fails, the threads stop after their current game and the error is
-/// returned.
+/// for a slow game of another unless it is [`AHEAD`] games ahead of it, so the rows waiting for
+/// an earlier game are at most that many. When `sink` fails, the threads stop after their
+/// current game and the error is returned.
 pub fn play_stream<G: Playable>(
     game: &G,
     specs: &[String],
@@ -290,6 +299,8 @@ pub fn play_stream<G: Playable>(
 ) -> Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let next = AtomicU64::new(range.start);
+    // The first game not yet handed to `sink`.
+    let delivered = AtomicU64::new(range.start);
     let stop = AtomicBool::new(false);
     let threads = pool.current_num_threads();
     let (tx, rx) = std::sync::mpsc::sync_channel::<GameRow>(threads * 64);
@@ -302,6 +313,12 @@ pub fn play_stream<G: Playable>(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= range.end {
                         break;
+                    }
+                    // Game `delivered` itself never waits, so this always ends.
+                    while i >= delivered.load(Ordering::Acquire) + AHEAD
+                        && !stop.load(Ordering::Relaxed)
+                    {
+                        std::thread::sleep(std::time::Duration::from_micros(100));
                     }
                     let row = play_one(game, specs, master, rotate, i, &mut buf);
                     if tx.send(row).is_err() {
@@ -317,6 +334,7 @@ pub fn play_stream<G: Playable>(
             waiting.insert(row.index, row);
             while let Some(row) = waiting.remove(&want) {
                 want += 1;
+                delivered.store(want, Ordering::Release);
                 if let Err(e) = sink(row) {
                     stop.store(true, Ordering::Relaxed);
                     // Dropping the receiver ends every send still blocked.
@@ -646,7 +664,10 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
             done += 1;
             if let Some(f) = file.as_mut() {
                 batch.push(game_record(&game, &r, &specs, &param_set));
-                if saved.elapsed().as_secs_f64() >= SAVE_SECONDS || done == hi {
+                if batch.len() >= SAVE_ROWS
+                    || saved.elapsed().as_secs_f64() >= SAVE_SECONDS
+                    || done == hi
+                {
                     f.append(&batch)?;
                     batch.clear();
                     saved = std::time::Instant::now();
