@@ -253,6 +253,7 @@ impl<G: Evaluate> MctsAgent<G> {
 
     /// The reward vector of a rollout cut before the end: each seat's value under the learned
     /// evaluation, or the seats ranked by the heuristic.
+    #[inline(never)]
     fn heuristic_reward(&mut self, game: &G, s: &G::State, n: usize) -> [f64; MAX_SEATS] {
         if let Some(m) = self.config.leaf.as_deref() {
             let mut r = [0.0; MAX_SEATS];
@@ -301,6 +302,7 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 
     /// Plays a rollout from `s`; returns the reward vector and the forward-model calls made.
+    #[inline(never)]
     fn rollout(&mut self, game: &G, s: &mut G::State) -> ([f64; MAX_SEATS], u64) {
         let n = game.num_seats();
         let mut calls = 0u64;
@@ -545,7 +547,7 @@ impl<G: Evaluate> MctsAgent<G> {
             let i = self.survivors[j];
             let mut chance = GameRng::seed_from_u64(seed);
             let mut policy = GameRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
-            let mut s = self.sample(d, &mut chance);
+            let mut s = Self::sample(self.belief.as_ref(), d, &mut chance);
             game.apply(&mut s, d.legal()[i], &mut chance);
             let (r, used) = self.paired_rollout(game, &mut s, &mut chance, &mut policy, d.seat());
             self.last_calls += used + 1;
@@ -561,9 +563,12 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 
     /// A determinization of the decision's information set: from this decision's belief when
-    /// the search has one, else uniform.
-    fn sample(&self, d: &Decision<'_, G>, rng: &mut GameRng) -> G::State {
-        match &self.belief {
+    /// the search has one, else uniform. Never inlined, like [`Self::rollout`] and
+    /// [`Self::heuristic_reward`], so that a profile splits an iteration's time between them
+    /// (`benches/examples/mcts_profile.rs`).
+    #[inline(never)]
+    fn sample(belief: Option<&G::Belief>, d: &Decision<'_, G>, rng: &mut GameRng) -> G::State {
+        match belief {
             Some(b) => d.game().sample_belief(d, b, rng),
             None => d.determinize(rng),
         }
@@ -607,10 +612,7 @@ impl<G: Evaluate> MctsAgent<G> {
                 }
             }
             iters += 1;
-            let mut s = match &self.belief {
-                Some(b) => game.sample_belief(d, b, &mut self.rng),
-                None => d.determinize(&mut self.rng),
-            };
+            let mut s = Self::sample(self.belief.as_ref(), d, &mut self.rng);
             let mut node = 0u32;
             self.path.clear();
             self.path.push(0);

@@ -15,8 +15,8 @@
 use super::Evaluate;
 use serde::{Deserialize, Serialize};
 use shifu_engine::tofu_shifu::{
-    cards, flag_index, CardSet, Dish, Flag, Hat, PlayerState, Requirement, State, TofuShifu,
-    MAX_TABLES, NONE, SEATS_PER_TABLE,
+    cards, flag_index, CardSet, Dish, Flag, Hat, PlayerState, State, TofuShifu, MAX_TABLES, NONE,
+    SEATS_PER_TABLE,
 };
 use shifu_engine::Seat;
 
@@ -127,67 +127,82 @@ fn available(g: &TofuShifu, s: &State) -> Kinds {
     a
 }
 
-/// Progress toward one requirement: the share of its upgrades and coins met, and what one more
-/// flag of each kind would add to that share; `None` when the missing upgrades can no longer be
-/// had (no remaining card supplies them).
-fn progress(r: &Requirement, have: &Kinds, avail: &Kinds, coins: u16) -> Option<Progress> {
-    let mut need = 0u32;
-    let mut met = 0u32;
-    let mut short = [0u8; 9];
-    // Specific kinds: Lantern, each dish, each hat.
-    let wants = [
-        r.lantern, r.dish[0], r.dish[1], r.dish[2], r.dish[3], r.hat[0], r.hat[1], r.hat[2],
-        r.hat[3],
-    ];
-    for k in 0..9 {
-        let missing = wants[k].saturating_sub(have[k]);
-        if missing > avail[k] {
-            return None;
-        }
-        need += wants[k] as u32;
-        met += (wants[k] - missing) as u32;
-        short[k] = (missing > 0) as u8;
+/// Upgrade counts in lanes: Lantern, four dishes, four hats ([`flag_index`]), then dishes in all
+/// and hats in all; the last five lanes are zero. Sixteen lanes of `u16`, so that the compiler
+/// checks a requirement with a few vector instructions.
+type Lanes = [u16; 16];
+
+/// `k` in lanes, with its two totals.
+fn lanes(k: &Kinds) -> Lanes {
+    let mut x = [0u16; 16];
+    for (l, &v) in x.iter_mut().zip(k) {
+        *l = v as u16;
     }
-    // Dishes and hats in all ("DISH:ANY" and "HAT:ANY" on top of the specific ones).
-    for (range, want) in [
-        (1..5, r.dish_any + r.dish.iter().sum::<u8>()),
-        (5..9, r.hat_any + r.hat.iter().sum::<u8>()),
-    ] {
-        let got: u32 = have[range.clone()].iter().map(|&x| x as u32).sum();
-        let can: u32 = avail[range.clone()].iter().map(|&x| x as u32).sum();
-        let missing = (want as u32).saturating_sub(got);
-        if missing > can {
-            return None;
-        }
-        need += want as u32;
-        met += want as u32 - missing;
-        if missing > 0 {
-            for x in &mut short[range] {
-                *x += 1;
-            }
-        }
+    x[9] = k[1..5].iter().map(|&v| v as u16).sum();
+    x[10] = k[5..9].iter().map(|&v| v as u16).sum();
+    x
+}
+
+/// Progress toward one requirement (`want`: its counts as
+/// [`TofuShifu::town_requirement_counts`] gives them, `coins_asked`: its coins): the share of
+/// its upgrades and coins met, and what one more flag of each kind would add to that share;
+/// `None` when the missing upgrades can no longer be had (no remaining card supplies them).
+/// `have` and `avail` are the seat's counts and the flags still to be had, in lanes.
+fn progress(
+    want: &[u8; 11],
+    coins_asked: u16,
+    have: &Lanes,
+    avail: &Lanes,
+    coins: u16,
+) -> Option<Progress> {
+    let mut wants = [0u16; 16];
+    for (w, &x) in wants.iter_mut().zip(want) {
+        *w = x as u16;
+    }
+    let mut missing = [0u16; 16];
+    let mut beyond = false;
+    for k in 0..16 {
+        missing[k] = wants[k].saturating_sub(have[k]);
+        beyond |= missing[k] > avail[k];
+    }
+    if beyond {
+        return None;
+    }
+    let need: u32 = wants.iter().map(|&x| x as u32).sum();
+    let met = need - missing.iter().map(|&x| x as u32).sum::<u32>();
+    // A specific kind advances its own part, and the dishes' or hats' total when that is short
+    // ("DISH:ANY" and "HAT:ANY" on top of the specific ones).
+    let (dish, hat) = ((missing[9] > 0) as u8, (missing[10] > 0) as u8);
+    let mut short = [0u8; 9];
+    for (k, x) in short.iter_mut().enumerate() {
+        let total = match k {
+            1..=4 => dish,
+            5..=8 => hat,
+            _ => 0,
+        };
+        *x = (missing[k] > 0) as u8 + total;
     }
     let mut frac_need = need as f64;
     let mut frac_met = met as f64;
-    if r.coins > 0 {
+    if coins_asked > 0 {
         frac_need += 1.0;
-        frac_met += (coins as f64 / r.coins as f64).min(1.0);
+        frac_met += (coins as f64 / coins_asked as f64).min(1.0);
     }
     if frac_need == 0.0 {
         return Some(Progress {
             share: 1.0,
-            advance: [0.0; 9],
-            completes: [false; 9],
+            short: [0; 9],
+            frac_need,
+            missing: 0,
+            paid: true,
         });
     }
-    // One more flag of kind `k` advances `short[k]` parts, each worth 1/need of the share; it
-    // completes the objective when those parts are all that is missing and the coins are there.
-    let missing = need - met;
-    let paid = coins >= r.coins;
     Some(Progress {
         share: frac_met / frac_need,
-        advance: short.map(|x| x as f64 / frac_need),
-        completes: short.map(|x| paid && x > 0 && x as u32 == missing),
+        short,
+        frac_need,
+        missing: need - met,
+        paid: coins >= coins_asked,
     })
 }
 
@@ -195,56 +210,98 @@ fn progress(r: &Requirement, have: &Kinds, avail: &Kinds, coins: u16) -> Option<
 struct Progress {
     /// The share of the requirement met (upgrades and coins).
     share: f64,
-    /// What one more flag of each kind adds to the share.
-    advance: [f64; 9],
-    /// Whether one more flag of each kind completes the objective.
-    completes: [bool; 9],
+    /// How many of the requirement's parts one more flag of each kind advances: each part is
+    /// worth `1 / frac_need` of the share.
+    short: [u8; 9],
+    /// The requirement's parts (upgrades, and one for the coins when it asks for any).
+    frac_need: f64,
+    /// Upgrade parts still missing.
+    missing: u32,
+    /// Whether the seat has the coins.
+    paid: bool,
 }
 
-/// What the seat may still complete: open Town objectives (the display and the coin stack's
-/// top) and its own open Player objectives.
+impl Progress {
+    /// What one more flag of kind `k` adds to the share.
+    fn advance(&self, k: usize) -> f64 {
+        self.short[k] as f64 / self.frac_need
+    }
+
+    /// Whether one more flag of kind `k` completes the objective: those parts are all that is
+    /// missing and the coins are there.
+    fn completes(&self, k: usize) -> bool {
+        self.paid && self.short[k] > 0 && self.short[k] as u32 == self.missing
+    }
+}
+
+/// What the seat may still complete, in index order (Town objectives first): open Town
+/// objectives (the display and the coin stack's top) and its own open Player objectives, each
+/// as its counts ([`TofuShifu::town_requirement_counts`]) and its coins.
 fn open_objectives<'a>(
     g: &'a TofuShifu,
     s: &'a State,
     p: &'a PlayerState,
-) -> impl Iterator<Item = &'a Requirement> + 'a {
+) -> impl Iterator<Item = ([u8; 11], u16)> + 'a {
     let d = &g.data;
-    let town = (0..d.town_objectives.len())
-        .filter(move |&i| s.town_display & (1 << i) != 0 || g.coin_stack_top(s) == Some(i as u8))
-        .map(move |i| g.town_requirement(i));
-    let player = (0..d.player_objectives.len())
-        .filter(move |&i| p.player_done & (1 << i) == 0)
-        .map(move |i| g.player_requirement(i));
-    town.chain(player)
+    let mut town = s.town_display as u64;
+    if let Some(top) = g.coin_stack_top(s) {
+        town |= 1 << top;
+    }
+    town &= (1u64 << d.town_objectives.len().min(63)) - 1;
+    let player = ((1u64 << d.player_objectives.len().min(63)) - 1) & !(p.player_done as u64);
+    bits(town)
+        .map(move |i| (g.town_requirement_counts(i), g.town_requirement(i).coins))
+        .chain(bits(player).map(move |i| {
+            (
+                g.player_requirement_counts(i),
+                g.player_requirement(i).coins,
+            )
+        }))
 }
 
-/// The seat's objective progress, and what one more flag of each kind would add to it.
+/// The set bits of `x`, lowest first.
+fn bits(mut x: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let i = x.trailing_zeros() as usize;
+            x &= x - 1;
+            i
+        })
+    })
+}
+
+/// The seat's objective progress, what one more flag of each kind would add to it, and the
+/// most coins an open objective asks for.
 fn objective_progress(
     g: &TofuShifu,
     s: &State,
     p: &PlayerState,
     avail: &Kinds,
     w: &TofuShifuWeights,
-) -> (f64, [f64; 9]) {
-    let have = upgrade_counts(g, p);
+) -> (f64, [f64; 9], u16) {
+    let have = lanes(&upgrade_counts(g, p));
+    let can = lanes(avail);
     let mut total = 0.0;
     let mut gain = [0.0; 9];
-    for r in open_objectives(g, s, p) {
+    let mut coins = 0;
+    // A flag that completes an objective turns its progress into the objective itself.
+    let completion = w.objective_completion * (w.objectives - w.objective_progress);
+    for (want, asked) in open_objectives(g, s, p) {
+        coins = coins.max(asked);
         // An objective that can no longer be completed earns nothing.
-        if let Some(x) = progress(r, &have, avail, p.coins) {
-            total += x.share;
-            for k in 0..9 {
-                if avail[k] > 0 {
-                    gain[k] += w.objective_progress * x.advance[k];
-                    if x.completes[k] {
-                        // The flag turns the objective's progress into the objective itself.
-                        gain[k] += w.objective_completion * (w.objectives - w.objective_progress);
-                    }
-                }
+        let Some(x) = progress(&want, asked, &have, &can, p.coins) else {
+            continue;
+        };
+        total += x.share;
+        // Kinds the objective is not short of add nothing (weights are finite).
+        for k in (0..9).filter(|&k| avail[k] > 0 && x.short[k] > 0) {
+            gain[k] += w.objective_progress * x.advance(k);
+            if x.completes(k) {
+                gain[k] += completion;
             }
         }
     }
-    (w.objective_progress * total, gain)
+    (w.objective_progress * total, gain, coins)
 }
 
 /// Whether the seat can produce every dish `need` asks for (it has a flag of each), or could
@@ -329,9 +386,9 @@ fn engine_value(g: &TofuShifu, p: &PlayerState, f: Flag, w: &TofuShifuWeights) -
     }
 }
 
-/// Coins the seat's next purchases need: its two dearest useful upgrades in hand, the coin
-/// stack's top objective, and the dearest open objective whose coins it lacks.
-fn coins_needed(g: &TofuShifu, s: &State, p: &PlayerState, held: CardSet) -> u16 {
+/// Coins the seat's next purchases need: its two dearest useful upgrades in hand and the dearest
+/// open objective (`objective`, from [`objective_progress`]).
+fn coins_needed(g: &TofuShifu, p: &PlayerState, held: CardSet, objective: u16) -> u16 {
     let mut upgrade = [0u16; 2];
     for c in cards(held) {
         let x = g.upgrade_cost_coins(p, c as usize);
@@ -341,7 +398,6 @@ fn coins_needed(g: &TofuShifu, s: &State, p: &PlayerState, held: CardSet) -> u16
             upgrade[1] = x;
         }
     }
-    let objective = open_objectives(g, s, p).map(|r| r.coins).max().unwrap_or(0);
     upgrade[0] + upgrade[1] + objective
 }
 
@@ -379,9 +435,9 @@ fn cards_value(
 fn seat_value(g: &TofuShifu, s: &State, seat: usize, avail: &Kinds, w: &TofuShifuWeights) -> f64 {
     let p = &s.players[seat];
     let d = &g.data;
-    let (progress, flag_gain) = objective_progress(g, s, p, avail, w);
+    let (progress, flag_gain, objective_coins) = objective_progress(g, s, p, avail, w);
     let held = p.hand | p.rest;
-    let need = coins_needed(g, s, p, held);
+    let need = coins_needed(g, p, held, objective_coins);
     let coins =
         p.coins.min(need) as f64 * w.coins + p.coins.saturating_sub(need) as f64 * w.coins_excess;
     let mut v = w.objectives * p.objectives() as f64 + progress + coins;

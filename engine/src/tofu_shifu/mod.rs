@@ -241,6 +241,17 @@ impl TofuShifu {
         &self.player_req[i]
     }
 
+    /// Town objective `i`'s upgrade counts, one per byte from the lowest: Lantern, the four
+    /// dishes, the four hats, dishes in all, hats in all (`DISH:ANY` and `HAT:ANY` included).
+    pub fn town_requirement_counts(&self, i: usize) -> [u8; 11] {
+        objectives::unpack11(self.town_fast[i].packed)
+    }
+
+    /// Player objective `i`'s upgrade counts, as [`Self::town_requirement_counts`].
+    pub fn player_requirement_counts(&self, i: usize) -> [u8; 11] {
+        objectives::unpack11(self.player_fast[i].packed)
+    }
+
     /// The coin-stack objective on top, if any are left.
     pub fn coin_stack_top(&self, s: &State) -> Option<u8> {
         self.coin_stack.get(s.coin_stack_taken as usize).copied()
