@@ -236,14 +236,23 @@ impl GinzaRetroCafe {
     ) {
         let minimal = self.params.drink_dice == DrinkDice::Minimal;
         let n = u16::from(n);
+        // The odometer of `next_subset`, with the total and the faces present kept as it turns
+        // (the values `sum_low` gives).
         let mut sub = [0u8; 6];
+        let mut sum = 0u16;
+        let mut faces = 0u8;
         loop {
-            let (sum, lowest) = sum_low(&sub);
+            let lowest = if faces == 0 {
+                7
+            } else {
+                faces.trailing_zeros() as u16 + 1
+            };
+            debug_assert_eq!((sum, lowest), sum_low(&sub));
             // Own dice only, then a common die where they fall short, then the bonus where
             // both fall short.
             let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
             if sum >= n {
-                if sub.iter().any(|&k| k > 0) && fits(sum, lowest) {
+                if faces != 0 && fits(sum, lowest) {
                     out.push(Action::Serve(Serve { dice: sub, ..base }));
                 }
             } else {
@@ -273,8 +282,22 @@ impl GinzaRetroCafe {
                     }
                 }
             }
-            if !next_subset(&mut sub, dice) {
-                return;
+            // The next sub-multiset, as `next_subset` steps.
+            let mut f = 0;
+            loop {
+                if f == 6 {
+                    return;
+                }
+                if sub[f] < dice[f] {
+                    sub[f] += 1;
+                    sum += f as u16 + 1;
+                    faces |= 1 << f;
+                    break;
+                }
+                sum -= (f as u16 + 1) * u16::from(sub[f]);
+                sub[f] = 0;
+                faces &= !(1 << f);
+                f += 1;
             }
         }
     }
@@ -285,7 +308,8 @@ pub(crate) fn covers(have: &[u8; 6], need: &[u8; 6]) -> bool {
     have.iter().zip(need).all(|(h, n)| h >= n)
 }
 
-/// The total and the lowest face of dice counted per face (lowest 7 when none).
+/// The total and the lowest face of dice counted per face (lowest 7 when none): what
+/// `push_drinks` keeps as its odometer turns (checked in debug builds).
 fn sum_low(d: &[u8; 6]) -> (u16, u16) {
     let mut sum = 0u16;
     let mut low = 7u16;

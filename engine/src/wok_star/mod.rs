@@ -77,6 +77,9 @@ pub struct WokStar {
     capacity: u32,
     /// Recipes in the game's box (all but those a 2-player game removes), bit set.
     recipe_box: u16,
+    /// For each ingredient's method and each face `a` (1 to 6), the faces `b` (bit `b - 1`)
+    /// with which a die showing `a` meets the method's condition.
+    pair_faces: Vec<[[u8; 7]; data::METHODS]>,
 }
 
 impl WokStar {
@@ -171,7 +174,23 @@ impl WokStar {
                 ),
             ));
         }
+        let pair_faces = data
+            .ingredients
+            .iter()
+            .map(|ing| {
+                ing.methods.map(|m| {
+                    let mut t = [0u8; 7];
+                    for (a, x) in t.iter_mut().enumerate().skip(1) {
+                        for b in 1..=6u8 {
+                            *x |= u8::from(m.condition.holds(a as u8, b)) << (b - 1);
+                        }
+                    }
+                    t
+                })
+            })
+            .collect();
         Ok(WokStar {
+            pair_faces,
             players,
             goals,
             durations,

@@ -152,6 +152,7 @@ impl WokStar {
     }
 
     /// Every (owner, face) class of unused dice `seat` may take, with its count.
+    #[cfg(test)]
     fn die_classes(&self, s: &State, seat: u8, free: bool) -> ([(Die, u8); 24], usize) {
         let mut classes = [(Die { owner: 0, face: 0 }, 0u8); 24];
         let mut len = 0;
@@ -175,8 +176,112 @@ impl WokStar {
     }
 
     /// The preparations open to `seat`; with `free = Some(n)`, those using 1 to `n` other
-    /// players' dice without giving cubes (Papa Wang's power).
+    /// players' dice without giving cubes (Papa Wang's power). In the order of
+    /// [`Self::legal_prepare_pairwise`] (ingredient, method, first die class, second die class),
+    /// but from bit masks: die class (owner, face) is bit `6 * owner + face - 1`, so a first
+    /// die's partners are the classes whose face meets the method's condition
+    /// ([`WokStar::pair_faces`], copied to every owner's six bits by one multiply) and whose
+    /// owner the cube rules allow, and only the preparations listed are visited.
     pub(crate) fn legal_prepare_with(
+        &self,
+        s: &State,
+        seat: u8,
+        out: &mut Vec<Action>,
+        free: Option<u8>,
+    ) {
+        // The classes present, and those with two dice or more.
+        let (mut present, mut twice) = (0u32, 0u32);
+        for owner in 0..self.players {
+            if owner != seat && s.cubes[seat as usize] == 0 && free.is_none() {
+                continue;
+            }
+            let (mut seen, mut again) = (0u32, 0u32);
+            for &d in &s.dice[owner as usize][..s.dice_count[owner as usize] as usize] {
+                if (1..=6).contains(&d) {
+                    let bit = 1u32 << (d - 1);
+                    again |= seen & bit;
+                    seen |= bit;
+                }
+            }
+            present |= seen << (6 * owner);
+            twice |= again << (6 * owner);
+        }
+        let own = present & (0x3F << (6 * seat));
+        let others = present & !own;
+        // Die class `i` (bit `6 * owner + face - 1`).
+        const DIE: [Die; 24] = {
+            let mut d = [Die { owner: 0, face: 0 }; 24];
+            let mut i = 0;
+            while i < 24 {
+                d[i] = Die {
+                    owner: (i / 6) as u8,
+                    face: (i % 6) as u8 + 1,
+                };
+                i += 1;
+            }
+            d
+        };
+        let die = |i: u32| DIE[i as usize];
+        let top = self.data.track.max;
+        for (k, ing) in self.data.ingredients.iter().enumerate() {
+            if s.ingredient_owner[k] != seat {
+                continue;
+            }
+            for m in 0..self.open_methods(s, k) {
+                let method = ing.methods[m];
+                if self.params.track_top == TrackTop::Refuse && s.track[k] + method.gain > top {
+                    continue;
+                }
+                // Whether two dice of which `foreign` belong to others may be used together.
+                let allowed = |foreign: u8| {
+                    let cubes = match free {
+                        None => foreign <= s.cubes[seat as usize],
+                        Some(n) => foreign != 0 && foreign <= n,
+                    };
+                    cubes
+                        && (!method.needs_other_players_die
+                            || match self.params.fourth_method {
+                                ForeignDice::AtLeastOne => foreign >= 1,
+                                ForeignDice::ExactlyOne => foreign == 1,
+                            })
+                };
+                let with = |foreign: u8| {
+                    (if allowed(foreign) { own } else { 0 })
+                        | (if allowed(foreign + 1) { others } else { 0 })
+                };
+                // The partners of a first die of `seat`'s own, and of another player's.
+                let partners = [with(0), with(1)];
+                let faces = &self.pair_faces[k][m];
+                let mut firsts = present;
+                while firsts != 0 {
+                    let i = firsts.trailing_zeros();
+                    firsts &= firsts - 1;
+                    let a = die(i);
+                    let fits = u32::from(faces[a.face as usize]) * 0x41041;
+                    // The second class comes at or after the first; the same class needs two dice.
+                    let mut js = partners[usize::from(a.owner != seat)]
+                        & fits
+                        & !((1u32 << i) - 1)
+                        & !(!twice & (1 << i));
+                    while js != 0 {
+                        let j = js.trailing_zeros();
+                        js &= js - 1;
+                        out.push(Action::Prepare {
+                            ingredient: k as u8,
+                            method: m as u8,
+                            a,
+                            b: die(j),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Self::legal_prepare_with`] by its definition: every pair of die classes, each checked.
+    /// The tests compare the two.
+    #[cfg(test)]
+    pub(crate) fn legal_prepare_pairwise(
         &self,
         s: &State,
         seat: u8,
@@ -282,5 +387,54 @@ impl WokStar {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::{ForeignDice, Params, TrackTop};
+    use super::super::WokStar;
+    use crate::{rng_from_seed, Game};
+    use rand::Rng;
+
+    /// The mask enumeration lists exactly the preparations the pairwise definition does, in the
+    /// same order, for every seat, with and without Papa Wang's free dice, under both readings
+    /// of the top of the track and of the fourth method, over random games at 2 to 4 players.
+    #[test]
+    fn prepare_masks_list_what_the_pairwise_definition_lists() {
+        let mut checked = 0u64;
+        for players in 2..=4u8 {
+            for track_top in [TrackTop::Cap, TrackTop::Refuse] {
+                for fourth_method in [ForeignDice::AtLeastOne, ForeignDice::ExactlyOne] {
+                    let g = WokStar::with_params(Params {
+                        track_top,
+                        fourth_method,
+                        ..Params::with_players(players)
+                    })
+                    .unwrap();
+                    let (mut fast, mut slow, mut legal) = (Vec::new(), Vec::new(), Vec::new());
+                    for seed in 0..200u64 {
+                        let mut rng = rng_from_seed(seed);
+                        let mut s = g.new_state(&mut rng);
+                        while g.to_move(&s).is_some() {
+                            for seat in 0..players {
+                                for free in [None, Some(1), Some(2)] {
+                                    fast.clear();
+                                    slow.clear();
+                                    g.legal_prepare_with(&s, seat, &mut fast, free);
+                                    g.legal_prepare_pairwise(&s, seat, &mut slow, free);
+                                    assert_eq!(fast, slow, "seed {seed}, seat {seat}, {free:?}");
+                                    checked += fast.len() as u64;
+                                }
+                            }
+                            g.legal_actions(&s, &mut legal);
+                            let a = legal[rng.gen_range(0..legal.len())];
+                            g.apply(&mut s, a, &mut rng);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} preparations compared");
     }
 }
