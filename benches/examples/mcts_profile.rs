@@ -1,0 +1,51 @@
+//! The MCTS benchmark's decision (`benches/benches/mcts.rs`, random rollouts cut at depth 60),
+//! repeated, for a profiler: where an iteration's time goes (determinization, tree policy,
+//! rollouts).
+//!
+//!     cargo build --release -p shifu-benches --example mcts_profile
+//!     valgrind --tool=callgrind --callgrind-out-file=/tmp/mcts.out \
+//!         target/release/examples/mcts_profile 20
+//!     callgrind_annotate --inclusive=yes /tmp/mcts.out | head -40
+//!
+//! The argument is the number of decisions (500 iterations each); run it with 0 too and
+//! subtract, so that start-up cancels.
+use shifu_agents::mcts::{MctsAgent, MctsConfig, Rollout};
+use shifu_agents::{agent_rng, Agent, Decision};
+use shifu_benches::midgame;
+use shifu_engine::tofu_shifu::{Params, TofuShifu};
+use shifu_engine::Game;
+
+fn main() {
+    let decisions: u32 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(20);
+    let g = TofuShifu::with_params(Params::with_players(4)).unwrap();
+    let mut steps = 200;
+    let state = loop {
+        let s = midgame(&g, 11, steps);
+        let mut legal = Vec::new();
+        g.legal_actions(&s, &mut legal);
+        if legal.len() >= 3 {
+            break s;
+        }
+        steps += 1;
+    };
+    let mut legal = Vec::new();
+    g.legal_actions(&state, &mut legal);
+    let seat = g.to_move(&state).unwrap();
+    let config = MctsConfig {
+        iters: 500,
+        rollout: Rollout::Random,
+        depth: 60,
+        ..MctsConfig::default()
+    };
+    let mut agent =
+        MctsAgent::<TofuShifu>::new(config, Default::default(), agent_rng(1, seat), "p".into());
+    let mut chosen = 0u64;
+    for _ in 0..decisions {
+        let a = agent.choose(&Decision::new(&g, &state, seat, &legal));
+        chosen += legal.iter().position(|&x| x == a).unwrap_or(0) as u64;
+    }
+    println!("{decisions} decisions, checksum {chosen}");
+}
