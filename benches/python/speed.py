@@ -4,8 +4,11 @@
   acting agent's observation and mask through ``env.last()``, as a learner's loop does);
 - steps/s of the batch API (``shifu.seats`` with random agents: games played in Rust on every
   core, no Python per step);
+- steps/s of the engine itself on one core (`shifu bench --threads 1`, random agents, no Python),
+  for every game, when the release binary is found (`SHIFU`, else `target/release/shifu`);
 - the same random loop over OpenSpiel's pyspiel on hearts (and oh_hell, euchre), when pyspiel is
-  installed: with and without reading the observation tensor each step.
+  installed: with and without reading the observation tensor each step;
+- the ratios between shifu's loops and pyspiel's, per game.
 
     python benches/python/speed.py [--seconds 3] [--json out.json]
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import time
 
 import numpy as np
@@ -96,6 +100,44 @@ def batch(game: str, players: int, seconds: float) -> dict:
             "capped_share": s.capped_share}
 
 
+def native(game: str, players: int, seconds: float) -> dict | None:
+    """The engine's own random playouts on one core (`shifu bench`), without Python."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    exe = os.environ.get("SHIFU") or os.path.join(root, "target", "release", "shifu")
+    if not os.path.exists(exe):
+        return None
+    out = subprocess.run([exe, "bench", "--game", game, "--players", str(players),
+                          "--seconds", str(seconds), "--threads", "1"],
+                         check=True, capture_output=True, text=True).stdout
+    r = json.loads(out)["single_core"]
+    return {"loop": "shifu engine (shifu bench, 1 core)", "game": game, "players": players,
+            "steps": r["steps"], "games": r["games"], "seconds": r["seconds"],
+            "steps_per_s": r["steps_per_sec"]}
+
+
+def ratios(rows: list[dict]) -> None:
+    """Each shifu loop's steps/s over each pyspiel loop's of the same kind: loops that read
+    observations against pyspiel's with the tensor, the others against its bare loop."""
+    spiel = {(r["game"], "tensor" in r["loop"] or "+ mask" in r["loop"]): r["steps_per_s"]
+             for r in rows if r["loop"].startswith("pyspiel")}
+    names = list(dict.fromkeys(g for g, _ in spiel))
+    if not names:
+        return
+    print()
+    print("Ratios: shifu steps/s over pyspiel steps/s (observing loops against pyspiel with its "
+          "tensor, the others against its bare loop)")
+    print()
+    print("| loop | game | " + " | ".join(f"vs {n}" for n in names) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in names) + " |")
+    for r in rows:
+        if r["loop"].startswith("pyspiel"):
+            continue
+        observing = "AEC" in r["loop"]
+        cells = [f"{r['steps_per_s'] / spiel[(n, observing)]:,.2f}" if (n, observing) in spiel else "-"
+                 for n in names]
+        print(f"| {r['loop']} | {r['game']} | " + " | ".join(cells) + " |")
+
+
 def pyspiel_loop(name: str, seconds: float, observe: bool) -> dict | None:
     try:
         import pyspiel
@@ -137,6 +179,11 @@ def main():
     args = ap.parse_args()
     rows = []
     for game, players in GAMES:
+        r = native(game, players, args.seconds)
+        if r is None:
+            print("no release binary (cargo build --release, or set SHIFU): no engine rows")
+        else:
+            rows.append(r)
         rows.append(aec_loop(game, players, args.seconds))
         rows.append(core_loop(game, players, args.seconds))
         rows.append(batch(game, players, args.seconds))
@@ -151,6 +198,7 @@ def main():
     print("| --- | --- | --- | --- | --- | --- |")
     for r in rows:
         print(f"| {r['loop']} | {r['game']} | {r['players']} | {r['steps_per_s']:,.0f} | {r['games']:,} | {r['seconds']:.1f} |")
+    ratios(rows)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)
