@@ -11,9 +11,8 @@
 //! subtract, so that start-up cancels.
 use shifu_agents::mcts::{MctsAgent, MctsConfig, Rollout};
 use shifu_agents::{agent_rng, Agent, Decision};
-use shifu_benches::midgame;
+use shifu_benches::midgame_decision;
 use shifu_engine::tofu_shifu::{Params, TofuShifu};
-use shifu_engine::Game;
 
 fn main() {
     let decisions: u32 = std::env::args()
@@ -21,19 +20,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(20);
     let g = TofuShifu::with_params(Params::with_players(4)).unwrap();
-    let mut steps = 200;
-    let state = loop {
-        let s = midgame(&g, 11, steps);
-        let mut legal = Vec::new();
-        g.legal_actions(&s, &mut legal);
-        if legal.len() >= 3 {
-            break s;
-        }
-        steps += 1;
-    };
-    let mut legal = Vec::new();
-    g.legal_actions(&state, &mut legal);
-    let seat = g.to_move(&state).unwrap();
+    let (state, legal, seat) = midgame_decision(&g);
     let config = MctsConfig {
         iters: 500,
         rollout: Rollout::Random,

@@ -23,6 +23,21 @@ pub fn midgame<G: Game>(game: &G, seed: u64, steps: u32) -> G::State {
     s
 }
 
+/// The MCTS benchmark's decision: the first position from 200 random actions on into the
+/// game of seed 11 where the player to move has a real choice (three legal actions or more),
+/// with its legal actions and the seat to move.
+pub fn midgame_decision<G: Game>(game: &G) -> (G::State, Vec<G::Action>, shifu_engine::Seat) {
+    let mut legal = Vec::new();
+    for steps in 200.. {
+        let s = midgame(game, 11, steps);
+        game.legal_actions(&s, &mut legal);
+        if let (true, Some(seat)) = (legal.len() >= 3, game.to_move(&s)) {
+            return (s, legal, seat);
+        }
+    }
+    unreachable!("the steps never run out")
+}
+
 /// Steps of one whole game of `seed` with every seat greedy (the games/s the findings run at).
 pub fn greedy_game<G: shifu_agents::Evaluate + 'static>(
     game: &G,

@@ -315,7 +315,7 @@ pub fn play_stream<G: Playable>(
                         break;
                     }
                     // Game `delivered` itself never waits, so this always ends.
-                    while i >= delivered.load(Ordering::Acquire) + AHEAD
+                    while i >= delivered.load(Ordering::Acquire).saturating_add(AHEAD)
                         && !stop.load(Ordering::Relaxed)
                     {
                         std::thread::sleep(std::time::Duration::from_micros(100));

@@ -236,23 +236,15 @@ impl GinzaRetroCafe {
     ) {
         let minimal = self.params.drink_dice == DrinkDice::Minimal;
         let n = u16::from(n);
-        // The odometer of `next_subset`, with the total and the faces present kept as it turns
-        // (the values `sum_low` gives).
-        let mut sub = [0u8; 6];
-        let mut sum = 0u16;
-        let mut faces = 0u8;
+        let mut odo = SubMultisets::default();
         loop {
-            let lowest = if faces == 0 {
-                7
-            } else {
-                faces.trailing_zeros() as u16 + 1
-            };
+            let (sub, sum, lowest) = (odo.sub, odo.sum, odo.lowest());
             debug_assert_eq!((sum, lowest), sum_low(&sub));
             // Own dice only, then a common die where they fall short, then the bonus where
             // both fall short.
             let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
             if sum >= n {
-                if faces != 0 && fits(sum, lowest) {
+                if odo.faces != 0 && fits(sum, lowest) {
                     out.push(Action::Serve(Serve { dice: sub, ..base }));
                 }
             } else {
@@ -282,22 +274,8 @@ impl GinzaRetroCafe {
                     }
                 }
             }
-            // The next sub-multiset, as `next_subset` steps.
-            let mut f = 0;
-            loop {
-                if f == 6 {
-                    return;
-                }
-                if sub[f] < dice[f] {
-                    sub[f] += 1;
-                    sum += f as u16 + 1;
-                    faces |= 1 << f;
-                    break;
-                }
-                sum -= (f as u16 + 1) * u16::from(sub[f]);
-                sub[f] = 0;
-                faces &= !(1 << f);
-                f += 1;
+            if !odo.step(dice) {
+                return;
             }
         }
     }
@@ -309,7 +287,7 @@ pub(crate) fn covers(have: &[u8; 6], need: &[u8; 6]) -> bool {
 }
 
 /// The total and the lowest face of dice counted per face (lowest 7 when none): what
-/// `push_drinks` keeps as its odometer turns (checked in debug builds).
+/// [`SubMultisets`] keeps as it turns (checked in debug builds).
 fn sum_low(d: &[u8; 6]) -> (u16, u16) {
     let mut sum = 0u16;
     let mut low = 7u16;
@@ -322,23 +300,50 @@ fn sum_low(d: &[u8; 6]) -> (u16, u16) {
     (sum, low)
 }
 
-/// Steps an odometer through every sub-multiset of `of`; false after the last.
-fn next_subset(sub: &mut [u8; 6], of: &[u8; 6]) -> bool {
-    for f in 0..6 {
-        if sub[f] < of[f] {
-            sub[f] += 1;
-            return true;
+/// An odometer through every sub-multiset of some dice counted per face, from the empty one,
+/// keeping its total and the faces present as it turns.
+#[derive(Default)]
+struct SubMultisets {
+    /// Dice of each face taken.
+    sub: [u8; 6],
+    /// Their total.
+    sum: u16,
+    /// Bit `f` set when face `f + 1` is taken.
+    faces: u8,
+}
+
+impl SubMultisets {
+    /// Steps to the next sub-multiset of `of`; false after the last.
+    fn step(&mut self, of: &[u8; 6]) -> bool {
+        for f in 0..6 {
+            if self.sub[f] < of[f] {
+                self.sub[f] += 1;
+                self.sum += f as u16 + 1;
+                self.faces |= 1 << f;
+                return true;
+            }
+            self.sum -= (f as u16 + 1) * u16::from(self.sub[f]);
+            self.sub[f] = 0;
+            self.faces &= !(1 << f);
         }
-        sub[f] = 0;
+        false
     }
-    false
+
+    /// The lowest face taken (7 when none).
+    fn lowest(&self) -> u16 {
+        if self.faces == 0 {
+            7
+        } else {
+            self.faces.trailing_zeros() as u16 + 1
+        }
+    }
 }
 
 /// Pushes an action for every non-empty sub-multiset of `of`.
 fn push_subsets(of: &[u8; 6], out: &mut Vec<Action>, f: impl Fn([u8; 6]) -> Option<Action>) {
-    let mut sub = [0u8; 6];
-    while next_subset(&mut sub, of) {
-        if let Some(a) = f(sub) {
+    let mut odo = SubMultisets::default();
+    while odo.step(of) {
+        if let Some(a) = f(odo.sub) {
             out.push(a);
         }
     }

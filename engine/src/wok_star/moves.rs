@@ -1,6 +1,7 @@
 //! The legal actions.
 
 use super::action::{Action, Die};
+use super::data::Method;
 use super::params::{ForeignDice, TrackTop};
 use super::state::{Phase, State, DIRTY, NOBODY};
 use super::WokStar;
@@ -175,6 +176,27 @@ impl WokStar {
         self.legal_prepare_with(s, seat, out, None)
     }
 
+    /// The (ingredient, method) pairs `seat` may prepare with: its own ingredients' open
+    /// methods, less those refused at the top of the track.
+    fn preparable_methods<'a>(
+        &'a self,
+        s: &'a State,
+        seat: u8,
+    ) -> impl Iterator<Item = (usize, usize, Method)> + 'a {
+        let top = self.data.track.max;
+        self.data
+            .ingredients
+            .iter()
+            .enumerate()
+            .filter(move |&(k, _)| s.ingredient_owner[k] == seat)
+            .flat_map(move |(k, ing)| {
+                (0..self.open_methods(s, k)).map(move |m| (k, m, ing.methods[m]))
+            })
+            .filter(move |&(k, _, method)| {
+                !(self.params.track_top == TrackTop::Refuse && s.track[k] + method.gain > top)
+            })
+    }
+
     /// The preparations open to `seat`; with `free = Some(n)`, those using 1 to `n` other
     /// players' dice without giving cubes (Papa Wang's power). In the order of
     /// [`Self::legal_prepare_pairwise`] (ingredient, method, first die class, second die class),
@@ -222,57 +244,47 @@ impl WokStar {
             d
         };
         let die = |i: u32| DIE[i as usize];
-        let top = self.data.track.max;
-        for (k, ing) in self.data.ingredients.iter().enumerate() {
-            if s.ingredient_owner[k] != seat {
-                continue;
-            }
-            for m in 0..self.open_methods(s, k) {
-                let method = ing.methods[m];
-                if self.params.track_top == TrackTop::Refuse && s.track[k] + method.gain > top {
-                    continue;
-                }
-                // Whether two dice of which `foreign` belong to others may be used together.
-                let allowed = |foreign: u8| {
-                    let cubes = match free {
-                        None => foreign <= s.cubes[seat as usize],
-                        Some(n) => foreign != 0 && foreign <= n,
-                    };
-                    cubes
-                        && (!method.needs_other_players_die
-                            || match self.params.fourth_method {
-                                ForeignDice::AtLeastOne => foreign >= 1,
-                                ForeignDice::ExactlyOne => foreign == 1,
-                            })
+        for (k, m, method) in self.preparable_methods(s, seat) {
+            // Whether two dice of which `foreign` belong to others may be used together.
+            let allowed = |foreign: u8| {
+                let cubes = match free {
+                    None => foreign <= s.cubes[seat as usize],
+                    Some(n) => foreign != 0 && foreign <= n,
                 };
-                let with = |foreign: u8| {
-                    (if allowed(foreign) { own } else { 0 })
-                        | (if allowed(foreign + 1) { others } else { 0 })
-                };
-                // The partners of a first die of `seat`'s own, and of another player's.
-                let partners = [with(0), with(1)];
-                let faces = &self.pair_faces[k][m];
-                let mut firsts = present;
-                while firsts != 0 {
-                    let i = firsts.trailing_zeros();
-                    firsts &= firsts - 1;
-                    let a = die(i);
-                    let fits = u32::from(faces[a.face as usize]) * 0x41041;
-                    // The second class comes at or after the first; the same class needs two dice.
-                    let mut js = partners[usize::from(a.owner != seat)]
-                        & fits
-                        & !((1u32 << i) - 1)
-                        & !(!twice & (1 << i));
-                    while js != 0 {
-                        let j = js.trailing_zeros();
-                        js &= js - 1;
-                        out.push(Action::Prepare {
-                            ingredient: k as u8,
-                            method: m as u8,
-                            a,
-                            b: die(j),
-                        });
-                    }
+                cubes
+                    && (!method.needs_other_players_die
+                        || match self.params.fourth_method {
+                            ForeignDice::AtLeastOne => foreign >= 1,
+                            ForeignDice::ExactlyOne => foreign == 1,
+                        })
+            };
+            let with = |foreign: u8| {
+                (if allowed(foreign) { own } else { 0 })
+                    | (if allowed(foreign + 1) { others } else { 0 })
+            };
+            // The partners of a first die of `seat`'s own, and of another player's.
+            let partners = [with(0), with(1)];
+            let faces = &self.pair_faces[k][m];
+            let mut firsts = present;
+            while firsts != 0 {
+                let i = firsts.trailing_zeros();
+                firsts &= firsts - 1;
+                let a = die(i);
+                let fits = u32::from(faces[a.face as usize]) * 0x41041;
+                // The second class comes at or after the first; the same class needs two dice.
+                let mut js = partners[usize::from(a.owner != seat)]
+                    & fits
+                    & !((1u32 << i) - 1)
+                    & !(!twice & (1 << i));
+                while js != 0 {
+                    let j = js.trailing_zeros();
+                    js &= js - 1;
+                    out.push(Action::Prepare {
+                        ingredient: k as u8,
+                        method: m as u8,
+                        a,
+                        b: die(j),
+                    });
                 }
             }
         }
@@ -290,46 +302,36 @@ impl WokStar {
     ) {
         let (classes, len) = self.die_classes(s, seat, free.is_some());
         let classes = &classes[..len];
-        let top = self.data.track.max;
-        for (k, ing) in self.data.ingredients.iter().enumerate() {
-            if s.ingredient_owner[k] != seat {
-                continue;
-            }
-            for m in 0..self.open_methods(s, k) {
-                let method = ing.methods[m];
-                if self.params.track_top == TrackTop::Refuse && s.track[k] + method.gain > top {
-                    continue;
-                }
-                for i in 0..classes.len() {
-                    for j in i..classes.len() {
-                        let (a, ca) = classes[i];
-                        let (b, _) = classes[j];
-                        if i == j && ca < 2 {
+        for (k, m, method) in self.preparable_methods(s, seat) {
+            for i in 0..classes.len() {
+                for j in i..classes.len() {
+                    let (a, ca) = classes[i];
+                    let (b, _) = classes[j];
+                    if i == j && ca < 2 {
+                        continue;
+                    }
+                    let foreign = u8::from(a.owner != seat) + u8::from(b.owner != seat);
+                    match free {
+                        None if foreign > s.cubes[seat as usize] => continue,
+                        Some(n) if foreign == 0 || foreign > n => continue,
+                        _ => {}
+                    }
+                    if method.needs_other_players_die {
+                        let ok = match self.params.fourth_method {
+                            ForeignDice::AtLeastOne => foreign >= 1,
+                            ForeignDice::ExactlyOne => foreign == 1,
+                        };
+                        if !ok {
                             continue;
                         }
-                        let foreign = u8::from(a.owner != seat) + u8::from(b.owner != seat);
-                        match free {
-                            None if foreign > s.cubes[seat as usize] => continue,
-                            Some(n) if foreign == 0 || foreign > n => continue,
-                            _ => {}
-                        }
-                        if method.needs_other_players_die {
-                            let ok = match self.params.fourth_method {
-                                ForeignDice::AtLeastOne => foreign >= 1,
-                                ForeignDice::ExactlyOne => foreign == 1,
-                            };
-                            if !ok {
-                                continue;
-                            }
-                        }
-                        if method.condition.holds(a.face, b.face) {
-                            out.push(Action::Prepare {
-                                ingredient: k as u8,
-                                method: m as u8,
-                                a,
-                                b,
-                            });
-                        }
+                    }
+                    if method.condition.holds(a.face, b.face) {
+                        out.push(Action::Prepare {
+                            ingredient: k as u8,
+                            method: m as u8,
+                            a,
+                            b,
+                        });
                     }
                 }
             }
