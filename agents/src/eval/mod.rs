@@ -7,7 +7,9 @@ mod tofu_shifu;
 mod wok_star;
 
 pub use ginza_retro_cafe::GinzaRetroCafeWeights;
-pub use tofu_kingdom::{posterior, AnswerStyle, KingdomBelief, TofuKingdomWeights};
+pub use tofu_kingdom::{
+    answer_probability, posterior, AnswerStyle, KingdomBelief, TofuKingdomWeights,
+};
 pub use tofu_shifu::TofuShifuWeights;
 pub use wok_star::WokStarWeights;
 

@@ -160,6 +160,28 @@ fn answer_probs(
     }
 }
 
+/// The answer model's probability that the holder of `world[to]` answers `question` with
+/// `answer`, in the round whose public record is `t` (which gives the answer domain): what
+/// [`posterior`] multiplies for each answer heard. Zero for an answer outside the domain.
+pub fn answer_probability(
+    g: &TofuKingdom,
+    t: &Table,
+    world: &[u8; MAX_PLAYERS],
+    to: u8,
+    question: Question,
+    answer: Answer,
+    weights: &TofuKingdomWeights,
+) -> f64 {
+    let mut domain = Vec::new();
+    g.answer_domain(t, question, &mut domain);
+    let Some(i) = domain.iter().position(|&a| a == answer) else {
+        return 0.0;
+    };
+    let mut probs = [0.0; 16];
+    answer_probs(g, world, to, question, &domain, weights, &mut probs);
+    probs[i]
+}
+
 /// The Prince's exact posterior over the deals consistent with the public record `t`: each
 /// world (cards by seat) with its probability under the answer model (uniform prior over deals).
 pub fn posterior(
@@ -676,6 +698,46 @@ mod tests {
         assert!((total - 1.0).abs() < 1e-9);
         assert!(post.iter().any(|(w, _)| *w == s.cards));
         assert!(post.iter().all(|(w, _)| g.consistent(&s.table, w)));
+    }
+
+    /// The answer model is a distribution over the answers the eye mark allows, whatever the
+    /// weights: what the answer fit (`examples/tk_answer_fit.rs`) takes logarithms of.
+    #[test]
+    fn answer_probability_is_a_distribution_over_the_allowed_answers() {
+        let mut checked = 0;
+        for players in [3u8, 4, 6, 8] {
+            let g = TofuKingdom::with_params(Params::with_players(players)).unwrap();
+            let mut rng = rng_from_seed(u64::from(players));
+            let mut s = g.new_state(&mut rng);
+            let mut legal = Vec::new();
+            let mut domain = Vec::new();
+            let fitted = TofuKingdomWeights {
+                steer: 0.8,
+                maybe_truth: 0.0,
+                ..TofuKingdomWeights::default()
+            };
+            while g.to_move(&s).is_some() && s.table.round < 8 {
+                if let Phase::Answer { to, question } = s.table.phase {
+                    g.answer_domain(&s.table, question, &mut domain);
+                    for w in [&TofuKingdomWeights::default(), &fitted] {
+                        let mut total = 0.0;
+                        for &a in &domain {
+                            let p = answer_probability(&g, &s.table, &s.cards, to, question, a, w);
+                            let allowed = g.answer_allowed(&s.cards, to, question, a);
+                            assert!(allowed || p == 0.0, "{a:?} not allowed, yet {p}");
+                            assert!((0.0..=1.0).contains(&p));
+                            total += p;
+                        }
+                        assert!((total - 1.0).abs() < 1e-9, "{question:?}: {total}");
+                    }
+                    checked += 1;
+                }
+                g.legal_actions(&s, &mut legal);
+                let a = legal[rng.gen_range(0..legal.len())];
+                g.apply(&mut s, a, &mut rng);
+            }
+        }
+        assert!(checked > 50, "{checked}");
     }
 
     #[test]
