@@ -34,6 +34,20 @@ FINDER = "results/tofu_kingdom_finder.toml"
 MCTS_MODEL = ("mcts:iters=500,rollout=greedy,root=paired,belief=model,horizon=round,depth=0,"
               f"confirm=true,z=2.5,top=4,weights={FINDER}")
 MCTS_UNIFORM = "mcts:iters=500"
+
+
+def fitted(players):
+    """The weights whose answer model is fitted to the steering answerers at `players`."""
+    return f"results/tofu_kingdom_fitted_{players}.toml"
+
+
+def mcts_fitted(players):
+    return MCTS_MODEL.replace(f"weights={FINDER}", f"weights={fitted(players)}")
+
+
+def toml_values(path):
+    """The `key = number` lines of a weights file."""
+    return {k: float(v) for k, v in re.findall(r"^(\w+) = ([0-9.]+)$", open(path).read(), re.M)}
 STYLE = {s: f"greedy:weights=results/tofu_kingdom_answers_{s}.toml" for s in ["model", "uniform"]}
 STYLE["steer"] = "greedy"
 MCTS_ANSWERER = "mcts:iters=200,rollout=greedy,root=paired,belief=model,horizon=round,depth=0"
@@ -53,6 +67,13 @@ def differs(k1, n1, k2, n2):
     p1, p2 = k1 / max(n1, 1), k2 / max(n2, 1)
     se = math.sqrt(p1 * (1 - p1) / max(n1, 1) + p2 * (1 - p2) / max(n2, 1))
     return abs(p1 - p2) > 1.96 * se
+
+
+def where(groups):
+    """`groups` (label -> player counts) as "above at 4 players, level at 6 and 8", empty
+    groups left out."""
+    parts = [f"{label} at {listing(ps)}" for label, ps in groups.items() if ps]
+    return listing(parts) + " players" if parts else "at no count"
 
 
 def listing(xs):
@@ -148,6 +169,10 @@ def greedy_default(players, fresh=False):
 
 def section_prince(fresh):
     rows, runs, above_u, below_g, level_g, above_g, lower, gaps = [], [], [], [], [], [], [], []
+    fit_rows, fit_lower = [], []
+    fit_cmp = {"above": [], "level": [], "below": []}
+    fit_own = {"above": [], "level": [], "below": []}
+    fit_model = {"helps": [], "level": [], "hurts": []}
     for p in KEY:
         g = run(p, with_seat1("greedy", "greedy", p), fresh=fresh)
         u = run(p, with_seat1(MCTS_UNIFORM, "greedy", p), games=300, fresh=fresh)
@@ -163,6 +188,23 @@ def section_prince(fresh):
         rows.append([p, f"{ci(*find(g, 1))} ({g['games']})", f"{ci(*find(u, 1))} ({u['games']})",
                      f"{ci(*find(m, 1))} ({m['games']})", diff_ci(*find(m, 1), *find(g, 1)),
                      f"{1 / (p - 1):.3f}", f"{capped(g)} / {capped(u)} / {capped(m)}"])
+        gf = run(p, with_seat1(f"greedy:weights={fitted(p)}", "greedy", p), fresh=fresh)
+        mf = run(p, with_seat1(mcts_fitted(p), "greedy", p), games=600, fresh=fresh)
+        runs += [gf, mf]
+        w = toml_values(os.path.join(HERE, "..", fitted(p)))
+        rate = {k: find(r, 1)[0] / find(r, 1)[1] for k, r in [("g", g), ("gf", gf), ("mf", mf)]}
+        fit_cmp["above" if differs(*find(mf, 1), *find(g, 1)) and rate["mf"] > rate["g"]
+                else "level" if not differs(*find(mf, 1), *find(g, 1)) else "below"].append(p)
+        fit_own["above" if differs(*find(mf, 1), *find(gf, 1)) and rate["mf"] > rate["gf"]
+                else "level" if not differs(*find(mf, 1), *find(gf, 1)) else "below"].append(p)
+        if rate["mf"] < rate["g"]:
+            fit_lower.append(p)
+        fit_model["helps" if differs(*find(gf, 1), *find(g, 1)) and rate["gf"] > rate["g"]
+                  else "level" if not differs(*find(gf, 1), *find(g, 1)) else "hurts"].append(p)
+        fit_rows.append([p, f"{w['steer']:.2f} / {w['maybe_truth']:.2f}",
+                         f"{ci(*find(g, 1))} ({g['games']})", f"{ci(*find(gf, 1))} ({gf['games']})",
+                         f"{ci(*find(mf, 1))} ({mf['games']})", diff_ci(*find(mf, 1), *find(g, 1)),
+                         diff_ci(*find(mf, 1), *find(gf, 1)), f"{capped(gf)} / {capped(mf)}"])
     return f"""## The MCTS Prince: belief-weighted determinization
 
 Seat 1 plays the named Prince, every other seat greedy (steering answerers). The rate is over the
@@ -200,8 +242,37 @@ lead (`z=2.5`) appears to be what keeps the search from the deviations that cost
 previous version of this section (every question compared, a lead of one standard error, `z=1`)
 had him below the greedy Prince at 6 and 8 players.
 
+### A self-consistent answer model: fitted to the answerers at the table
+
+The greedy Prince's model (`steer = 0.5`, `maybe_truth = 0.5`) is a stated prior, not how the
+greedy answerers answer. Fitted to them by maximum likelihood (every answer of 100 to 300
+all-greedy games with the deal it was given in, a grid of 0.05 over both values;
+`cargo run --release -p shifu-agents --example tk_answer_fit -- PLAYERS GAMES 2026`), the
+answerers who may lie steer more often than the prior says, and a "?" card that does not steer
+almost never tells the truth. The fitted values are in `results/tofu_kingdom_fitted_PLAYERS.toml`
+(with `find_bonus = 5`). *MCTS, fitted model*: the same search as *MCTS, model* with those
+weights (`{mcts_fitted(4)}` at 4 players): his determinizations, the answerers of his rollouts,
+the questions he compares and his default choice all follow the fitted model. *greedy, fitted
+model*: the greedy Prince with the same weights. Every other seat is the default greedy agent.
+
+{table(["players", "fitted steer / maybe_truth", "greedy Prince", "greedy, fitted model", "MCTS, fitted model (500 iterations)", "MCTS fitted minus greedy", "MCTS fitted minus greedy fitted", "capped (greedy fitted / MCTS fitted)"], fit_rows)}
+
+What it means: against the greedy Prince (the prior model), the search Prince with the fitted
+model is {where({"above (the difference outside its interval)": fit_cmp["above"], "level": fit_cmp["level"], "below": fit_cmp["below"]})}{"; his point estimate is below at " + listing(fit_lower) + " players" if fit_lower else ""}.
+What moves the find rate is the model, not the search: the fitted model against the prior, both
+greedy, finds her {where({"more often": fit_model["helps"], "as often": fit_model["level"], "less often": fit_model["hurts"]})}, and against the greedy Prince with the
+same fitted model the search Prince is {where({"above": fit_own["above"], "level": fit_own["level"], "below": fit_own["below"]})}.
+A better fit to the answers is not always a better Prince: where the fitted model costs finds it
+describes the answerers better on average yet misleads him on the answers that decide where she
+is, and there the prior is the better model for a Prince at that table. At 8 players the greedy
+Prince's find rate is sharp in `steer`: 0.18, 0.43 and 0.50 at `steer` 0.3, 0.4 and 0.5 (a
+diagnostic of 1,000 games each, seed 7, not a run listed here) and 0.35 to 0.40 at 0.7, 0.9
+and 1.0 (2,000 games each, seed 2026, with `maybe_truth` 0.5), so
+no single model of this family serves him better than the prior there. The fit is to these answerers: against answerers who answer otherwise (*Answerer styles*) the fitted model is the
+wrong one, so this is what a Prince gains by knowing his table, not a property of the game.
+
 Card data: greedy find rates do not move with the reconstructed rewards (*Rewards*); the MCTS
-Prince's search scores points, so his may.
+Prince's search scores points, so his may. The eye marks the fit rests on are found data.
 
 {commands(runs)}
 """
