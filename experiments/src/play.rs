@@ -283,6 +283,13 @@ fn play_one<G: Playable>(
 /// run has); a thread waits only when one game takes as long as this many others.
 const AHEAD: u64 = 4096;
 
+/// Most rows a thread collects before handing them on together (one channel message per batch,
+/// not per game: for games of a few microseconds the channel was most of the time).
+const BATCH: usize = 64;
+
+/// The longest a thread keeps finished rows before handing them on, checked after each game.
+const BATCH_AGE: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Plays games `range` on every thread of `pool`, each thread taking the next game in order
 /// from a shared counter, and hands each finished game to `sink` in game order. No thread waits
 /// for a slow game of another unless it is [`AHEAD`] games ahead of it, so the rows waiting for
@@ -295,6 +302,24 @@ pub fn play_stream<G: Playable>(
     rotate: bool,
     range: std::ops::Range<u64>,
     pool: &rayon::ThreadPool,
+    sink: impl FnMut(GameRow) -> Result<()>,
+) -> Result<()> {
+    play_stream_within(game, specs, master, rotate, range, pool, AHEAD, sink)
+}
+
+/// [`play_stream`] with a window of `ahead` games. Each thread hands its rows on in batches (at
+/// most [`BATCH`] rows, none kept longer than [`BATCH_AGE`] after a game ends), and always
+/// before it waits for the window, so the earliest game not yet delivered is never held back
+/// by a waiting thread.
+#[allow(clippy::too_many_arguments)]
+fn play_stream_within<G: Playable>(
+    game: &G,
+    specs: &[String],
+    master: u64,
+    rotate: bool,
+    range: std::ops::Range<u64>,
+    pool: &rayon::ThreadPool,
+    ahead: u64,
     mut sink: impl FnMut(GameRow) -> Result<()>,
 ) -> Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -303,35 +328,56 @@ pub fn play_stream<G: Playable>(
     let delivered = AtomicU64::new(range.start);
     let stop = AtomicBool::new(false);
     let threads = pool.current_num_threads();
-    let (tx, rx) = std::sync::mpsc::sync_channel::<GameRow>(threads * 64);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<GameRow>>(threads * 4);
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.broadcast(|_| {
                 let tx = tx.clone();
                 let mut buf = Vec::new();
+                let mut batch = Vec::with_capacity(BATCH);
+                let mut oldest = std::time::Instant::now();
+                let send = |batch: &mut Vec<GameRow>| {
+                    batch.is_empty()
+                        || tx
+                            .send(std::mem::replace(batch, Vec::with_capacity(BATCH)))
+                            .is_ok()
+                };
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= range.end {
                         break;
                     }
-                    // Game `delivered` itself never waits, so this always ends.
-                    while i >= delivered.load(Ordering::Acquire).saturating_add(AHEAD)
+                    // Game `delivered` itself never waits, and no waiting thread holds a row
+                    // back, so this always ends.
+                    if i >= delivered.load(Ordering::Acquire).saturating_add(ahead)
+                        && !send(&mut batch)
+                    {
+                        return;
+                    }
+                    while i >= delivered.load(Ordering::Acquire).saturating_add(ahead)
                         && !stop.load(Ordering::Relaxed)
                     {
                         std::thread::sleep(std::time::Duration::from_micros(100));
                     }
-                    let row = play_one(game, specs, master, rotate, i, &mut buf);
-                    if tx.send(row).is_err() {
-                        break;
+                    if batch.is_empty() {
+                        oldest = std::time::Instant::now();
+                    }
+                    batch.push(play_one(game, specs, master, rotate, i, &mut buf));
+                    if (batch.len() >= BATCH || oldest.elapsed() >= BATCH_AGE) && !send(&mut batch)
+                    {
+                        return;
                     }
                 }
+                send(&mut batch);
             });
             drop(tx);
         });
         let mut waiting = std::collections::BTreeMap::new();
         let mut want = range.start;
-        for row in rx.iter() {
-            waiting.insert(row.index, row);
+        for rows in rx.iter() {
+            for row in rows {
+                waiting.insert(row.index, row);
+            }
             while let Some(row) = waiting.remove(&want) {
                 want += 1;
                 delivered.store(want, Ordering::Release);
@@ -786,6 +832,28 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert_eq!(got.first().map(|r| r.0), Some(5));
+    }
+
+    /// A window far smaller than a batch makes threads wait often with rows in hand: they must
+    /// hand them on first, or the stream would stop for good. Every game still arrives, in order.
+    #[test]
+    fn a_small_window_never_stalls_the_stream_and_keeps_game_order() {
+        use shifu_engine::wok_star::{Params, WokStar};
+        let g = WokStar::with_params(Params::with_players(2)).unwrap();
+        let specs = vec!["random".to_string(), "random".into()];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for ahead in [1, 3, 100] {
+            let mut got = Vec::new();
+            play_stream_within(&g, &specs, 4, false, 10..3000, &pool, ahead, |r| {
+                got.push(r.index);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(got, (10..3000).collect::<Vec<_>>(), "window {ahead}");
+        }
     }
 
     #[test]
