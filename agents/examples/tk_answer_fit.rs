@@ -9,11 +9,13 @@
 //! ```
 use shifu_agents::eval::answer_probability;
 use shifu_agents::{build_agent, game_rng, game_seed, Agent, Decision, TofuKingdomWeights};
-use shifu_engine::tofu_kingdom::{Action, Params, Phase, Question, Table, TofuKingdom};
+use shifu_engine::tofu_kingdom::{
+    Action, Params, Phase, Question, Table, TofuKingdom, MAX_PLAYERS,
+};
 use shifu_engine::Game;
 
 /// One answer heard: the round's record before it, the deal, who answered what to what.
-type Heard = (Table, [u8; 8], u8, Question, Action);
+type Heard = (Table, [u8; MAX_PLAYERS], u8, Question, Action);
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -36,6 +38,10 @@ fn main() {
             std::process::exit(2)
         });
     let heard = play(&g, &spec, games, seed);
+    if heard.is_empty() {
+        eprintln!("tk_answer_fit: no answers to fit ({games} games)");
+        std::process::exit(2)
+    }
     let mut rows = Vec::new();
     for s in 0..=20 {
         for m in 0..=20 {

@@ -834,17 +834,28 @@ mod tests {
         assert_eq!(got.first().map(|r| r.0), Some(5));
     }
 
+    /// Two-player Wok Star, two random seats, and a pool of `threads` threads.
+    fn random_wok_star_pair(
+        threads: usize,
+    ) -> (
+        shifu_engine::wok_star::WokStar,
+        Vec<String>,
+        rayon::ThreadPool,
+    ) {
+        use shifu_engine::wok_star::{Params, WokStar};
+        let g = WokStar::with_params(Params::with_players(2)).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        (g, vec!["random".to_string(), "random".into()], pool)
+    }
+
     /// A window far smaller than a batch makes threads wait often with rows in hand: they must
     /// hand them on first, or the stream would stop for good. Every game still arrives, in order.
     #[test]
     fn a_small_window_never_stalls_the_stream_and_keeps_game_order() {
-        use shifu_engine::wok_star::{Params, WokStar};
-        let g = WokStar::with_params(Params::with_players(2)).unwrap();
-        let specs = vec!["random".to_string(), "random".into()];
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
+        let (g, specs, pool) = random_wok_star_pair(3);
         for ahead in [1, 3, 100] {
             let mut got = Vec::new();
             play_stream_within(&g, &specs, 4, false, 10..3000, &pool, ahead, |r| {
@@ -858,13 +869,7 @@ mod tests {
 
     #[test]
     fn a_failing_sink_stops_the_stream_with_its_error() {
-        use shifu_engine::wok_star::{Params, WokStar};
-        let g = WokStar::with_params(Params::with_players(2)).unwrap();
-        let specs = vec!["random".to_string(), "random".into()];
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let (g, specs, pool) = random_wok_star_pair(2);
         let mut seen = 0;
         let err = play_stream(&g, &specs, 1, false, 0..1_000_000, &pool, |_| {
             seen += 1;
