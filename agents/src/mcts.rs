@@ -61,7 +61,7 @@ pub enum Belief {
     /// `determinize`).
     Uniform,
     /// Weighted by the game's model of how the other seats act ([`Evaluate::belief`]; Tofu
-    /// Kingdom: the greedy answer model of the weights, `steer` and `maybe_truth`), and the
+    /// Kingdom: the answer model the weights name, `answerers` with `steer` and `maybe_truth`), and the
     /// greedy rollouts follow the same model ([`Evaluate::rollout_choice`]). Games without a
     /// model fall back to `Uniform`.
     Model,

@@ -5,6 +5,7 @@ mod common;
 
 use common::choose;
 use shifu_agents::{agent_rng, build_agent, game_seed, play_game, Agent, AgentError};
+use shifu_engine::tofu_kingdom::TofuKingdom;
 use shifu_engine::tofu_shifu::{Params, State, TofuShifu};
 use shifu_engine::Game;
 
@@ -161,5 +162,27 @@ fn greedy_weights_load_from_a_file_and_unknown_keys_are_errors() {
         .unwrap()
         .to_string();
     assert!(e.contains("nan.toml") && e.contains("objectives"), "{e}");
+    // Tofu Kingdom: a probability outside [0, 1] and an unknown answer model name their line.
+    for (name, text, says) in [
+        (
+            "steer.toml",
+            "find_bonus = 5.0\nsteer = 1.5\n",
+            "probability",
+        ),
+        ("slack.toml", "slack = -0.1\n", "probability"),
+        ("answerers.toml", "answerers = \"psychic\"\n", "psychic"),
+    ] {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        let e = build_agent::<TofuKingdom>(&format!("greedy:weights={}", f.display()), 1, 0)
+            .err()
+            .unwrap()
+            .to_string();
+        let field = text.lines().last().unwrap().split(' ').next().unwrap();
+        assert!(
+            e.contains(name) && e.contains(says) && e.contains(field),
+            "{e}"
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

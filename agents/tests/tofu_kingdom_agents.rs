@@ -222,10 +222,22 @@ fn no_seat_observation_or_agent_choice_changes_when_the_deal_is_redone_consisten
 
 #[test]
 fn model_belief_samples_the_princes_enumerated_posterior_exactly() {
+    use shifu_agents::eval::Answerers;
+    let steer = TofuKingdomWeights {
+        answerers: Answerers::Steer,
+        ..TofuKingdomWeights::default()
+    };
+    for w in [TofuKingdomWeights::default(), steer] {
+        belief_samples_the_enumerated_posterior(&w);
+    }
+}
+
+/// The search's determinizations under the weights `w` against the Prince's enumerated
+/// posterior under the same weights (see the test above).
+fn belief_samples_the_enumerated_posterior(w: &TofuKingdomWeights) {
     use shifu_agents::eval::{posterior, Evaluate};
     use std::collections::HashMap;
     let g = game(5);
-    let w = TofuKingdomWeights::default();
     let mut checked = 0;
     for (s, _) in redealt_prince_positions(&g, 30) {
         if s.table.log_len < 2 || checked >= 4 {
@@ -235,8 +247,8 @@ fn model_belief_samples_the_princes_enumerated_posterior_exactly() {
         g.legal_actions(&s, &mut legal);
         let d = Decision::new(&g, &s, s.table.prince, &legal);
         let mut rng = rng_from_seed(7);
-        let b = g.belief(&d, &w, &mut rng).unwrap();
-        let exact = posterior(&g, &s.table, &w);
+        let b = g.belief(&d, w, &mut rng).unwrap();
+        let exact = posterior(&g, &s.table, w);
         let worlds = b.worlds();
         assert_eq!(worlds.len(), exact.len());
         for ((a, p), (e, q)) in worlds.iter().zip(&exact) {

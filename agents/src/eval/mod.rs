@@ -8,7 +8,7 @@ mod wok_star;
 
 pub use ginza_retro_cafe::GinzaRetroCafeWeights;
 pub use tofu_kingdom::{
-    answer_probability, posterior, AnswerStyle, KingdomBelief, TofuKingdomWeights,
+    answer_probability, posterior, AnswerStyle, Answerers, KingdomBelief, TofuKingdomWeights,
 };
 pub use tofu_shifu::TofuShifuWeights;
 pub use wok_star::WokStarWeights;
@@ -134,7 +134,16 @@ pub trait Evaluate: Game + Encoding {
 /// and every number must be finite (a NaN or infinite weight would make every choice a tie).
 pub fn load_weights<W: DeserializeOwned + Serialize>(path: &Path) -> Result<W, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let w: W = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
+    let w: W = toml::from_str(&text).map_err(|e| {
+        // The line it is on names the field (the message alone may not).
+        let at = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+        match at.and_then(|n| Some((n, text.lines().nth(n - 1)?.trim()))) {
+            Some((n, line)) => format!("{}: line {n} (`{line}`): {}", path.display(), e.message()),
+            None => format!("{}: {}", path.display(), e.message()),
+        }
+    })?;
     if let Ok(toml::Value::Table(t)) = toml::Value::try_from(&w) {
         for (key, v) in t {
             if let toml::Value::Float(x) = v {

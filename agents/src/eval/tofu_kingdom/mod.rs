@@ -19,6 +19,12 @@
 //! card tells the truth with probability `maybe_truth` (default 1/2), else lies uniformly.
 //! Without the steering term, liars who all point at Queen Tofu outvote the truthful cards in
 //! the posterior and fool the Prince every time (measured at 8 players).
+//!
+//! With `answerers = "steer"` the Prince assumes instead that his answerers are these greedy
+//! steering answerers, whose answer is a function of the deal and the questions so far (see
+//! [`steerers`]); the answerers themselves always read his belief under the stated model.
+
+mod steerers;
 
 use super::Evaluate;
 use crate::Decision;
@@ -44,6 +50,19 @@ pub enum AnswerStyle {
     Uniform,
 }
 
+/// What the Prince assumes about how his answerers answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Answerers {
+    /// The stated answer model of `steer` and `maybe_truth` (default; see the module's
+    /// documentation).
+    #[default]
+    Model,
+    /// Greedy steering answerers (`answer_style = "steer"`) who read his belief under the
+    /// stated model, with `slack` left to the stated model: the default greedy table.
+    Steer,
+}
+
 /// Weights of the Tofu Kingdom evaluation and greedy policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -53,8 +72,10 @@ pub struct TofuKingdomWeights {
     /// How much the best opponent's points are subtracted.
     pub opponent_share: f64,
     /// The prior probability that a "?" card answers truthfully (when not steering).
+    #[serde(deserialize_with = "probability")]
     pub maybe_truth: f64,
     /// The prior probability that a card which may lie gives a steering answer.
+    #[serde(deserialize_with = "probability")]
     pub steer: f64,
     /// Most worlds (drawn by posterior weight) used to score the Prince's questions.
     pub question_worlds: usize,
@@ -64,6 +85,27 @@ pub struct TofuKingdomWeights {
     pub find_bonus: f64,
     /// How the greedy agent answers (`steer`, `model` or `uniform`; default `steer`).
     pub answer_style: AnswerStyle,
+    /// What the agent as Prince assumes about how answerers answer (`model` or `steer`;
+    /// default `model`): it weighs deals, scores questions and plays rollout answerers by it.
+    pub answerers: Answerers,
+    /// Under `answerers = "steer"`: the share of each answer's probability left to the stated
+    /// model (default 0.05), so that an answer no steering answerer would give does not rule a
+    /// deal out.
+    #[serde(deserialize_with = "probability")]
+    pub slack: f64,
+}
+
+/// A weight that is a probability: refused outside [0, 1] (a model with a negative
+/// probability would weigh deals silently wrong).
+fn probability<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let x = f64::deserialize(d)?;
+    if (0.0..=1.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "{x} is not a probability (steer, maybe_truth and slack lie between 0 and 1)"
+        )))
+    }
 }
 
 impl Default for TofuKingdomWeights {
@@ -76,12 +118,17 @@ impl Default for TofuKingdomWeights {
             question_worlds: 400,
             find_bonus: 0.0,
             answer_style: AnswerStyle::Steer,
+            answerers: Answerers::Model,
+            slack: 0.05,
         }
     }
 }
 
 /// Where Princess Tofu can be: seats 0..8, or 8 for the centre.
 const LOCATIONS: usize = MAX_PLAYERS + 1;
+
+/// A deal: the card each seat holds.
+type World = [u8; MAX_PLAYERS];
 
 fn location(g: &TofuKingdom, w: &[u8; MAX_PLAYERS]) -> usize {
     g.princess_holder(w).map(usize::from).unwrap_or(MAX_PLAYERS)
@@ -183,16 +230,36 @@ pub fn answer_probability(
 }
 
 /// The Prince's exact posterior over the deals consistent with the public record `t`: each
-/// world (cards by seat) with its probability under the answer model (uniform prior over deals).
+/// world (cards by seat) with its probability under the answer model the weights name
+/// (`answerers`; uniform prior over deals).
 pub fn posterior(
     g: &TofuKingdom,
     t: &Table,
     weights: &TofuKingdomWeights,
 ) -> Vec<([u8; MAX_PLAYERS], f64)> {
-    let mut worlds = Vec::new();
+    match weights.answerers {
+        Answerers::Model => model_posterior(g, t, weights),
+        Answerers::Steer => steerers::posterior(g, t, weights),
+    }
+}
+
+/// The posterior under the stated answer model (`steer`, `maybe_truth`), whatever
+/// `answerers` says: the belief a steering answerer reads.
+fn model_posterior(g: &TofuKingdom, t: &Table, weights: &TofuKingdomWeights) -> Vec<(World, f64)> {
     let places = answer_places(g, t, t.log());
+    weigh_worlds(g, t, |w| likelihood(g, w, t.log(), &places, weights))
+}
+
+/// The deals consistent with `t` with positive `likelihood`, normalised to sum to 1 (empty
+/// when none has).
+fn weigh_worlds(
+    g: &TofuKingdom,
+    t: &Table,
+    mut likelihood: impl FnMut(&World) -> f64,
+) -> Vec<(World, f64)> {
+    let mut worlds = Vec::new();
     g.for_each_world(t, |w| {
-        let p = likelihood(g, w, t.log(), &places, weights);
+        let p = likelihood(w);
         if p > 0.0 {
             worlds.push((*w, p));
         }
@@ -320,12 +387,26 @@ fn joint_answer_location(
     domain: &[Answer],
     w: &TofuKingdomWeights,
 ) -> Vec<[f64; LOCATIONS]> {
-    let mut joint = vec![[0.0f64; LOCATIONS]; domain.len()];
-    let mut probs = [0.0; 16];
+    joint_by(g, worlds, domain.len(), |world, out| {
+        answer_probs(g, world, to, question, domain, w, out)
+    })
+}
+
+/// The joint probability of each of `answers` answers (rows) and each location of Princess
+/// Tofu (columns) under the weighted `worlds`, with `probs` giving each answer's probability
+/// in a world.
+fn joint_by(
+    g: &TofuKingdom,
+    worlds: &[(World, f64)],
+    answers: usize,
+    mut probs: impl FnMut(&World, &mut [f64]),
+) -> Vec<[f64; LOCATIONS]> {
+    let mut joint = vec![[0.0f64; LOCATIONS]; answers];
+    let mut out = [0.0; 16];
     for (world, p) in worlds {
         let loc = location(g, world);
-        answer_probs(g, world, to, question, domain, w, &mut probs);
-        for (row, l) in joint.iter_mut().zip(&probs) {
+        probs(world, &mut out);
+        for (row, l) in joint.iter_mut().zip(&out) {
             row[loc] += p * l;
         }
     }
@@ -354,9 +435,21 @@ fn score_questions<R: Rng + ?Sized>(
     w: &TofuKingdomWeights,
     rng: &mut R,
 ) -> Vec<(Action, f64)> {
+    let k = w.question_worlds.max(1);
     let mut worlds = posterior(g, t, w);
-    if worlds.len() > w.question_worlds.max(1) {
-        worlds = resample(&worlds, w.question_worlds.max(1), rng);
+    if worlds.len() > k {
+        worlds = resample(&worlds, k, rng);
+    }
+    // Steering answerers read the Prince's belief under the stated model.
+    let mut read = Vec::new();
+    if w.answerers == Answerers::Steer {
+        read = model_posterior(g, t, w);
+        if read.len() > k {
+            read = resample(&read, k, rng);
+        }
+        // Few distinct deals once the answers pin the deal down: weigh each once.
+        read = steerers::merged(read);
+        worlds = steerers::merged(worlds);
     }
     let mut answers = Vec::new();
     let mut scored = Vec::with_capacity(legal.len());
@@ -365,7 +458,15 @@ fn score_questions<R: Rng + ?Sized>(
             continue;
         };
         g.answer_domain(t, question, &mut answers);
-        let joint = joint_answer_location(g, &worlds, to, question, &answers, w);
+        let joint = match w.answerers {
+            Answerers::Model => joint_answer_location(g, &worlds, to, question, &answers, w),
+            Answerers::Steer => {
+                let view = steerers::SteerView::new(g, t, &read, to, question, w);
+                joint_by(g, &worlds, answers.len(), |world, out| {
+                    view.model_probs(g, world, w, out)
+                })
+            }
+        };
         let expected: f64 = joint
             .iter()
             .map(|row| row.iter().sum::<f64>() * entropy(row))
@@ -400,34 +501,17 @@ fn choose_answer<R: Rng + ?Sized>(
     let Phase::Answer { to, question } = t.phase else {
         return None;
     };
-    let mine = g.data.card(cards[seat as usize]).lower_right;
-    // The Prince's belief after each possible answer: his current posterior times the answer
-    // model's probability of that answer in each world.
-    let mut domain = Vec::new();
-    g.answer_domain(t, question, &mut domain);
-    let after = joint_answer_location(g, &posterior(g, t, w), to, question, &domain, w);
+    debug_assert_eq!(to, seat, "only the asked seat answers");
+    // The Prince's belief after each possible answer: his current posterior (under the stated
+    // model) times the model's probability of that answer in each world.
+    let view = steerers::SteerView::new(g, t, &model_posterior(g, t, w), to, question, w);
     let mut scored = Vec::with_capacity(legal.len());
     for &a in legal {
         let Action::Answer(answer) = a else { continue };
-        let Some(i) = domain.iter().position(|&d| d == answer) else {
+        let Some(i) = view.domain.iter().position(|&d| d == answer) else {
             continue;
         };
-        let total: f64 = after[i].iter().sum::<f64>().max(1e-300);
-        let m = after[i].map(|x| x / total);
-        // The Prince names a seat: weight each seat by his belief that she is there.
-        let mut steer = 0.0;
-        let mut top = (f64::NEG_INFINITY, 0u8);
-        for s in (0..t.players).filter(|&s| s != t.prince) {
-            let wins = g.data.card(cards[s as usize]).upper_left == Some(mine);
-            if wins {
-                steer += m[s as usize];
-            }
-            if m[s as usize] > top.0 {
-                top = (m[s as usize], s);
-            }
-        }
-        let leading_wins = g.data.card(cards[top.1 as usize]).upper_left == Some(mine);
-        scored.push((a, steer + if leading_wins { 1.0 } else { 0.0 }));
+        scored.push((a, view.score(g, cards, i)));
     }
     best(&scored, rng)
 }
@@ -435,16 +519,25 @@ fn choose_answer<R: Rng + ?Sized>(
 /// Worlds drawn from the Prince's posterior at the root for the rollout Prince's guesses.
 const ROLLOUT_PARTICLES: usize = 256;
 
+/// Under `answerers = "steer"`, in place of [`ROLLOUT_PARTICLES`] for the rollout Prince and for
+/// the rollout answerers' reading of his belief (worlds drawn from the stated model's posterior
+/// at the root): each answer in a rollout is weighed in every particle, so fewer keep a
+/// 500-iteration search at 8 players to about a second.
+const STEER_PARTICLES: usize = 64;
+
 /// Tofu Kingdom's belief at one decision (MCTS `belief=model`), under the answer model of the
 /// weights (`steer`, `maybe_truth`; see the module's documentation).
 ///
 /// - When the deciding seat is Prince Mochi: his exact posterior over the deals consistent with
 ///   everything he has heard (every consistent deal enumerated and weighted by how likely the
 ///   answers heard are in it), from which each determinization is drawn.
-/// - For every seat: [`ROLLOUT_PARTICLES`] deals drawn from that posterior (the Prince's view of
+/// - For every seat: 256 deals drawn from that posterior (the Prince's view of
 ///   the public record), with which the rollout Prince weighs the answers he hears in a rollout
 ///   and names the seat most likely to hold Princess Tofu. Rollout answerers answer by the same
 ///   model.
+/// - Under `answerers = "steer"`: 64 such deals instead, and as many drawn from
+///   the stated model's posterior, from which rollout answerers read the Prince's belief and
+///   steer it.
 #[derive(Debug, Clone)]
 pub struct KingdomBelief {
     round: u16,
@@ -456,6 +549,9 @@ pub struct KingdomBelief {
     worlds: Vec<[u8; MAX_PLAYERS]>,
     cumulative: Vec<f64>,
     particles: Vec<[u8; MAX_PLAYERS]>,
+    /// Under `answerers = "steer"`: the rollout's steering answerers and the rollout Prince
+    /// who knows they steer.
+    steer: Option<steerers::RolloutSteer>,
 }
 
 impl KingdomBelief {
@@ -548,10 +644,15 @@ impl Evaluate for TofuKingdom {
         if post.is_empty() {
             return None;
         }
-        let particles = resample(&post, ROLLOUT_PARTICLES, rng)
+        let particles: Vec<World> = resample(&post, ROLLOUT_PARTICLES, rng)
             .into_iter()
             .map(|x| x.0)
             .collect();
+        let steer = (w.answerers == Answerers::Steer).then(|| {
+            let prince = resample(&post, STEER_PARTICLES, rng);
+            let read = resample(&model_posterior(self, t, w), STEER_PARTICLES, rng);
+            steerers::RolloutSteer::new(prince, read)
+        });
         let (mut worlds, mut cumulative) = (Vec::new(), Vec::new());
         if d.seat() == t.prince {
             let mut c = 0.0;
@@ -568,6 +669,7 @@ impl Evaluate for TofuKingdom {
             worlds,
             cumulative,
             particles,
+            steer,
         })
     }
 
@@ -603,11 +705,18 @@ impl Evaluate for TofuKingdom {
         let random = |rng: &mut R| Some(d.legal()[rng.gen_range(0..d.legal().len())]);
         match t.phase {
             // Answerers see every dealt card: they answer by the model in this world.
-            Phase::Answer { .. } => model_answer(self, t, &obs.cards, w, rng),
+            Phase::Answer { .. } => match &b.steer {
+                Some(st) if t.round == b.round => st
+                    .answer(self, t, b.log_len.into(), &obs.cards, w, rng)
+                    .or_else(|| model_answer(self, t, &obs.cards, w, rng)),
+                _ => model_answer(self, t, &obs.cards, w, rng),
+            },
             Phase::Ask => random(rng),
-            Phase::Guess if t.round == b.round => {
-                particle_guess(self, t, b, d.legal(), w, rng).or_else(|| random(rng))
+            Phase::Guess if t.round == b.round => match &b.steer {
+                Some(st) => guess_by(&st.marginal(self, t, b.log_len.into(), w), d.legal(), rng),
+                None => particle_guess(self, t, b, d.legal(), w, rng),
             }
+            .or_else(|| random(rng)),
             Phase::Guess => random(rng),
             Phase::Steal { .. } | Phase::Over => self.greedy_choice(d, w, rng),
         }
