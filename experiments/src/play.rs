@@ -432,6 +432,8 @@ fn header(seats: usize, counts: [&str; 2], events: &[&str]) -> Vec<String> {
     h
 }
 
+/// A game's CSV record. Fields are formatted through one reused buffer into the record's
+/// single buffer: a row of `shifu play --out` costs a few allocations, not one per field.
 fn record(
     r: &GameRow,
     game: &str,
@@ -439,33 +441,48 @@ fn record(
     agents: &str,
     param_set: &str,
     events: usize,
-) -> Vec<String> {
+) -> csv::StringRecord {
+    use std::fmt::Write;
     let o = &r.outcome;
-    let mut v = vec![
-        r.index.to_string(),
-        r.seed.to_string(),
-        game.to_string(),
-        seats.to_string(),
-        agents.to_string(),
-        param_set.to_string(),
-    ];
-    v.extend((0..seats).map(|s| o.score[s].to_string()));
-    v.extend((0..seats).map(|s| o.rank[s].to_string()));
-    v.extend((0..seats).map(|s| r.counts[0][s].to_string()));
-    v.extend((0..seats).map(|s| r.counts[1][s].to_string()));
+    let mut v = csv::StringRecord::new();
+    let mut field = String::new();
+    let mut push = |v: &mut csv::StringRecord, x: &dyn std::fmt::Display| {
+        field.clear();
+        // Writing to a String cannot fail.
+        let _ = write!(field, "{x}");
+        v.push_field(&field);
+    };
+    push(&mut v, &r.index);
+    push(&mut v, &r.seed);
+    v.push_field(game);
+    push(&mut v, &seats);
+    v.push_field(agents);
+    v.push_field(param_set);
+    for s in 0..seats {
+        push(&mut v, &o.score[s]);
+    }
+    for s in 0..seats {
+        push(&mut v, &o.rank[s]);
+    }
+    for count in &r.counts {
+        for c in &count[..seats] {
+            push(&mut v, c);
+        }
+    }
     let winners: Vec<String> = (0..seats as u8)
         .filter(|&s| o.is_winner(s))
         .map(|s| (s + 1).to_string())
         .collect();
-    v.push(winners.join("|"));
-    v.push(r.rounds.to_string());
-    v.push(r.steps.to_string());
-    v.push(o.capped.to_string());
-    v.extend(
-        r.events[..events]
-            .iter()
-            .map(|e| e.map_or(String::new(), |x| x.to_string())),
-    );
+    v.push_field(&winners.join("|"));
+    push(&mut v, &r.rounds);
+    push(&mut v, &r.steps);
+    push(&mut v, &o.capped);
+    for e in &r.events[..events] {
+        match e {
+            Some(x) => push(&mut v, x),
+            None => v.push_field(""),
+        }
+    }
     v
 }
 
@@ -545,7 +562,7 @@ fn game_record<G: Playable>(
     r: &GameRow,
     specs: &[String],
     param_set: &str,
-) -> Vec<String> {
+) -> csv::StringRecord {
     let seats = specs.len();
     let agents = (0..seats)
         .map(|s| specs[(s + seats - r.rotation) % seats].as_str())
@@ -627,7 +644,8 @@ fn in_memory_game<G: Playable>(
     let mut rows = Vec::new();
     play_stream(&game, &specs, run.seed, run.rotate, range, &pool, |r| {
         tally.add(&r, seats);
-        rows.push(game_record(&game, &r, &specs, &param_set));
+        let rec = game_record(&game, &r, &specs, &param_set);
+        rows.push(rec.iter().map(str::to_string).collect());
         Ok(())
     })?;
     Ok(InMemoryRun {
@@ -695,7 +713,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
     let started = std::time::Instant::now();
     // Rows reach the file every two seconds (and at the end), however slow the agents: a kill
     // loses at most the games in flight and those finished since the last save.
-    let mut batch: Vec<Vec<String>> = Vec::new();
+    let mut batch: Vec<csv::StringRecord> = Vec::new();
     let mut saved = std::time::Instant::now();
     let mut done = start;
     play_stream(

@@ -312,7 +312,7 @@ impl RunFile {
     }
 
     /// Appends rows (which must continue the game order) and flushes them to disk.
-    pub fn append(&mut self, rows: &[Vec<String>]) -> Result<()> {
+    pub fn append(&mut self, rows: &[csv::StringRecord]) -> Result<()> {
         for r in rows {
             self.writer.write_record(r)?;
         }
