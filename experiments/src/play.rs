@@ -469,11 +469,13 @@ fn record(
             push(&mut v, c);
         }
     }
-    let winners: Vec<String> = (0..seats as u8)
-        .filter(|&s| o.is_winner(s))
-        .map(|s| (s + 1).to_string())
-        .collect();
-    v.push_field(&winners.join("|"));
+    let mut winners = String::new();
+    for s in (0..seats as u8).filter(|&s| o.is_winner(s)) {
+        let sep = if winners.is_empty() { "" } else { "|" };
+        // Writing to a String cannot fail.
+        let _ = write!(winners, "{sep}{}", s + 1);
+    }
+    v.push_field(&winners);
     push(&mut v, &r.rounds);
     push(&mut v, &r.steps);
     push(&mut v, &o.capped);

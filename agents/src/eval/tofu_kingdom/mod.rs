@@ -493,15 +493,14 @@ fn choose_answer<R: Rng + ?Sized>(
     g: &TofuKingdom,
     t: &Table,
     cards: &[u8; MAX_PLAYERS],
-    seat: u8,
     legal: &[Action],
     w: &TofuKingdomWeights,
     rng: &mut R,
 ) -> Option<Action> {
+    // Only the asked seat, `to`, answers.
     let Phase::Answer { to, question } = t.phase else {
         return None;
     };
-    debug_assert_eq!(to, seat, "only the asked seat answers");
     // The Prince's belief after each possible answer: his current posterior (under the stated
     // model) times the model's probability of that answer in each world.
     let view = steerers::SteerView::new(g, t, &model_posterior(g, t, w), to, question, w);
@@ -763,9 +762,7 @@ impl Evaluate for TofuKingdom {
             Phase::Ask => choose_question(self, t, d.legal(), w, rng),
             Phase::Guess => choose_guess(self, t, d.legal(), w, rng),
             Phase::Answer { .. } => match w.answer_style {
-                AnswerStyle::Steer => {
-                    choose_answer(self, t, &obs.cards, d.seat(), d.legal(), w, rng)
-                }
+                AnswerStyle::Steer => choose_answer(self, t, &obs.cards, d.legal(), w, rng),
                 AnswerStyle::Model => model_answer(self, t, &obs.cards, w, rng),
                 AnswerStyle::Uniform => Some(d.legal()[rng.gen_range(0..d.legal().len())]),
             },
