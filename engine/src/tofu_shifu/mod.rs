@@ -85,6 +85,8 @@ pub struct TofuShifu {
     all_tiles: TileSet,
     /// For each set `S` of hat-cost kinds (bit per [`Hat`]): the kinds of hat that pay some cost in `S`.
     payers_of: [u8; 32],
+    /// Each space's hat costs, packed: lower, then higher.
+    space_costs: [[payment::PackedHats; 2]; 9],
     /// Cards by the flag they add as an upgrade, indexed by [`flag_index`].
     cards_by_flag: [CardSet; 9],
     /// Cards whose restaurant objective some one or two customer tiles can be served in full.
@@ -108,7 +110,8 @@ thread_local! {
 /// A production card's upgrade cost, compact for the move generator.
 #[derive(Debug, Clone, Copy)]
 struct CardCost {
-    hats: HatCounts,
+    /// Hat costs, packed.
+    hats: payment::PackedHats,
     /// Dish costs packed one per byte.
     dishes: u32,
     coins: u16,

@@ -3,10 +3,20 @@
 
 use super::*;
 
+/// Hat counts packed one per byte, by [`Hat`], in the low five bytes of a word: what the payment
+/// checks work on (a cost or a pool of payers; counts stay far below 128).
+pub(crate) type PackedHats = u64;
+
 /// Packs five counts into the low five bytes of a word.
 #[inline]
-fn pack(x: &HatCounts) -> u64 {
+pub(crate) fn pack(x: &HatCounts) -> PackedHats {
     u64::from_le_bytes([x[0], x[1], x[2], x[3], x[4], 0, 0, 0])
+}
+
+/// One hat of kind `h`, packed.
+#[inline]
+fn one(h: usize) -> PackedHats {
+    1 << (8 * h)
 }
 
 /// Sums the low five bytes of a word.
@@ -91,17 +101,21 @@ impl TofuShifu {
     /// "To pay one Hat cost, spend a Hat token to the reserve piles, or discard a card to your
     /// Rest zone."
     pub(crate) fn payers(&self, p: &PlayerState, reserved: u8) -> HatCounts {
+        let b = self.payers_packed(p, reserved).to_le_bytes();
+        [b[0], b[1], b[2], b[3], b[4]]
+    }
+
+    /// [`Self::payers`], packed.
+    #[inline]
+    pub(crate) fn payers_packed(&self, p: &PlayerState, reserved: u8) -> PackedHats {
         let hand = if reserved == NONE {
             p.hand
         } else {
             p.hand & !(1u128 << reserved)
         };
-        let mut r = [0u8; 5];
-        for (h, x) in r.iter_mut().enumerate() {
-            *x = (hand & self.cards_by_hat[h]).count_ones() as u8;
-            if h < 4 {
-                *x += p.hats[h];
-            }
+        let mut r = u32::from_le_bytes(p.hats) as PackedHats;
+        for (h, &cards) in self.cards_by_hat.iter().enumerate() {
+            r += ((hand & cards).count_ones() as PackedHats) << (8 * h);
         }
         r
     }
@@ -110,13 +124,17 @@ impl TofuShifu {
     /// cost kinds and payer kinds; by Hall's theorem it is feasible exactly when every set of
     /// cost kinds asks for no more than the payers able to pay some kind in the set.
     pub(crate) fn can_pay(&self, cost: &HatCounts, pool: &HatCounts) -> bool {
-        // Counts are packed one per byte; a byte mask selects kinds and one multiply adds the
-        // selected bytes (counts are small, so no byte overflows).
-        let c = pack(cost);
+        self.can_pay_packed(pack(cost), pack(pool))
+    }
+
+    /// [`Self::can_pay`] on packed counts.
+    #[inline]
+    pub(crate) fn can_pay_packed(&self, c: PackedHats, r: PackedHats) -> bool {
+        // A byte mask selects kinds and one multiply adds the selected bytes (counts are small,
+        // so no byte overflows).
         if c == 0 {
             return true;
         }
-        let r = pack(pool);
         // One bit per kind with a non-zero cost: the high bit of each byte of `c + 0x7F..` is set
         // exactly when the byte is non-zero (bytes are below 128), and one multiply gathers the
         // five high bits into bits 32..37.
@@ -178,6 +196,13 @@ impl TofuShifu {
         }
     }
 
+    /// [`Self::cost_with`], packed.
+    #[inline(always)]
+    fn cost_packed(&self, p: &PlayerState, space: Space, others: u8) -> PackedHats {
+        let higher = others != 0 && !p.has(Bonus::AlwaysLowerSignpost);
+        self.space_costs[space as usize][higher as usize]
+    }
+
     /// The hat cost of moving to `space` now.
     pub fn space_cost(&self, s: &State, seat: usize, space: Space) -> HatCounts {
         self.cost_with(&s.players[seat], space, self.others_at(s, seat, space))
@@ -199,8 +224,8 @@ impl TofuShifu {
         &self,
         p: &PlayerState,
         card: usize,
-        space_cost: &HatCounts,
-        pool: &HatCounts,
+        space_cost: PackedHats,
+        pool: PackedHats,
     ) -> bool {
         let c = &self.card_costs[card];
         let coins = if p.has(Bonus::UpgradeDiscount) {
@@ -213,13 +238,7 @@ impl TofuShifu {
         if p.coins < coins || (have - c.dishes) & 0x8080_8080 != 0x8080_8080 {
             return false;
         }
-        let mut cost = *space_cost;
-        for (x, &h) in cost.iter_mut().zip(c.hats.iter()) {
-            *x += h;
-        }
-        let mut left = *pool;
-        left[c.hat_type as usize] -= 1;
-        self.can_pay(&cost, &left)
+        self.can_pay_packed(space_cost + c.hats, pool - one(c.hat_type as usize))
     }
 
     /// Whether some card in hand can be played as an upgrade after paying `space_cost`. Cards
@@ -227,8 +246,8 @@ impl TofuShifu {
     fn any_upgrade_feasible(
         &self,
         p: &PlayerState,
-        space_cost: &HatCounts,
-        pool: &HatCounts,
+        space_cost: PackedHats,
+        pool: PackedHats,
     ) -> bool {
         let mut tried = 0u128;
         for c in cards(p.hand) {
@@ -251,7 +270,7 @@ impl TofuShifu {
         card: usize,
         space_cost: &HatCounts,
     ) -> bool {
-        self.upgrade_feasible_with(p, card, space_cost, &self.payers(p, NONE))
+        self.upgrade_feasible_with(p, card, pack(space_cost), self.payers_packed(p, NONE))
     }
 
     /// Unlocked tables with a free seat.
@@ -264,37 +283,31 @@ impl TofuShifu {
     /// different board space that you can afford and whose action you can take"), with `pool`
     /// the player's payers.
     #[inline(always)]
-    pub(crate) fn takeable(
+    fn takeable(
         &self,
         s: &State,
         seat: usize,
         space: Space,
-        cost: &HatCounts,
-        pool: &HatCounts,
+        cost: PackedHats,
+        pool: PackedHats,
     ) -> bool {
         let p = &s.players[seat];
         match space {
             // Free when entered; when copied, the Copy signpost's cost must still be payable.
-            Space::Rest => self.can_pay(cost, pool),
+            Space::Rest => self.can_pay_packed(cost, pool),
             Space::Upgrade => self.any_upgrade_feasible(p, cost, pool),
             Space::SetObjective => self.objective_settable(p, cost, pool),
             Space::Copy => false, // handled by `any_copy_target`
-            _ => self.can_pay(cost, pool) && self.effective(s, p, space),
+            _ => self.can_pay_packed(cost, pool) && self.effective(s, p, space),
         }
     }
 
     /// Whether some card can be set as an objective after paying `cost`: some card must stay in
     /// hand to be set, so try leaving out one card of each hat type.
-    fn objective_settable(&self, p: &PlayerState, cost: &HatCounts, pool: &HatCounts) -> bool {
-        (0..5).any(|h| {
-            p.hand & self.cards_by_hat[h] != 0 && {
-                let mut left = *pool;
-                left[h] -= 1;
-                self.can_pay(cost, &left)
-            }
-        })
+    fn objective_settable(&self, p: &PlayerState, cost: PackedHats, pool: PackedHats) -> bool {
+        (0..5)
+            .any(|h| p.hand & self.cards_by_hat[h] != 0 && self.can_pay_packed(cost, pool - one(h)))
     }
-
     /// Whether the action of a space whose payment is plain (every space but Rest, Upgrade, Set
     /// Objective and Copy) does something now, its hat cost aside.
     #[inline(always)]
@@ -321,8 +334,8 @@ impl TofuShifu {
         seat: usize,
         target: Space,
         occ: &[u8; 9],
-        copy_cost: &HatCounts,
-        pool: &HatCounts,
+        copy_cost: PackedHats,
+        pool: PackedHats,
     ) -> bool {
         self.copy_occupied(s, seat, target, occ) && self.takeable(s, seat, target, copy_cost, pool)
     }
@@ -349,8 +362,8 @@ impl TofuShifu {
         s: &State,
         seat: usize,
         occ: &[u8; 9],
-        copy_cost: &HatCounts,
-        pool: &HatCounts,
+        copy_cost: PackedHats,
+        pool: PackedHats,
     ) -> bool {
         let p = &s.players[seat];
         let mut plain = None;
@@ -361,7 +374,7 @@ impl TofuShifu {
                         self.takeable(s, seat, t, copy_cost, pool)
                     }
                     _ => {
-                        *plain.get_or_insert_with(|| self.can_pay(copy_cost, pool))
+                        *plain.get_or_insert_with(|| self.can_pay_packed(copy_cost, pool))
                             && self.effective(s, p, t)
                     }
                 }
@@ -372,7 +385,7 @@ impl TofuShifu {
     pub(crate) fn legal_moves(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
         let p = &s.players[seat];
         let occ = self.occupancy(s, seat);
-        let pool = self.payers(p, NONE);
+        let pool = self.payers_packed(p, NONE);
         for space in Space::ALL {
             let i = space as usize;
             if p.marker == i as u8 {
@@ -381,11 +394,11 @@ impl TofuShifu {
             if space != Space::Rest && occ[i] >= self.data.spaces[i].capacity {
                 continue; // "Each board space can hold a maximum of 2 Shifu markers" (Copy: 1)
             }
-            let cost = self.cost_with(p, space, occ[i]);
+            let cost = self.cost_packed(p, space, occ[i]);
             let ok = if space == Space::Copy {
-                self.any_copy_target(s, seat, &occ, &cost, &pool)
+                self.any_copy_target(s, seat, &occ, cost, pool)
             } else {
-                self.takeable(s, seat, space, &cost, &pool)
+                self.takeable(s, seat, space, cost, pool)
             };
             if ok {
                 out.push(Action::Move(space));

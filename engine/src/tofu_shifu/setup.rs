@@ -143,7 +143,7 @@ impl TofuShifu {
                 }
             };
             card_costs.push(CardCost {
-                hats: c.cost_hats,
+                hats: payment::pack(&c.cost_hats),
                 dishes: u32::from_le_bytes(c.cost_dishes),
                 coins: c.cost_coins,
                 hat_type: c.hat_type as u8,
@@ -168,7 +168,12 @@ impl TofuShifu {
                 coverable |= 1u128 << i;
             }
         }
+        let space_costs = data
+            .spaces
+            .each_ref()
+            .map(|d| [payment::pack(&d.lower), payment::pack(&d.higher)]);
         Ok(TofuShifu {
+            space_costs,
             town_fast,
             player_fast,
             player_all,
