@@ -5,9 +5,13 @@
 //! ```text
 //! cargo build --release -p shifu-engine --example prince_determinize
 //! valgrind --tool=callgrind target/release/examples/prince_determinize 8 100   # and with 0
+//! valgrind --tool=callgrind target/release/examples/prince_determinize 8 100 in-a-row
 //! ```
 //!
-//! (the difference of the two totals, over 3,200, is the count per determinization).
+//! (the difference of the two totals, over 3,200, is the count per determinization). By default
+//! the positions take turns, so every call meets a new position; `in-a-row` determinizes each
+//! position `REPS` times in a row, as a search does at its root, where the engine reuses what it
+//! compiled for the last position.
 use rand::Rng;
 use shifu_engine::tofu_kingdom::{Params, Phase, TofuKingdom};
 use shifu_engine::{rng_from_seed, Game};
@@ -19,7 +23,7 @@ fn main() {
             .and_then(|x| x.parse().ok())
             .unwrap_or_else(|| {
                 eprintln!(
-                    "usage: prince_determinize PLAYERS REPS ({name} missing or not a number)"
+                    "usage: prince_determinize PLAYERS REPS [in-a-row] ({name} missing or not a number)"
                 );
                 std::process::exit(2)
             })
@@ -54,13 +58,22 @@ fn main() {
     }
     let mut rng = rng_from_seed(1);
     let mut check = 0u64;
-    for _ in 0..reps {
-        for s in &states {
-            let d = g.determinize(s, s.table.prince, &mut rng);
-            // Every dealt card and the centre's order, so that two builds can be compared.
-            for &c in d.cards.iter().chain(&d.centre) {
-                check = check.wrapping_mul(31).wrapping_add(u64::from(c));
-            }
+    // Each position `reps` times in a row (a search determinizing its root), or the positions
+    // in turn `reps` times (every call a new position).
+    let in_a_row = std::env::args().nth(3).as_deref() == Some("in-a-row");
+    let order: Vec<usize> = if in_a_row {
+        (0..states.len())
+            .flat_map(|i| std::iter::repeat_n(i, reps))
+            .collect()
+    } else {
+        (0..reps).flat_map(|_| 0..states.len()).collect()
+    };
+    for i in order {
+        let s = &states[i];
+        let d = g.determinize(s, s.table.prince, &mut rng);
+        // Every dealt card and the centre's order, so that two builds can be compared.
+        for &c in d.cards.iter().chain(&d.centre) {
+            check = check.wrapping_mul(31).wrapping_add(u64::from(c));
         }
     }
     println!("{} determinizations, checksum {check}", reps * states.len());

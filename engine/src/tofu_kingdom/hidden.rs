@@ -7,11 +7,13 @@
 
 use super::data::MAX_CHARACTERS;
 use super::state::{State, Stats, Table, MAX_PLAYERS, NO_CARD};
-use super::TofuKingdom;
+use super::worlds::Record;
+use super::{Params, TofuKingdom};
 use crate::game::Seat;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::Serialize;
+use std::cell::RefCell;
 
 /// What one seat sees.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -24,6 +26,23 @@ pub struct Observation {
     pub cards: [u8; MAX_PLAYERS],
     /// The centre cards the seat knows, sorted ([`NO_CARD`] where unknown).
     pub centre: [u8; MAX_PLAYERS],
+}
+
+/// What one thread last compiled for the Prince's determinization: the record of a table and,
+/// once enumerated, its consistent deals. A search determinizes the same position many times;
+/// both depend only on the game and the public table, so they are kept for the next call.
+struct Known {
+    /// The game ([`TofuKingdom`]'s id) and parameters they were compiled for.
+    game: u64,
+    params: Params,
+    table: Table,
+    record: Record,
+    /// The consistent deals in [`TofuKingdom::for_each_world`]'s order, once enumerated.
+    deals: Option<Vec<[u8; MAX_PLAYERS]>>,
+}
+
+thread_local! {
+    static KNOWN: RefCell<Option<Known>> = const { RefCell::new(None) };
 }
 
 /// Rejection-sampling tries before exact enumeration.
@@ -75,6 +94,17 @@ impl TofuKingdom {
         out
     }
 
+    /// A fresh [`Known`] for table `t`: its record, not yet its deals.
+    fn known(&self, t: &Table) -> Known {
+        Known {
+            game: self.id,
+            params: self.params.clone(),
+            table: *t,
+            record: self.record(t),
+            deals: None,
+        }
+    }
+
     /// Puts the deck cards no seat holds into the centre, in random order.
     fn fill_centre<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         let mut k = 0;
@@ -110,8 +140,31 @@ impl TofuKingdom {
             out.centre[..n].shuffle(rng);
             return out;
         }
-        // Compiled only after the first `PLAIN_TRIES` fail.
-        let mut record = None;
+        KNOWN.with(|cell| {
+            let mut known = cell.borrow_mut();
+            self.sample_prince_world(s, &mut known, rng)
+        })
+    }
+
+    /// The Prince's determinization (see [`TofuKingdom::sample_world`]), with `known` this
+    /// thread's record and deals of the last table it determinized.
+    fn sample_prince_world<R: Rng + ?Sized>(
+        &self,
+        s: &State,
+        known: &mut Option<Known>,
+        rng: &mut R,
+    ) -> State {
+        let t = &s.table;
+        let mut out = *s;
+        out.stats = Stats::default();
+        let hit = matches!(known, Some(k) if k.game == self.id && k.table == *t && k.params == self.params);
+        // The buffer of the last table's deals, kept for the next enumeration.
+        let mut spare = Vec::new();
+        if !hit {
+            if let Some(k) = known.take() {
+                spare = k.deals.unwrap_or_default();
+            }
+        }
         let n = self.deck_len as usize;
         for try_ in 0..REJECTION_TRIES {
             // Deck positions, shuffled as the deal shuffles the deck (the same draws).
@@ -127,9 +180,11 @@ impl TofuKingdom {
                 out.cards[seat as usize] = self.deck[order[next] as usize];
                 next += 1;
             }
-            let fits = match &record {
+            // The record is compiled only after the first `PLAIN_TRIES` fail; both checks
+            // accept the same deals.
+            let fits = match known {
                 None => self.consistent(t, &out.cards),
-                Some(r) => self.fits(t, r, &out.cards, &at),
+                Some(k) => self.fits(t, &k.record, &out.cards, &at),
             };
             if fits {
                 out.centre = [NO_CARD; MAX_PLAYERS];
@@ -138,31 +193,95 @@ impl TofuKingdom {
                 }
                 return out;
             }
-            if try_ + 1 >= PLAIN_TRIES {
-                record.get_or_insert_with(|| self.record(t));
+            if try_ + 1 >= PLAIN_TRIES && known.is_none() {
+                *known = Some(self.known(t));
             }
         }
-        let mut seen = 0u64;
-        // One pass, reservoir sampling: the k-th consistent deal replaces the pick with
-        // probability 1/k, so every consistent deal is picked with probability 1/total.
-        let mut picked = false;
-        let record = record.unwrap_or_else(|| self.record(t));
-        let total = self.for_each_world_in(t, &record, |w| {
-            seen += 1;
-            if rng.gen_range(0..seen) == 0 {
-                out.cards = *w;
-                picked = true;
-            }
+        let k = known.get_or_insert_with(|| self.known(t));
+        let deals = k.deals.get_or_insert_with(|| {
+            spare.clear();
+            self.for_each_world_in(t, &k.record, |w| spare.push(*w));
+            spare
         });
-        debug_assert!(total > 0 && picked, "the true world is always consistent");
-        if !picked {
+        // Reservoir sampling over the deals in enumeration order: the k-th consistent deal
+        // replaces the pick with probability 1/k, so every deal is picked with probability
+        // 1/total (the draws are those of one pass over the enumeration).
+        let mut picked = None;
+        for (i, w) in deals.iter().enumerate() {
+            if rng.gen_range(0..i as u64 + 1) == 0 {
+                picked = Some(*w);
+            }
+        }
+        debug_assert!(picked.is_some(), "the true world is always consistent");
+        let Some(cards) = picked else {
             // Only a hand-made state whose log no deal satisfies gets here.
             return State {
                 stats: Stats::default(),
                 ..*s
             };
-        }
+        };
+        out.cards = cards;
         self.fill_centre(&mut out, rng);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::CentreAnswer;
+    use super::super::state::Phase;
+    use super::*;
+    use crate::game::Game;
+    use crate::rng_from_seed;
+
+    /// Positions of random games in which the Prince has heard every answer of the round.
+    fn answered(g: &TofuKingdom, games: u64) -> Vec<State> {
+        let mut out = Vec::new();
+        let mut legal = Vec::new();
+        for seed in 0..games {
+            let mut rng = rng_from_seed(seed);
+            let mut s = g.new_state(&mut rng);
+            while g.to_move(&s).is_some() && s.table.round < 4 {
+                if s.table.phase == Phase::Guess {
+                    out.push(s);
+                }
+                g.legal_actions(&s, &mut legal);
+                let a = legal[rng.gen_range(0..legal.len())];
+                g.apply(&mut s, a, &mut rng);
+            }
+        }
+        out
+    }
+
+    /// What a thread keeps of the last table (its record and deals) changes no draw: the same
+    /// position determinized many times in a row, and games with different rules taking turns
+    /// on the same positions, draw exactly what a fresh compile for every call draws.
+    #[test]
+    fn the_kept_record_and_deals_draw_as_a_fresh_compile_would() {
+        let (mut enumerated, mut calls) = (0, 0);
+        for players in [5u8, 7, 8] {
+            let say = TofuKingdom::with_params(Params::with_players(players)).unwrap();
+            let free = TofuKingdom::with_params(Params {
+                centre_answer: CentreAnswer::Free,
+                ..Params::with_players(players)
+            })
+            .unwrap();
+            // A clone keeps the id; its parameters are still told apart.
+            let mut clone = say.clone();
+            clone.params.centre_answer = CentreAnswer::Free;
+            for s in answered(&say, 6) {
+                let (mut kept, mut fresh) = (rng_from_seed(3), rng_from_seed(3));
+                for i in 0..36 {
+                    let g = [&say, &free, &clone][i % 12 / 4];
+                    let d = g.determinize(&s, s.table.prince, &mut kept);
+                    let mut none = None;
+                    let e = g.sample_prince_world(&s, &mut none, &mut fresh);
+                    assert_eq!(d, e, "call {i} at {players} players");
+                    enumerated += usize::from(none.is_some_and(|k| k.deals.is_some()));
+                    calls += 1;
+                }
+            }
+        }
+        assert!(enumerated > 20 && calls > 500, "{enumerated} of {calls}");
     }
 }

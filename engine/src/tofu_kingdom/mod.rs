@@ -60,7 +60,13 @@ pub struct TofuKingdom {
     /// Cards left in the centre each round.
     centre_len: u8,
     target: i16,
+    /// Tells this game apart from every other built in this process (a clone keeps it): the
+    /// Prince's determinization keeps what it compiled for the last table, per game.
+    id: u64,
 }
+
+/// The id of the next game built.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl TofuKingdom {
     /// Builds a game from card data and parameters, checking that they fit together.
@@ -132,6 +138,7 @@ impl TofuKingdom {
             deck_len: list.len() as u8,
             centre_len: (list.len() - (players as usize - 1)) as u8,
             target: target.min(i16::MAX as u16) as i16,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             data,
             params,
         })

@@ -225,27 +225,36 @@ impl TofuKingdom {
         if seat == t.prince {
             return self.extend_world(t, r, cards, allowed, seat + 1, used, f);
         }
-        let candidates = allowed[seat as usize] & !used;
+        // The later seats' cards left: none may be empty, together they must be enough, and a
+        // seat left one card forbids it to this seat (checked once here, not for every card).
         let after = r.after[seat as usize];
-        'card: for p in positions(candidates) {
+        let need = after.count_ones();
+        let (mut union, mut forced) = (0u16, 0u16);
+        for s in positions(u16::from(after)) {
+            let d = allowed[s] & !used;
+            if d == 0 {
+                return;
+            }
+            union |= d;
+            if d & (d - 1) == 0 {
+                forced |= d;
+            }
+        }
+        if union.count_ones() < need {
+            return;
+        }
+        'card: for p in positions(allowed[seat as usize] & !used & !forced) {
             let used = used | (1 << p);
+            if (union & !(1 << p)).count_ones() < need {
+                continue;
+            }
             let mut next = allowed;
             for q in r.pairs_from(seat) {
-                next[q.later as usize] &= q.allowed[p];
-            }
-            let mut left = 0u16;
-            let mut later = after;
-            while later != 0 {
-                let s = later.trailing_zeros() as usize;
-                later &= later - 1;
-                let d = next[s] & !used;
-                if d == 0 {
+                let d = next[q.later as usize] & q.allowed[p];
+                if d & !used == 0 {
                     continue 'card;
                 }
-                left |= d;
-            }
-            if left.count_ones() < after.count_ones() {
-                continue;
+                next[q.later as usize] = d;
             }
             cards[seat as usize] = self.deck[p];
             self.extend_world(t, r, cards, next, seat + 1, used, f);
