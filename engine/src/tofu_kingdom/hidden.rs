@@ -37,8 +37,10 @@ struct Known {
     params: Params,
     table: Table,
     record: Record,
+    /// Whether `deals` holds this table's deals.
+    enumerated: bool,
     /// The consistent deals in [`TofuKingdom::for_each_world`]'s order, once enumerated.
-    deals: Option<Vec<[u8; MAX_PLAYERS]>>,
+    deals: Vec<[u8; MAX_PLAYERS]>,
 }
 
 thread_local! {
@@ -94,14 +96,34 @@ impl TofuKingdom {
         out
     }
 
-    /// A fresh [`Known`] for table `t`: its record, not yet its deals.
-    fn known(&self, t: &Table) -> Known {
-        Known {
-            game: self.id,
-            params: self.params.clone(),
-            table: *t,
-            record: self.record(t),
-            deals: None,
+    /// Whether `k` was compiled for table `t` of this game (the turn and the game first: they
+    /// tell most other tables apart at once).
+    fn compiled_for(&self, k: &Known, t: &Table) -> bool {
+        k.table.turns == t.turns && k.game == self.id && k.table == *t && k.params == self.params
+    }
+
+    /// Compiles table `t`'s record into `known`, in place of what it held (its deals not yet
+    /// enumerated; their buffer is kept for the next enumeration).
+    fn compile(&self, t: &Table, known: &mut Option<Known>) {
+        let record = self.record(t);
+        match known {
+            Some(k) => {
+                k.game = self.id;
+                k.params.clone_from(&self.params);
+                k.table = *t;
+                k.record = record;
+                k.enumerated = false;
+            }
+            None => {
+                *known = Some(Known {
+                    game: self.id,
+                    params: self.params.clone(),
+                    table: *t,
+                    record,
+                    enumerated: false,
+                    deals: Vec::new(),
+                })
+            }
         }
     }
 
@@ -140,31 +162,26 @@ impl TofuKingdom {
             out.centre[..n].shuffle(rng);
             return out;
         }
-        KNOWN.with(|cell| {
-            let mut known = cell.borrow_mut();
-            self.sample_prince_world(s, &mut known, rng)
-        })
+        KNOWN.with(|cell| self.sample_prince_world(s, &mut out, &mut cell.borrow_mut(), rng));
+        out
     }
 
-    /// The Prince's determinization (see [`TofuKingdom::sample_world`]), with `known` this
-    /// thread's record and deals of the last table it determinized.
+    /// The Prince's determinization (see [`TofuKingdom::sample_world`]) of `s`, written into
+    /// `out` (a copy of `s` without referee statistics), with `known` this thread's record and
+    /// deals of the last table whose record it compiled.
     fn sample_prince_world<R: Rng + ?Sized>(
         &self,
         s: &State,
+        out: &mut State,
         known: &mut Option<Known>,
         rng: &mut R,
-    ) -> State {
+    ) {
         let t = &s.table;
-        let mut out = *s;
-        out.stats = Stats::default();
-        let hit = matches!(known, Some(k) if k.game == self.id && k.table == *t && k.params == self.params);
-        // The buffer of the last table's deals, kept for the next enumeration.
-        let mut spare = Vec::new();
-        if !hit {
-            if let Some(k) = known.take() {
-                spare = k.deals.unwrap_or_default();
-            }
-        }
+        // Whether `known` holds this table's record: looked up after the first try fails (most
+        // determinizations in small games succeed at once). What is kept is replaced only when
+        // this table's record is compiled, so a table whose tries succeed early leaves the last
+        // one's in place.
+        let mut compiled = false;
         let n = self.deck_len as usize;
         for try_ in 0..REJECTION_TRIES {
             // Deck positions, shuffled as the deal shuffles the deck (the same draws).
@@ -183,26 +200,34 @@ impl TofuKingdom {
             // The record is compiled only after the first `PLAIN_TRIES` fail; both checks
             // accept the same deals.
             let fits = match known {
-                None => self.consistent(t, &out.cards),
-                Some(k) => self.fits(t, &k.record, &out.cards, &at),
+                Some(k) if compiled => self.fits(t, &k.record, &out.cards, &at),
+                _ => self.consistent(t, &out.cards),
             };
             if fits {
                 out.centre = [NO_CARD; MAX_PLAYERS];
                 for (c, &p) in out.centre.iter_mut().zip(&order[next..n]) {
                     *c = self.deck[p as usize];
                 }
-                return out;
+                return;
             }
-            if try_ + 1 >= PLAIN_TRIES && known.is_none() {
-                *known = Some(self.known(t));
+            if try_ == 0 {
+                compiled = known.as_ref().is_some_and(|k| self.compiled_for(k, t));
+            }
+            if try_ + 1 >= PLAIN_TRIES && !compiled {
+                self.compile(t, known);
+                compiled = true;
             }
         }
-        let k = known.get_or_insert_with(|| self.known(t));
-        let deals = k.deals.get_or_insert_with(|| {
-            spare.clear();
-            self.for_each_world_in(t, &k.record, |w| spare.push(*w));
-            spare
-        });
+        if !compiled {
+            self.compile(t, known);
+        }
+        let k = known.as_mut().expect("compiled above");
+        if !k.enumerated {
+            k.deals.clear();
+            self.for_each_world_in(t, &k.record, |w| k.deals.push(*w));
+            k.enumerated = true;
+        }
+        let deals = &k.deals;
         // Reservoir sampling over the deals in enumeration order: the k-th consistent deal
         // replaces the pick with probability 1/k, so every deal is picked with probability
         // 1/total (the draws are those of one pass over the enumeration).
@@ -215,14 +240,14 @@ impl TofuKingdom {
         debug_assert!(picked.is_some(), "the true world is always consistent");
         let Some(cards) = picked else {
             // Only a hand-made state whose log no deal satisfies gets here.
-            return State {
+            *out = State {
                 stats: Stats::default(),
                 ..*s
             };
+            return;
         };
         out.cards = cards;
-        self.fill_centre(&mut out, rng);
-        out
+        self.fill_centre(out, rng);
     }
 }
 
@@ -275,9 +300,13 @@ mod tests {
                     let g = [&say, &free, &clone][i % 12 / 4];
                     let d = g.determinize(&s, s.table.prince, &mut kept);
                     let mut none = None;
-                    let e = g.sample_prince_world(&s, &mut none, &mut fresh);
+                    let mut e = State {
+                        stats: Stats::default(),
+                        ..s
+                    };
+                    g.sample_prince_world(&s, &mut e, &mut none, &mut fresh);
                     assert_eq!(d, e, "call {i} at {players} players");
-                    enumerated += usize::from(none.is_some_and(|k| k.deals.is_some()));
+                    enumerated += usize::from(none.is_some_and(|k| k.enumerated));
                     calls += 1;
                 }
             }
