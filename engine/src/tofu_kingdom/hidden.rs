@@ -197,8 +197,8 @@ impl TofuKingdom {
                 out.cards[seat as usize] = self.deck[order[next] as usize];
                 next += 1;
             }
-            // The record is compiled only after the first `PLAIN_TRIES` fail; both checks
-            // accept the same deals.
+            // The compiled record once there is one for this table (kept, or compiled after the
+            // first `PLAIN_TRIES` fail), else the log itself: both accept the same deals.
             let fits = match known {
                 Some(k) if compiled => self.fits(t, &k.record, &out.cards, &at),
                 _ => self.consistent(t, &out.cards),

@@ -7,6 +7,7 @@
 //! table, and every draw is a fresh random draw, so the bag has no hidden order). The deck has no
 //! hidden order either: each draw is a uniform draw from the cards left.
 
+use super::payment::pack;
 use super::*;
 use serde::Serialize;
 
@@ -107,7 +108,7 @@ impl TofuShifu {
         let seat = s.current as usize;
         let p = &s.players[seat];
         match s.turn.phase {
-            Phase::PayHats => self.can_pay(&s.turn.pending, &self.payers(p, s.turn.card)),
+            Phase::PayHats => self.can_pay(pack(&s.turn.pending), self.payers(p, s.turn.card)),
             Phase::ChooseCard | Phase::CopyTarget => {
                 let mut legal = Vec::new();
                 self.legal(s, &mut legal);

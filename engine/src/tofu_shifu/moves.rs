@@ -1,7 +1,7 @@
 //! The legal actions of each phase. Writes into the caller's buffer; never allocates once the
 //! buffer has grown.
 
-use super::payment::pack;
+use super::payment::{one, pack};
 use super::*;
 
 /// Cards of `hand` that may be picked next when `left` more are to be picked in increasing id
@@ -46,7 +46,7 @@ impl TofuShifu {
             }
             Phase::CopyTarget => {
                 let occ = self.occupancy(s, seat);
-                let pool = self.payers_packed(p, NONE);
+                let pool = self.payers(p, NONE);
                 let cost = pack(&t.pending);
                 for space in Space::ALL {
                     if self.copy_target_with(s, seat, space, &occ, cost, pool) {
@@ -58,7 +58,7 @@ impl TofuShifu {
                 for c in cards(p.hand) {
                     let ok = match t.action {
                         Space::Upgrade => self.upgrade_feasible(p, c as usize, &t.pending),
-                        _ => self.can_pay_packed(pack(&t.pending), self.payers_packed(p, c)),
+                        _ => self.can_pay(pack(&t.pending), self.payers(p, c)),
                     };
                     if ok {
                         out.push(Action::ChooseCard(c));
@@ -69,15 +69,14 @@ impl TofuShifu {
                 let Some(sym) = Self::next_symbol(&t.pending) else {
                     return;
                 };
-                let rest = pack(&t.pending) - (1 << (8 * sym as usize));
-                let pool = self.payers_packed(p, t.card);
+                let rest = pack(&t.pending) - one(sym as usize);
+                let pool = self.payers(p, t.card);
                 // Whether paying with a hat of kind `h` (token or card alike) leaves the rest
                 // payable depends only on `h`: decide it once per kind.
                 let mut ok = [false; 5];
                 for (h, okh) in ok.iter_mut().enumerate() {
-                    let one = 1 << (8 * h);
                     if (pool >> (8 * h)) & 0xFF > 0 && self.data.pays[h][sym as usize] {
-                        *okh = self.can_pay_packed(rest, pool - one);
+                        *okh = self.can_pay(rest, pool - one(h));
                     }
                 }
                 for h in Hat::TOKENS {
@@ -98,9 +97,9 @@ impl TofuShifu {
             }
             Phase::SeatExtra => {
                 if t.extra < self.data.seat_max_extra {
-                    let pool = self.payers_packed(p, NONE);
+                    let pool = self.payers(p, NONE);
                     for (i, opt) in self.seat_options(t.copied).iter().enumerate() {
-                        if self.can_pay_packed(pack(opt), pool) {
+                        if self.can_pay(pack(opt), pool) {
                             out.push(Action::SeatExtra(i as u8));
                         }
                     }

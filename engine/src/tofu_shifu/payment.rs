@@ -15,7 +15,7 @@ pub(crate) fn pack(x: &HatCounts) -> PackedHats {
 
 /// One hat of kind `h`, packed.
 #[inline]
-fn one(h: usize) -> PackedHats {
+pub(crate) fn one(h: usize) -> PackedHats {
     1 << (8 * h)
 }
 
@@ -97,17 +97,12 @@ impl TofuShifu {
 
     // ---------------------------------------------------------------- hat payment
 
-    /// The hats a player could pay with, by kind: tokens plus hand cards (except `reserved`).
-    /// "To pay one Hat cost, spend a Hat token to the reserve piles, or discard a card to your
-    /// Rest zone."
-    pub(crate) fn payers(&self, p: &PlayerState, reserved: u8) -> HatCounts {
-        let b = self.payers_packed(p, reserved).to_le_bytes();
-        [b[0], b[1], b[2], b[3], b[4]]
-    }
-
-    /// [`Self::payers`], packed.
+    /// The hats a player could pay with, by kind, packed: tokens plus hand cards (except
+    /// `reserved`). "To pay one Hat cost, spend a Hat token to the reserve piles, or discard a
+    /// card to your Rest zone." (The state's invariants bound tokens by flags, so no count
+    /// reaches a byte's limit.)
     #[inline]
-    pub(crate) fn payers_packed(&self, p: &PlayerState, reserved: u8) -> PackedHats {
+    pub(crate) fn payers(&self, p: &PlayerState, reserved: u8) -> PackedHats {
         let hand = if reserved == NONE {
             p.hand
         } else {
@@ -120,16 +115,11 @@ impl TofuShifu {
         r
     }
 
-    /// Whether hats `pool` can pay every symbol of `cost`. A transportation problem between
-    /// cost kinds and payer kinds; by Hall's theorem it is feasible exactly when every set of
-    /// cost kinds asks for no more than the payers able to pay some kind in the set.
-    pub(crate) fn can_pay(&self, cost: &HatCounts, pool: &HatCounts) -> bool {
-        self.can_pay_packed(pack(cost), pack(pool))
-    }
-
-    /// [`Self::can_pay`] on packed counts.
+    /// Whether hats `r` (a pool) can pay every symbol of cost `c`, both packed. A transportation
+    /// problem between cost kinds and payer kinds; by Hall's theorem it is feasible exactly when
+    /// every set of cost kinds asks for no more than the payers able to pay some kind in the set.
     #[inline]
-    pub(crate) fn can_pay_packed(&self, c: PackedHats, r: PackedHats) -> bool {
+    pub(crate) fn can_pay(&self, c: PackedHats, r: PackedHats) -> bool {
         // A byte mask selects kinds and one multiply adds the selected bytes (counts are small,
         // so no byte overflows).
         if c == 0 {
@@ -238,7 +228,7 @@ impl TofuShifu {
         if p.coins < coins || (have - c.dishes) & 0x8080_8080 != 0x8080_8080 {
             return false;
         }
-        self.can_pay_packed(space_cost + c.hats, pool - one(c.hat_type as usize))
+        self.can_pay(space_cost + c.hats, pool - one(c.hat_type as usize))
     }
 
     /// Whether some card in hand can be played as an upgrade after paying `space_cost`. Cards
@@ -270,7 +260,7 @@ impl TofuShifu {
         card: usize,
         space_cost: &HatCounts,
     ) -> bool {
-        self.upgrade_feasible_with(p, card, pack(space_cost), self.payers_packed(p, NONE))
+        self.upgrade_feasible_with(p, card, pack(space_cost), self.payers(p, NONE))
     }
 
     /// Unlocked tables with a free seat.
@@ -294,20 +284,20 @@ impl TofuShifu {
         let p = &s.players[seat];
         match space {
             // Free when entered; when copied, the Copy signpost's cost must still be payable.
-            Space::Rest => self.can_pay_packed(cost, pool),
+            Space::Rest => self.can_pay(cost, pool),
             Space::Upgrade => self.any_upgrade_feasible(p, cost, pool),
             Space::SetObjective => self.objective_settable(p, cost, pool),
             Space::Copy => false, // handled by `any_copy_target`
-            _ => self.can_pay_packed(cost, pool) && self.effective(s, p, space),
+            _ => self.can_pay(cost, pool) && self.effective(s, p, space),
         }
     }
 
     /// Whether some card can be set as an objective after paying `cost`: some card must stay in
     /// hand to be set, so try leaving out one card of each hat type.
     fn objective_settable(&self, p: &PlayerState, cost: PackedHats, pool: PackedHats) -> bool {
-        (0..5)
-            .any(|h| p.hand & self.cards_by_hat[h] != 0 && self.can_pay_packed(cost, pool - one(h)))
+        (0..5).any(|h| p.hand & self.cards_by_hat[h] != 0 && self.can_pay(cost, pool - one(h)))
     }
+
     /// Whether the action of a space whose payment is plain (every space but Rest, Upgrade, Set
     /// Objective and Copy) does something now, its hat cost aside.
     #[inline(always)]
@@ -374,7 +364,7 @@ impl TofuShifu {
                         self.takeable(s, seat, t, copy_cost, pool)
                     }
                     _ => {
-                        *plain.get_or_insert_with(|| self.can_pay_packed(copy_cost, pool))
+                        *plain.get_or_insert_with(|| self.can_pay(copy_cost, pool))
                             && self.effective(s, p, t)
                     }
                 }
@@ -385,7 +375,7 @@ impl TofuShifu {
     pub(crate) fn legal_moves(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
         let p = &s.players[seat];
         let occ = self.occupancy(s, seat);
-        let pool = self.payers_packed(p, NONE);
+        let pool = self.payers(p, NONE);
         for space in Space::ALL {
             let i = space as usize;
             if p.marker == i as u8 {
