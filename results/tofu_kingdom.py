@@ -308,7 +308,7 @@ def steerers_subsection(fresh):
         rows.append([p, f"{ci(*find(g, 1))} ({g['games']})", f"{ci(*find(gs, 1))} ({gs['games']})",
                      f"{ci(*find(ms, 1))} ({ms['games']})", diff_ci(*find(ms, 1), *find(g, 1)),
                      diff_ci(*find(ms, 1), *find(gs, 1)), f"{capped(gs)} / {capped(ms)}"])
-        cells = [p]
+        cells, caps = [p], []
         for style in ["model", "uniform"]:
             base = run(p, with_seat1("greedy", STYLE[style], p), fresh=fresh)
             knows = run(p, with_seat1(f"greedy:weights={STEERERS}", STYLE[style], p), fresh=fresh)
@@ -319,7 +319,8 @@ def steerers_subsection(fresh):
             cells += [f"{ci(*find(base, 1))} ({base['games']})",
                       f"{ci(*find(knows, 1))} ({knows['games']})",
                       diff_ci(*find(knows, 1), *find(base, 1))]
-        other_rows.append(cells)
+            caps.append(f"{capped(base)} / {capped(knows)}")
+        other_rows.append(cells + [" ; ".join(caps)])
     text = f"""### A Prince who knows his answerers steer
 
 The greedy answerers are deterministic: each gives the allowed answer that leans the Prince's
@@ -353,7 +354,7 @@ measure the Prince's job against: a real table's answers are not a known functio
 The same Prince against answerers who do not steer (greedy Prince with the stated model, and
 with `answerers = "steer"`, 1,000 games each; answer styles as in *Answerer styles*):
 
-{table(["players", "model answerers: greedy Prince", "model: knows steering", "difference", "uniform answerers: greedy Prince", "uniform: knows steering", "difference"], other_rows)}
+{table(["players", "model answerers: greedy Prince", "model: knows steering", "difference", "uniform answerers: greedy Prince", "uniform: knows steering", "difference", "capped (model: greedy / knows; uniform: greedy / knows)"], other_rows)}
 
 {"Against answerers who do not steer, the same model costs finds at every count and both styles (the difference outside its interval; down to " + f"{lowest:.2f}" + ")" if all(costs) else "Against answerers who do not steer the model does not always cost finds (see the differences)"}: the `slack`
 share keeps his posterior defined, not accurate, when the table does not follow the rule he
