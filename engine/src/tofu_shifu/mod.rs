@@ -85,8 +85,10 @@ pub struct TofuShifu {
     all_tiles: TileSet,
     /// For each set `S` of hat-cost kinds (bit per [`Hat`]): the kinds of hat that pay some cost in `S`.
     payers_of: [u8; 32],
-    /// Each space's hat costs, packed: lower, then higher.
-    space_costs: [[payment::PackedHats; 2]; 9],
+    /// Each space's hat costs with their Hall conditions: lower, then higher.
+    space_costs: [[payment::HallCost; 2]; 9],
+    /// Each space's marker capacity (Rest, on each player's board: no limit).
+    capacity: [u8; 9],
     /// Cards by the flag they add as an upgrade, indexed by [`flag_index`].
     cards_by_flag: [CardSet; 9],
     /// Cards whose restaurant objective some one or two customer tiles can be served in full.

@@ -1,27 +1,23 @@
 //! The legal actions of each phase. Writes into the caller's buffer; never allocates once the
 //! buffer has grown.
 
-use super::payment::{one, pack};
+use super::payment::{one, pack, HallCost};
 use super::*;
 
 /// Cards of `hand` that may be picked next when `left` more are to be picked in increasing id
-/// order from `cursor` on: a card qualifies when enough higher cards remain for the rest.
+/// order from `cursor` on: a card qualifies when enough higher cards remain for the rest, so
+/// every card from `cursor` on but the highest `left - 1`.
 fn next_in_order(hand: CardSet, cursor: u8, left: u32) -> CardSet {
-    let from = if cursor as usize >= MAX_CARDS {
+    let mut ok = if cursor as usize >= MAX_CARDS {
         0
     } else {
         hand & !((1u128 << cursor) - 1)
     };
-    let mut ok = 0;
-    for c in cards(from) {
-        let above = if c as usize + 1 >= MAX_CARDS {
-            0
-        } else {
-            (from & !((1u128 << (c + 1)) - 1)).count_ones()
-        };
-        if above + 1 >= left {
-            ok |= 1u128 << c;
+    for _ in 1..left {
+        if ok == 0 {
+            break;
         }
+        ok &= !(1u128 << (127 - ok.leading_zeros()));
     }
     ok
 }
@@ -47,18 +43,24 @@ impl TofuShifu {
             Phase::CopyTarget => {
                 let occ = self.occupancy(s, seat);
                 let pool = self.payers(p, NONE);
-                let cost = pack(&t.pending);
+                let cost = HallCost::generic(pack(&t.pending));
                 for space in Space::ALL {
-                    if self.copy_target_with(s, seat, space, &occ, cost, pool) {
+                    if self.copy_target_with(s, seat, space, &occ, &cost, pool) {
                         out.push(Action::CopyTarget(space));
                     }
                 }
             }
             Phase::ChooseCard => {
+                let cost = pack(&t.pending);
+                let pool = self.payers(p, NONE);
                 for c in cards(p.hand) {
                     let ok = match t.action {
-                        Space::Upgrade => self.upgrade_feasible(p, c as usize, &t.pending),
-                        _ => self.can_pay(pack(&t.pending), self.payers(p, c)),
+                        Space::Upgrade => self.upgrade_feasible_with(p, c as usize, cost, pool),
+                        // The card is set, so it cannot pay: the pool without it.
+                        _ => self.can_pay(
+                            cost,
+                            pool - one(self.card_costs[c as usize].hat_type as usize),
+                        ),
                     };
                     if ok {
                         out.push(Action::ChooseCard(c));
@@ -89,10 +91,11 @@ impl TofuShifu {
                 } else {
                     p.hand & !(1u128 << t.card)
                 };
-                for c in cards(hand) {
-                    if ok[self.data.cards[c as usize].hat_type as usize] {
-                        out.push(Action::PayCard(c));
-                    }
+                let payable = (0..5)
+                    .filter(|&h| ok[h])
+                    .fold(0, |m, h| m | self.cards_by_hat[h]);
+                for c in cards(hand & payable) {
+                    out.push(Action::PayCard(c));
                 }
             }
             Phase::SeatExtra => {

@@ -42,6 +42,88 @@ const BYTE_MASK: [u64; 32] = {
     m
 };
 
+/// Most Hall conditions a [`HallCost`] keeps; a cost with more is checked by
+/// [`TofuShifu::can_pay`].
+const HALL_MAX: usize = 4;
+
+/// A hat cost known when the game is built (a space's signpost cost), with the Hall conditions
+/// that decide whether a pool pays it, found once: for each set of the cost's kinds, the kinds
+/// able to pay some kind in it must number at least the set's demand. A condition implied by
+/// another (fewer or the same payers, no more demand) is dropped, so the default data's costs
+/// keep one or two.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct HallCost {
+    /// The cost, packed.
+    pub(crate) packed: PackedHats,
+    /// Conditions kept, or `u8::MAX` when more than [`HALL_MAX`] are needed.
+    n: u8,
+    /// Each condition's payer kinds, as a byte mask of a packed pool.
+    payers: [u64; HALL_MAX],
+    /// Each condition's demand.
+    demand: [u64; HALL_MAX],
+}
+
+impl HallCost {
+    /// Cost `c` (packed) with no conditions found: [`TofuShifu::can_pay`] decides. For costs met
+    /// during play, where finding the conditions would cost more than it saves.
+    pub(crate) fn generic(c: PackedHats) -> HallCost {
+        HallCost {
+            packed: c,
+            n: u8::MAX,
+            ..HallCost::default()
+        }
+    }
+
+    /// The conditions of cost `c` (packed), with `payers_of` as in [`TofuShifu`].
+    pub(crate) fn new(c: PackedHats, payers_of: &[u8; 32]) -> HallCost {
+        let kinds = (0..5)
+            .filter(|&k| (c >> (8 * k)) & 0xFF != 0)
+            .fold(0u8, |m, k| m | 1 << k);
+        let mut all: Vec<(u8, u64)> = (1..32u8)
+            .filter(|&sub| sub & !kinds == 0)
+            .map(|sub| {
+                (
+                    payers_of[sub as usize],
+                    byte_sum(c & BYTE_MASK[sub as usize]),
+                )
+            })
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        // Condition (p, d) is implied by (q, e) when q's payers are among p's and e >= d.
+        let implied = |&(p, d): &(u8, u64)| {
+            all.iter()
+                .any(|&(q, e)| (q, e) != (p, d) && q & !p == 0 && e >= d)
+        };
+        let kept: Vec<(u8, u64)> = all.iter().filter(|x| !implied(x)).copied().collect();
+        let mut h = HallCost {
+            packed: c,
+            ..HallCost::default()
+        };
+        if kept.len() > HALL_MAX {
+            h.n = u8::MAX;
+            return h;
+        }
+        h.n = kept.len() as u8;
+        for (i, &(p, d)) in kept.iter().enumerate() {
+            h.payers[i] = BYTE_MASK[p as usize];
+            h.demand[i] = d;
+        }
+        h
+    }
+}
+
+impl TofuShifu {
+    /// Whether pool `r` (packed) pays hat cost `h`: [`Self::can_pay`] from the conditions kept.
+    #[inline(always)]
+    pub(crate) fn pays(&self, h: &HallCost, r: PackedHats) -> bool {
+        if h.n as usize > HALL_MAX {
+            return self.can_pay(h.packed, r);
+        }
+        (0..h.n as usize).all(|i| byte_sum(r & h.payers[i]) >= h.demand[i])
+    }
+}
+
 impl TofuShifu {
     // ---------------------------------------------------------------- reserve (conservation)
 
@@ -186,13 +268,6 @@ impl TofuShifu {
         }
     }
 
-    /// [`Self::cost_with`], packed.
-    #[inline(always)]
-    fn cost_packed(&self, p: &PlayerState, space: Space, others: u8) -> PackedHats {
-        let higher = others != 0 && !p.has(Bonus::AlwaysLowerSignpost);
-        self.space_costs[space as usize][higher as usize]
-    }
-
     /// The hat cost of moving to `space` now.
     pub fn space_cost(&self, s: &State, seat: usize, space: Space) -> HatCounts {
         self.cost_with(&s.players[seat], space, self.others_at(s, seat, space))
@@ -210,7 +285,7 @@ impl TofuShifu {
 
     /// Whether `card` can be played as an upgrade after paying hat cost `space_cost`, with
     /// `pool` the player's payers including the card itself.
-    fn upgrade_feasible_with(
+    pub(crate) fn upgrade_feasible_with(
         &self,
         p: &PlayerState,
         card: usize,
@@ -253,16 +328,6 @@ impl TofuShifu {
         false
     }
 
-    /// Whether `card` can be played as an upgrade after paying hat cost `space_cost`.
-    pub(crate) fn upgrade_feasible(
-        &self,
-        p: &PlayerState,
-        card: usize,
-        space_cost: &HatCounts,
-    ) -> bool {
-        self.upgrade_feasible_with(p, card, pack(space_cost), self.payers(p, NONE))
-    }
-
     /// Unlocked tables with a free seat.
     pub(crate) fn has_free_seat(&self, p: &PlayerState) -> bool {
         let per = self.data.customers_per_table as usize;
@@ -278,24 +343,24 @@ impl TofuShifu {
         s: &State,
         seat: usize,
         space: Space,
-        cost: PackedHats,
+        cost: &HallCost,
         pool: PackedHats,
     ) -> bool {
         let p = &s.players[seat];
         match space {
             // Free when entered; when copied, the Copy signpost's cost must still be payable.
-            Space::Rest => self.can_pay(cost, pool),
-            Space::Upgrade => self.any_upgrade_feasible(p, cost, pool),
+            Space::Rest => self.pays(cost, pool),
+            Space::Upgrade => self.any_upgrade_feasible(p, cost.packed, pool),
             Space::SetObjective => self.objective_settable(p, cost, pool),
             Space::Copy => false, // handled by `any_copy_target`
-            _ => self.can_pay(cost, pool) && self.effective(s, p, space),
+            _ => self.pays(cost, pool) && self.effective(s, p, space),
         }
     }
 
     /// Whether some card can be set as an objective after paying `cost`: some card must stay in
     /// hand to be set, so try leaving out one card of each hat type.
-    fn objective_settable(&self, p: &PlayerState, cost: PackedHats, pool: PackedHats) -> bool {
-        (0..5).any(|h| p.hand & self.cards_by_hat[h] != 0 && self.can_pay(cost, pool - one(h)))
+    fn objective_settable(&self, p: &PlayerState, cost: &HallCost, pool: PackedHats) -> bool {
+        (0..5).any(|h| p.hand & self.cards_by_hat[h] != 0 && self.pays(cost, pool - one(h)))
     }
 
     /// Whether the action of a space whose payment is plain (every space but Rest, Upgrade, Set
@@ -324,7 +389,7 @@ impl TofuShifu {
         seat: usize,
         target: Space,
         occ: &[u8; 9],
-        copy_cost: PackedHats,
+        copy_cost: &HallCost,
         pool: PackedHats,
     ) -> bool {
         self.copy_occupied(s, seat, target, occ) && self.takeable(s, seat, target, copy_cost, pool)
@@ -352,7 +417,7 @@ impl TofuShifu {
         s: &State,
         seat: usize,
         occ: &[u8; 9],
-        copy_cost: PackedHats,
+        copy_cost: &HallCost,
         pool: PackedHats,
     ) -> bool {
         let p = &s.players[seat];
@@ -364,7 +429,7 @@ impl TofuShifu {
                         self.takeable(s, seat, t, copy_cost, pool)
                     }
                     _ => {
-                        *plain.get_or_insert_with(|| self.can_pay(copy_cost, pool))
+                        *plain.get_or_insert_with(|| self.pays(copy_cost, pool))
                             && self.effective(s, p, t)
                     }
                 }
@@ -376,15 +441,14 @@ impl TofuShifu {
         let p = &s.players[seat];
         let occ = self.occupancy(s, seat);
         let pool = self.payers(p, NONE);
-        for space in Space::ALL {
-            let i = space as usize;
-            if p.marker == i as u8 {
-                continue; // "You must move to a different board space"
+        let always_lower = p.has(Bonus::AlwaysLowerSignpost);
+        for (i, space) in Space::ALL.into_iter().enumerate() {
+            // "You must move to a different board space"; "Each board space can hold a maximum
+            // of 2 Shifu markers" (Copy: 1; Rest, on each player's board, has no limit).
+            if p.marker == i as u8 || occ[i] >= self.capacity[i] {
+                continue;
             }
-            if space != Space::Rest && occ[i] >= self.data.spaces[i].capacity {
-                continue; // "Each board space can hold a maximum of 2 Shifu markers" (Copy: 1)
-            }
-            let cost = self.cost_packed(p, space, occ[i]);
+            let cost = &self.space_costs[i][(occ[i] != 0 && !always_lower) as usize];
             let ok = if space == Space::Copy {
                 self.any_copy_target(s, seat, &occ, cost, pool)
             } else {
@@ -401,5 +465,40 @@ impl TofuShifu {
         let mut v = Vec::with_capacity(9);
         self.legal_moves(s, seat, &mut v);
         v.contains(&Action::Move(space))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packed(i: usize) -> PackedHats {
+        pack(&std::array::from_fn(|k| ((i >> (2 * k)) & 3) as u8))
+    }
+
+    /// A cost's kept Hall conditions decide as the full check does, for every cost and pool with
+    /// up to three hats of each kind.
+    #[test]
+    fn hall_conditions_kept_decide_as_every_condition_does() {
+        let g = TofuShifu::with_params(Params::with_players(4)).unwrap();
+        let mut answers = [0u32; 2];
+        for ci in 0..1024 {
+            let c = packed(ci);
+            let h = HallCost::new(c, &g.payers_of);
+            for ri in 0..1024 {
+                let r = packed(ri);
+                let want = g.can_pay(c, r);
+                assert_eq!(g.pays(&h, r), want, "cost {c:x}, pool {r:x}");
+                assert_eq!(g.pays(&HallCost::generic(c), r), want);
+                answers[want as usize] += 1;
+            }
+        }
+        assert!(answers[0] > 100_000 && answers[1] > 100_000, "{answers:?}");
+        // The default data's signpost costs keep one or two conditions, none left to `can_pay`.
+        for costs in &g.space_costs {
+            for h in costs {
+                assert!(h.n as usize <= 2, "{h:?}");
+            }
+        }
     }
 }

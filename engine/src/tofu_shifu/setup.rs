@@ -168,12 +168,14 @@ impl TofuShifu {
                 coverable |= 1u128 << i;
             }
         }
-        let space_costs = data
-            .spaces
-            .each_ref()
-            .map(|d| [payment::pack(&d.lower), payment::pack(&d.higher)]);
+        let space_costs = data.spaces.each_ref().map(|d| {
+            [&d.lower, &d.higher].map(|c| payment::HallCost::new(payment::pack(c), &payers_of))
+        });
+        let mut capacity = data.spaces.each_ref().map(|d| d.capacity);
+        capacity[Space::Rest as usize] = u8::MAX;
         Ok(TofuShifu {
             space_costs,
+            capacity,
             town_fast,
             player_fast,
             player_all,
