@@ -120,6 +120,8 @@ struct CardCost {
     hat_type: u8,
     /// Cards with equal costs and hat type share a signature (below 128).
     signature: u8,
+    /// The dishes its restaurant objective asks a table for, packed one per byte.
+    objective: u32,
 }
 
 impl Game for TofuShifu {

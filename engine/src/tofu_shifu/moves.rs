@@ -1,6 +1,7 @@
 //! The legal actions of each phase. Writes into the caller's buffer; never allocates once the
 //! buffer has grown.
 
+use super::objectives::covers4;
 use super::payment::{one, pack, HallCost};
 use super::*;
 
@@ -133,17 +134,22 @@ impl TofuShifu {
                 out.push(Action::ReturnTile(tile));
             }
             Phase::Serve => {
+                // The dish kinds the player holds, a bit each.
+                let held = (0..4).fold(0u8, |m, d| m | ((p.dishes[d] > 0) as u8) << d);
                 for table in 0..MAX_TABLES {
                     for seat_i in 0..SEATS_PER_TABLE {
                         let tile = p.tables[table][seat_i];
                         if tile == NONE {
                             continue;
                         }
-                        let open =
-                            self.data.customers[tile as usize].orders & !p.served[table][seat_i];
-                        for d in 0..4 {
+                        let mut open = self.data.customers[tile as usize].orders
+                            & !p.served[table][seat_i]
+                            & held;
+                        while open != 0 {
+                            let d = open.trailing_zeros() as usize;
+                            open &= open - 1;
                             let key = ((table * SEATS_PER_TABLE + seat_i) * 4 + d) as u8;
-                            if open & (1 << d) != 0 && p.dishes[d] > 0 && key >= t.cursor {
+                            if key >= t.cursor {
                                 out.push(Action::ServeCustomer {
                                     table: table as u8,
                                     seat: seat_i as u8,
@@ -171,8 +177,9 @@ impl TofuShifu {
                         table: table as u8,
                         objective: NONE,
                     });
+                    let served = p.table_served_packed(table);
                     for c in cards(p.objective_zone) {
-                        if self.restaurant_objective_met(p, table, c as usize) {
+                        if covers4(served, self.card_costs[c as usize].objective) {
                             out.push(Action::CleanTable {
                                 table: table as u8,
                                 objective: c,

@@ -63,6 +63,13 @@ impl FastRequirement {
     }
 }
 
+/// Whether each of the four counts packed one per byte in `have` is at least the one in `need`
+/// (all below 128).
+#[inline]
+pub(crate) fn covers4(have: u32, need: u32) -> bool {
+    ((have | 0x8080_8080) - need) & 0x8080_8080 == 0x8080_8080
+}
+
 /// Whether every packed count in `have` is at least the one in `need` (all bytes below 128).
 #[inline]
 fn covers(have: u128, need: u128) -> bool {
@@ -171,8 +178,6 @@ impl TofuShifu {
     /// must have each of the Dish tokens shown on the Objective card been served to either
     /// customer."
     pub fn restaurant_objective_met(&self, p: &PlayerState, t: usize, card: usize) -> bool {
-        let served = p.table_served(t);
-        let need = &self.data.cards[card].objective;
-        (0..4).all(|d| served[d] >= need[d])
+        covers4(p.table_served_packed(t), self.card_costs[card].objective)
     }
 }

@@ -148,6 +148,7 @@ impl TofuShifu {
                 coins: c.cost_coins,
                 hat_type: c.hat_type as u8,
                 signature: signature as u8, // at most 128 cards, so below 128
+                objective: u32::from_le_bytes(c.objective),
             });
         }
         let mut town_fast = [objectives::FastRequirement::default(); MAX_TOWN_OBJECTIVES];
