@@ -76,10 +76,16 @@ impl TofuShifu {
                 let pool = self.payers(p, t.card);
                 // Whether paying with a hat of kind `h` (token or card alike) leaves the rest
                 // payable depends only on `h`: decide it once per kind.
+                // The cards of the kinds that may pay, too.
                 let mut ok = [false; 5];
+                let mut payable: CardSet = 0;
                 for (h, okh) in ok.iter_mut().enumerate() {
-                    if (pool >> (8 * h)) & 0xFF > 0 && self.data.pays[h][sym as usize] {
-                        *okh = self.can_pay(rest, pool - one(h));
+                    if (pool >> (8 * h)) & 0xFF > 0
+                        && self.data.pays[h][sym as usize]
+                        && self.can_pay(rest, pool - one(h))
+                    {
+                        *okh = true;
+                        payable |= self.cards_by_hat[h];
                     }
                 }
                 for h in Hat::TOKENS {
@@ -92,9 +98,6 @@ impl TofuShifu {
                 } else {
                     p.hand & !(1u128 << t.card)
                 };
-                let payable = (0..5)
-                    .filter(|&h| ok[h])
-                    .fold(0, |m, h| m | self.cards_by_hat[h]);
                 for c in cards(hand & payable) {
                     out.push(Action::PayCard(c));
                 }
