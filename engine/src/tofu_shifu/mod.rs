@@ -120,7 +120,8 @@ struct CardCost {
     hat_type: u8,
     /// Cards with equal costs and hat type share a signature (below 128).
     signature: u8,
-    /// The dishes its restaurant objective asks a table for, packed one per byte.
+    /// The dishes its restaurant objective asks a table for, packed one per byte (at most 8 of a
+    /// kind: the data file's lists hold at most 8 entries).
     objective: u32,
 }
 

@@ -75,8 +75,8 @@ impl TofuShifu {
                 let rest = pack(&t.pending) - one(sym as usize);
                 let pool = self.payers(p, t.card);
                 // Whether paying with a hat of kind `h` (token or card alike) leaves the rest
-                // payable depends only on `h`: decide it once per kind.
-                // The cards of the kinds that may pay, too.
+                // payable depends only on `h`: decide it once per kind, and gather the cards of
+                // the kinds that may pay.
                 let mut ok = [false; 5];
                 let mut payable: CardSet = 0;
                 for (h, okh) in ok.iter_mut().enumerate() {
