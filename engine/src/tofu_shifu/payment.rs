@@ -376,7 +376,7 @@ impl TofuShifu {
             }
             Space::Seat => s.bag != 0 && self.has_free_seat(p),
             Space::Serve => u32::from_le_bytes(p.dishes) != 0,
-            Space::Checkout => (0..MAX_TABLES).any(|t| p.table_customers(t) > 0),
+            Space::Checkout => p.tables != [[NONE; SEATS_PER_TABLE]; MAX_TABLES],
             _ => true,
         }
     }
