@@ -1,7 +1,6 @@
 //! The legal actions of each phase. Writes into the caller's buffer; never allocates once the
 //! buffer has grown.
 
-use super::objectives::covers4;
 use super::payment::{one, pack, HallCost};
 use super::*;
 
@@ -182,7 +181,7 @@ impl TofuShifu {
                     });
                     let served = p.table_served_packed(table);
                     for c in cards(p.objective_zone) {
-                        if covers4(served, self.card_costs[c as usize].objective) {
+                        if self.restaurant_objective_served(served, c as usize) {
                             out.push(Action::CleanTable {
                                 table: table as u8,
                                 objective: c,

@@ -66,7 +66,7 @@ impl FastRequirement {
 /// Whether each of the four counts packed one per byte in `have` is at least the one in `need`
 /// (all below 128).
 #[inline]
-pub(crate) fn covers4(have: u32, need: u32) -> bool {
+fn covers4(have: u32, need: u32) -> bool {
     ((have | 0x8080_8080) - need) & 0x8080_8080 == 0x8080_8080
 }
 
@@ -178,6 +178,13 @@ impl TofuShifu {
     /// must have each of the Dish tokens shown on the Objective card been served to either
     /// customer."
     pub fn restaurant_objective_met(&self, p: &PlayerState, t: usize, card: usize) -> bool {
-        covers4(p.table_served_packed(t), self.card_costs[card].objective)
+        self.restaurant_objective_served(p.table_served_packed(t), card)
+    }
+
+    /// [`Self::restaurant_objective_met`] from the table's served dishes packed one per byte
+    /// ([`PlayerState::table_served_packed`]), for checking several objectives at one table.
+    #[inline]
+    pub(crate) fn restaurant_objective_served(&self, served: u32, card: usize) -> bool {
+        covers4(served, self.card_costs[card].objective)
     }
 }

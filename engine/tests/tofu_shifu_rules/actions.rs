@@ -330,6 +330,11 @@ fn checkout_one_restaurant_objective_per_table_several_per_checkout() {
         table: 1,
         objective: p63
     }));
+    // Dried Tofu is asked too; no table was served any.
+    let p62 = card(&g, "P62");
+    assert!(!l
+        .iter()
+        .any(|a| matches!(a, Action::CleanTable { objective, .. } if *objective == p62)));
     play(
         &g,
         &mut s,
