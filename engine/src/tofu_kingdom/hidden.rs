@@ -127,6 +127,25 @@ impl TofuKingdom {
         }
     }
 
+    /// Gives the seats but the Prince's, in seat order, the cards at deck positions `order`;
+    /// returns how many seats were dealt.
+    pub(super) fn deal_in_seat_order(
+        &self,
+        t: &Table,
+        order: &[u8],
+        cards: &mut [u8; MAX_PLAYERS],
+    ) -> usize {
+        let players = self.players as usize;
+        let prince = (t.prince as usize).min(players);
+        // The seats before the Prince's take the first positions, those after it the next ones.
+        let (before, after) = cards[..players].split_at_mut(prince);
+        let after = after.get_mut(1..).unwrap_or_default();
+        for (c, &p) in before.iter_mut().chain(after.iter_mut()).zip(order) {
+            *c = self.deck[p as usize];
+        }
+        before.len() + after.len()
+    }
+
     /// Puts the deck cards no seat holds into the centre, in random order.
     fn fill_centre<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         let mut k = 0;
@@ -183,29 +202,28 @@ impl TofuKingdom {
         // one's in place.
         let mut compiled = false;
         let n = self.deck_len as usize;
+        let mut deck_order = [0u8; MAX_CHARACTERS];
+        for (p, x) in deck_order.iter_mut().enumerate() {
+            *x = p as u8;
+        }
         for try_ in 0..REJECTION_TRIES {
-            // Deck positions, shuffled as the deal shuffles the deck (the same draws).
-            let mut order = [0u8; MAX_CHARACTERS];
-            for (p, x) in order.iter_mut().enumerate() {
-                *x = p as u8;
-            }
+            // Deck positions, shuffled as the deal shuffles the deck (the same draws): the seats
+            // but the Prince's, in seat order, get the first ones.
+            let mut order = deck_order;
             order[..n].shuffle(rng);
-            let mut at = [0u8; MAX_PLAYERS];
-            let mut next = 0;
-            for seat in (0..self.players).filter(|&x| x != t.prince) {
-                at[seat as usize] = order[next];
-                out.cards[seat as usize] = self.deck[order[next] as usize];
-                next += 1;
-            }
             // The compiled record once there is one for this table (kept, or compiled after the
             // first `PLAIN_TRIES` fail), else the log itself: both accept the same deals.
             let fits = match known {
-                Some(k) if compiled => self.fits(t, &k.record, &out.cards, &at),
-                _ => self.consistent(t, &out.cards),
+                Some(k) if compiled => self.fits(t, &k.record, &order),
+                _ => {
+                    self.deal_in_seat_order(t, &order, &mut out.cards);
+                    self.consistent(t, &out.cards)
+                }
             };
             if fits {
+                let dealt = self.deal_in_seat_order(t, &order, &mut out.cards);
                 out.centre = [NO_CARD; MAX_PLAYERS];
-                for (c, &p) in out.centre.iter_mut().zip(&order[next..n]) {
+                for (c, &p) in out.centre.iter_mut().zip(&order[dealt..n]) {
                     *c = self.deck[p as usize];
                 }
                 return;

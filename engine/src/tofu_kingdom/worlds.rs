@@ -14,9 +14,9 @@ use super::params::CentreAnswer;
 use super::state::{Answer, Question, Table, MAX_PLAYERS, MAX_QUESTIONS, NO_CARD};
 use super::TofuKingdom;
 
-/// A constraint between two seats: the `later` seat (dealt after `earlier` in seat order) may
-/// hold the cards at the deck positions in `allowed[p]`, where `p` is the deck position of the
-/// `earlier` seat's card.
+/// A constraint between two seats, named by the depth at which each is dealt: the `later` seat
+/// may hold the cards at the deck positions in `allowed[p]`, where `p` is the deck position of
+/// the `earlier` seat's card.
 #[derive(Debug, Clone, Copy)]
 struct Pair {
     earlier: u8,
@@ -27,15 +27,18 @@ struct Pair {
 /// A round's public record as masks over deck positions (see the module's documentation).
 #[derive(Debug, Clone)]
 pub(super) struct Record {
-    /// By seat: the deck positions its card may be at (every position for the Prince, who is
-    /// not dealt from the deck).
+    /// By depth (see `dealt`): the deck positions the card of the seat dealt there may be at.
     own: [u16; MAX_PLAYERS],
     pairs: [Pair; MAX_QUESTIONS],
     pairs_len: u8,
-    /// The pairs (sorted by earlier seat) whose earlier seat is `s`: `pairs[from[s]..from[s + 1]]`.
-    from: [u8; MAX_PLAYERS + 1],
-    /// By seat: the seats dealt after it (bit per seat; the Prince is never dealt).
-    after: [u8; MAX_PLAYERS],
+    /// The seats dealt, in seat order (every seat but the Prince's): the enumeration deals the
+    /// `d`-th of them at depth `d`.
+    dealt: [u8; MAX_PLAYERS],
+    dealt_len: u8,
+    /// The pairs for the enumeration, by depth: `ties[d][p][k]` is where the seat dealt at depth
+    /// `k` may hold its card when the seat dealt at depth `d < k` holds the card at deck position
+    /// `p` (every pair from `d` to `k` together; every position where none ties them).
+    ties: [[[u16; MAX_PLAYERS]; MAX_CHARACTERS]; MAX_PLAYERS],
     /// Log entries checked on complete deals.
     whole: [u8; MAX_QUESTIONS],
     whole_len: u8,
@@ -47,23 +50,6 @@ impl Record {
     fn pairs(&self) -> &[Pair] {
         &self.pairs[..self.pairs_len as usize]
     }
-
-    /// The pairs whose earlier seat is `seat`.
-    fn pairs_from(&self, seat: u8) -> &[Pair] {
-        let s = seat as usize;
-        &self.pairs[self.from[s] as usize..self.from[s + 1] as usize]
-    }
-}
-
-/// The deck positions whose bits are set in `mask`, lowest first.
-fn positions(mut mask: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let p = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            p
-        })
-    })
 }
 
 impl TofuKingdom {
@@ -76,6 +62,7 @@ impl TofuKingdom {
             truthful |= u16::from(self.eye_allows(c, true)) << p;
             lying |= u16::from(self.eye_allows(c, false)) << p;
         }
+        let mut own = [all; MAX_PLAYERS];
         let mut r = Record {
             own: [all; MAX_PLAYERS],
             pairs: [Pair {
@@ -84,13 +71,20 @@ impl TofuKingdom {
                 allowed: [0; MAX_CHARACTERS],
             }; MAX_QUESTIONS],
             pairs_len: 0,
-            from: [0; MAX_PLAYERS + 1],
-            after: [0; MAX_PLAYERS],
+            dealt: [0; MAX_PLAYERS],
+            dealt_len: 0,
+            ties: [[[u16::MAX; MAX_PLAYERS]; MAX_CHARACTERS]; MAX_PLAYERS],
             whole: [0; MAX_QUESTIONS],
             whole_len: 0,
             prince_contradicted: false,
         };
         let dealt = |s: u8| s < self.players && s != t.prince;
+        let mut depth = [0u8; MAX_PLAYERS];
+        for s in (0..self.players).filter(|&s| dealt(s)) {
+            depth[s as usize] = r.dealt_len;
+            r.dealt[r.dealt_len as usize] = s;
+            r.dealt_len += 1;
+        }
         for (i, e) in t.log().iter().enumerate() {
             // The seat whose card decides whether the answer is true, when it is one seat.
             let decider = match (e.question, e.answer) {
@@ -119,7 +113,7 @@ impl TofuKingdom {
                 truth |= u16::from(t) << p;
             }
             if x == e.to {
-                r.own[x as usize] &= (truth & truthful) | (!truth & all & lying);
+                own[x as usize] &= (truth & truthful) | (!truth & all & lying);
                 continue;
             }
             let mut pair = Pair {
@@ -140,16 +134,13 @@ impl TofuKingdom {
                     lying
                 };
             }
+            pair.earlier = depth[pair.earlier as usize];
+            pair.later = depth[pair.later as usize];
+            for (p, &a) in pair.allowed.iter().enumerate() {
+                r.ties[pair.earlier as usize][p][pair.later as usize] &= a;
+            }
             r.pairs[r.pairs_len as usize] = pair;
             r.pairs_len += 1;
-        }
-        r.pairs[..r.pairs_len as usize].sort_unstable_by_key(|q| q.earlier);
-        for s in 0..MAX_PLAYERS as u8 {
-            let before = r.pairs().iter().filter(|q| q.earlier <= s).count();
-            r.from[s as usize + 1] = before as u8;
-            r.after[s as usize] = (s + 1..self.players)
-                .filter(|&x| dealt(x))
-                .fold(0, |m, x| m | 1 << x);
         }
         if let Some(g) = t.guess {
             for s in (0..self.players).filter(|&s| dealt(s)) {
@@ -159,11 +150,14 @@ impl TofuKingdom {
                     let named = s != g || c == t.revealed;
                     fits |= u16::from(named && self.scores(t, s, c) == scored) << p;
                 }
-                r.own[s as usize] &= fits;
+                own[s as usize] &= fits;
             }
             let p = t.prince;
             r.prince_contradicted = p < self.players
                 && self.scores(t, p, self.data.prince) != (t.scored & (1 << p) != 0);
+        }
+        for (k, &s) in r.dealt[..r.dealt_len as usize].iter().enumerate() {
+            r.own[k] = own[s as usize];
         }
         r
     }
@@ -192,74 +186,89 @@ impl TofuKingdom {
         if let Some(c) = cards.get_mut(t.prince as usize) {
             *c = self.data.prince;
         }
-        self.extend_world(t, r, &mut cards, r.own, 0, 0, &mut |w| {
+        let mut emit = |w: &[u8; MAX_PLAYERS]| {
             count += 1;
             f(w)
-        });
+        };
+        if r.dealt_len == 0 {
+            if self.whole_fits(t, r, &cards) {
+                emit(&cards);
+            }
+        } else {
+            self.extend_world((t, r), &mut cards, r.own, 0, &mut emit);
+        }
         count
     }
 
-    /// Deals to the seats from `seat` on (skipping the Prince) every card they may hold:
-    /// `allowed[s]` is what seat `s` may hold given the cards dealt so far (its own constraints
-    /// and those tying it to seats already dealt), `used` marks the deck positions dealt. A card
-    /// that leaves a later seat nothing, or the later seats together fewer cards than they need,
-    /// is not tried (forward checking), so the walk visits few deals that do not fit.
-    // The walk's whole state is in the arguments (the domains by value), which keeps it fast.
-    #[allow(clippy::too_many_arguments)]
+    /// Deals to the seats from the one dealt at `depth` on every card they may hold, in deck
+    /// order: `domains[k]` is where the seat dealt at depth `k >= depth` may hold its card given
+    /// the cards dealt so far (its own constraints, those tying it to seats already dealt, and
+    /// no position already dealt). A card that leaves a later seat nothing, or the later seats
+    /// together fewer cards than they need, is not tried (forward checking), so the walk visits
+    /// few deals that do not fit.
     fn extend_world<F: FnMut(&[u8; MAX_PLAYERS])>(
         &self,
-        t: &Table,
-        r: &Record,
+        (t, r): (&Table, &Record),
         cards: &mut [u8; MAX_PLAYERS],
-        allowed: [u16; MAX_PLAYERS],
-        seat: u8,
-        used: u16,
+        domains: [u16; MAX_PLAYERS],
+        depth: usize,
         f: &mut F,
     ) {
-        if seat == self.players {
+        let n = r.dealt_len as usize;
+        if depth + 1 == n {
+            return self.deal_last((t, r), cards, domains[depth], f);
+        }
+        let seat = r.dealt[depth] as usize;
+        let mut candidates = domains[depth];
+        let need = (n - depth - 1) as u32;
+        'card: while candidates != 0 {
+            let p = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let left = !(1u16 << p);
+            let ties = &r.ties[depth][p];
+            let mut next = domains;
+            let (mut union, mut forced) = (0u16, 0u16);
+            for k in depth + 1..n {
+                let d = domains[k] & ties[k] & left;
+                if d == 0 {
+                    continue 'card;
+                }
+                next[k] = d;
+                union |= d;
+                if k > depth + 1 && d & (d - 1) == 0 {
+                    forced |= d;
+                }
+            }
+            // A later seat left one card forbids it to the next seat.
+            next[depth + 1] &= !forced;
+            if next[depth + 1] == 0 || union.count_ones() < need {
+                continue;
+            }
+            cards[seat] = self.deck[p];
+            self.extend_world((t, r), cards, next, depth + 1, f);
+        }
+        cards[seat] = NO_CARD;
+    }
+
+    /// Gives the last seat dealt each card at the deck positions in `candidates` in turn: each
+    /// completes a deal (once the answers checked on whole deals allow it).
+    fn deal_last<F: FnMut(&[u8; MAX_PLAYERS])>(
+        &self,
+        (t, r): (&Table, &Record),
+        cards: &mut [u8; MAX_PLAYERS],
+        mut candidates: u16,
+        f: &mut F,
+    ) {
+        let seat = r.dealt[r.dealt_len as usize - 1] as usize;
+        while candidates != 0 {
+            let p = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            cards[seat] = self.deck[p];
             if self.whole_fits(t, r, cards) {
                 f(cards);
             }
-            return;
         }
-        if seat == t.prince {
-            return self.extend_world(t, r, cards, allowed, seat + 1, used, f);
-        }
-        // The later seats' cards left: none may be empty, together they must be enough, and a
-        // seat left one card forbids it to this seat (checked once here, not for every card).
-        let after = r.after[seat as usize];
-        let need = after.count_ones();
-        let (mut union, mut forced) = (0u16, 0u16);
-        for s in positions(u16::from(after)) {
-            let d = allowed[s] & !used;
-            if d == 0 {
-                return;
-            }
-            union |= d;
-            if d & (d - 1) == 0 {
-                forced |= d;
-            }
-        }
-        if union.count_ones() < need {
-            return;
-        }
-        'card: for p in positions(allowed[seat as usize] & !used & !forced) {
-            let used = used | (1 << p);
-            if (union & !(1 << p)).count_ones() < need {
-                continue;
-            }
-            let mut next = allowed;
-            for q in r.pairs_from(seat) {
-                let d = next[q.later as usize] & q.allowed[p];
-                if d & !used == 0 {
-                    continue 'card;
-                }
-                next[q.later as usize] = d;
-            }
-            cards[seat as usize] = self.deck[p];
-            self.extend_world(t, r, cards, next, seat + 1, used, f);
-        }
-        cards[seat as usize] = NO_CARD;
+        cards[seat] = NO_CARD;
     }
 
     /// Whether the answers that depend on the whole deal were allowed in the deal `cards`.
@@ -270,33 +279,31 @@ impl TofuKingdom {
         })
     }
 
-    /// Whether the deal that gives each seat but the Prince the card at deck position `at[seat]`
-    /// (the seats' cards in `cards`) fits the record: [`TofuKingdom::consistent`], from masks.
-    pub(super) fn fits(
-        &self,
-        t: &Table,
-        r: &Record,
-        cards: &[u8; MAX_PLAYERS],
-        at: &[u8; MAX_PLAYERS],
-    ) -> bool {
-        if r.prince_contradicted {
+    /// Whether the deal that gives the seat dealt at depth `k` (see [`Record`]) the card at deck
+    /// position `at[k]` fits the record: [`TofuKingdom::consistent`], from masks.
+    pub(super) fn fits(&self, t: &Table, r: &Record, at: &[u8]) -> bool {
+        let n = r.dealt_len as usize;
+        if r.prince_contradicted || at.len() < n {
             return false;
         }
-        let own_ok = (0..self.players)
-            .filter(|&s| s != t.prince)
-            .all(|s| r.own[s as usize] >> at[s as usize] & 1 == 1);
-        own_ok
+        let fit = (0..n).all(|k| r.own[k] >> at[k] & 1 == 1)
             && r.pairs().iter().all(|q| {
                 q.allowed[at[q.earlier as usize] as usize] >> at[q.later as usize] & 1 == 1
-            })
-            && self.whole_fits(t, r, cards)
+            });
+        fit && (r.whole_len == 0 || {
+            let mut cards = [NO_CARD; MAX_PLAYERS];
+            if let Some(c) = cards.get_mut(t.prince as usize) {
+                *c = self.data.prince;
+            }
+            self.deal_in_seat_order(t, at, &mut cards);
+            self.whole_fits(t, r, &cards)
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{Params, TofuKingdom};
-    use super::*;
     use crate::game::Game;
     use crate::rng_from_seed;
     use rand::seq::SliceRandom;
@@ -318,13 +325,12 @@ mod tests {
                 for _ in 0..20 {
                     let mut order: Vec<u8> = (0..g.deck().len() as u8).collect();
                     order.shuffle(&mut rng);
-                    let (mut cards, mut at) = (s.cards, [0u8; MAX_PLAYERS]);
+                    let mut cards = s.cards;
                     for (seat, &p) in (0..players).filter(|&x| x != t.prince).zip(&order) {
                         cards[seat as usize] = g.deck()[p as usize];
-                        at[seat as usize] = p;
                     }
                     let consistent = g.consistent(t, &cards);
-                    assert_eq!(g.fits(t, &r, &cards, &at), consistent, "{t:?} {cards:?}");
+                    assert_eq!(g.fits(t, &r, &order), consistent, "{t:?} {cards:?}");
                     if consistent {
                         fit += 1;
                     } else {
