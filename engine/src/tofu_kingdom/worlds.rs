@@ -46,6 +46,13 @@ pub(super) struct Record {
     prince_contradicted: bool,
 }
 
+/// The deck positions (a bit each) holding `card`.
+fn position_mask(deck: &[u8], card: u8) -> u16 {
+    deck.iter()
+        .enumerate()
+        .fold(0, |m, (p, &c)| m | u16::from(c == card) << p)
+}
+
 impl Record {
     fn pairs(&self) -> &[Pair] {
         &self.pairs[..self.pairs_len as usize]
@@ -104,14 +111,26 @@ impl TofuKingdom {
                 r.whole_len += 1;
                 continue;
             };
-            // The deck positions of the decider's card that make the answer true.
-            let mut world = [NO_CARD; MAX_PLAYERS];
-            let mut truth = 0u16;
-            for (p, &c) in deck.iter().enumerate() {
-                world[x as usize] = c;
-                let t = self.is_true(&world, e.to, e.question, e.answer) == Some(true);
-                truth |= u16::from(t) << p;
-            }
+            // The deck positions of the decider's card that make the answer true: where the card
+            // named is ("my card is c", "x's card is c"), or Princess Tofu ("she is with x").
+            let named = match (e.question, e.answer) {
+                (Question::OwnCard | Question::CardOf(_), Answer::Card(c)) => Some(c),
+                (Question::WherePrincess, Answer::Seat(_)) => Some(self.data.princess),
+                _ => None,
+            };
+            let truth = match named {
+                Some(c) => position_mask(deck, c),
+                None => {
+                    let mut world = [NO_CARD; MAX_PLAYERS];
+                    let mut truth = 0u16;
+                    for (p, &c) in deck.iter().enumerate() {
+                        world[x as usize] = c;
+                        let t = self.is_true(&world, e.to, e.question, e.answer) == Some(true);
+                        truth |= u16::from(t) << p;
+                    }
+                    truth
+                }
+            };
             if x == e.to {
                 own[x as usize] &= (truth & truthful) | (!truth & all & lying);
                 continue;
@@ -143,14 +162,18 @@ impl TofuKingdom {
             r.pairs_len += 1;
         }
         if let Some(g) = t.guess {
+            // Whether a card scores is the same for every seat dealt (only the Prince's differs).
+            let (mut scoring, mut named) = (0u16, 0u16);
+            if let Some(&x) = r.dealt[..r.dealt_len as usize].first() {
+                for (p, &c) in deck.iter().enumerate() {
+                    scoring |= u16::from(self.scores(t, x, c)) << p;
+                    named |= u16::from(c == t.revealed) << p;
+                }
+            }
             for s in (0..self.players).filter(|&s| dealt(s)) {
                 let scored = t.scored & (1 << s) != 0;
-                let mut fits = 0u16;
-                for (p, &c) in deck.iter().enumerate() {
-                    let named = s != g || c == t.revealed;
-                    fits |= u16::from(named && self.scores(t, s, c) == scored) << p;
-                }
-                own[s as usize] &= fits;
+                let score_fits = if scored { scoring } else { all & !scoring };
+                own[s as usize] &= score_fits & if s == g { named } else { all };
             }
             let p = t.prince;
             r.prince_contradicted = p < self.players
