@@ -93,7 +93,13 @@ pub struct TofuShifu {
     cards_by_flag: [CardSet; 9],
     /// Cards whose restaurant objective some one or two customer tiles can be served in full.
     coverable: CardSet,
+    /// Tells this game apart from every other built in this process (a clone keeps it): the
+    /// objectives a player's upgrades cover are remembered per game.
+    id: u64,
 }
+
+/// The id of the next game built.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// An index for each kind of flag: 0 Lantern, 1 to 4 the dishes, 5 to 8 the token hats.
 pub fn flag_index(f: Flag) -> usize {

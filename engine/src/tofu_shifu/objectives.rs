@@ -7,6 +7,7 @@
 //! in a way that matters).
 
 use super::*;
+use std::cell::Cell;
 
 /// The high bit of each of the 11 bytes used by packed counts.
 const HIGH: u128 = 0x80_8080_8080_8080_8080_8080;
@@ -55,12 +56,6 @@ impl FastRequirement {
             packed: pack_requirement(r),
         }
     }
-
-    /// Met by a player with `coins` and packed upgrade counts `counts`.
-    #[inline]
-    fn met(&self, coins: u16, counts: u128) -> bool {
-        coins >= self.coins && covers(counts, self.packed)
-    }
 }
 
 /// Whether each of the four counts packed one per byte in `have` is at least the one in `need`
@@ -76,7 +71,62 @@ fn covers(have: u128, need: u128) -> bool {
     ((have | HIGH) - need) & HIGH == HIGH
 }
 
+/// One remembered answer of [`TofuShifu::covered`]: the objectives whose upgrades the packed
+/// counts `counts` cover in game `game`.
+#[derive(Clone, Copy)]
+struct Covered {
+    counts: u128,
+    game: u64,
+    objectives: u32,
+}
+
+/// Slots of the memory of covered objectives, per thread (a power of two).
+const COVERED_SLOTS: usize = 64;
+
+thread_local! {
+    /// The covered objectives found lately, in the slot their counts hash to. A player's
+    /// upgrades change a few times a game, so the same counts come back turn after turn.
+    static COVERED: [Cell<Covered>; COVERED_SLOTS] = const {
+        [const {
+            Cell::new(Covered {
+                counts: 0,
+                game: u64::MAX,
+                objectives: 0,
+            })
+        }; COVERED_SLOTS]
+    };
+}
+
 impl TofuShifu {
+    /// The objectives whose upgrades the packed counts `counts` ([`pack_requirement`]'s form)
+    /// cover, coins aside: Town objective `i` at bit `i`, Player objective `j` at bit `16 + j`.
+    /// Remembered per thread, so that a turn usually looks it up instead of checking each open
+    /// objective.
+    #[inline]
+    fn covered(&self, counts: u128) -> u32 {
+        let folded = (counts as u64) ^ (counts >> 64) as u64;
+        let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % COVERED_SLOTS;
+        COVERED.with(|memo| {
+            let m = memo[slot].get();
+            if m.counts == counts && m.game == self.id {
+                return m.objectives;
+            }
+            let mut objectives = 0u32;
+            for (i, r) in self.town_fast[..self.town_req.len()].iter().enumerate() {
+                objectives |= u32::from(covers(counts, r.packed)) << i;
+            }
+            for (j, r) in self.player_fast[..self.player_req.len()].iter().enumerate() {
+                objectives |= u32::from(covers(counts, r.packed)) << (16 + j);
+            }
+            memo[slot].set(Covered {
+                counts,
+                game: self.id,
+                objectives,
+            });
+            objectives
+        })
+    }
+
     /// The player's upgrade counts packed like [`pack_requirement`].
     fn packed_counts(&self, p: &PlayerState) -> u128 {
         let mut dish = u32::from_le_bytes(p.dish_flags);
@@ -112,28 +162,29 @@ impl TofuShifu {
     /// Appends the objectives the player to move may complete now.
     pub(crate) fn legal_claims(&self, s: &State, out: &mut Vec<Action>) {
         let p = s.me();
-        let counts = self.packed_counts(p);
+        let covered = self.covered(self.packed_counts(p));
         if self.may_claim_town(s) {
-            let mut display = s.town_display;
+            let mut display = s.town_display & covered as u16;
             while display != 0 {
                 let i = display.trailing_zeros() as usize;
                 display &= display - 1;
-                if self.town_fast[i].met(p.coins, counts) {
+                if p.coins >= self.town_fast[i].coins {
                     out.push(Action::ClaimTown(i as u8));
                 }
             }
             if let Some(top) = self.coin_stack_top(s) {
-                if self.town_fast[top as usize % MAX_TOWN_OBJECTIVES].met(p.coins, counts) {
+                let i = top as usize % MAX_TOWN_OBJECTIVES;
+                if covered >> i & 1 == 1 && p.coins >= self.town_fast[i].coins {
                     out.push(Action::ClaimTown(top));
                 }
             }
         }
         if self.may_claim_player(s) {
-            let mut open = self.player_all & !p.player_done;
+            let mut open = self.player_all & !p.player_done & (covered >> 16) as u8;
             while open != 0 {
                 let i = open.trailing_zeros() as usize;
                 open &= open - 1;
-                if self.player_fast[i].met(p.coins, counts) {
+                if p.coins >= self.player_fast[i].coins {
                     out.push(Action::ClaimPlayer(i as u8));
                 }
             }
@@ -186,5 +237,76 @@ impl TofuShifu {
     #[inline]
     pub(crate) fn restaurant_objective_served(&self, served: u32, card: usize) -> bool {
         covers4(served, self.card_costs[card].objective)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{rng_from_seed, Game};
+    use rand::Rng;
+
+    /// The claims listed from the remembered covered objectives: every open objective whose
+    /// requirement [`TofuShifu::meets`] checks, in the listing's order.
+    fn claims_by_each_requirement(g: &TofuShifu, s: &State) -> Vec<Action> {
+        let p = s.me();
+        let mut out = Vec::new();
+        if g.may_claim_town(s) {
+            for i in (0..MAX_TOWN_OBJECTIVES).filter(|&i| s.town_display >> i & 1 == 1) {
+                if g.meets(p, &g.town_req[i]) {
+                    out.push(Action::ClaimTown(i as u8));
+                }
+            }
+            if let Some(top) = g.coin_stack_top(s) {
+                if g.meets(p, &g.town_req[top as usize % MAX_TOWN_OBJECTIVES]) {
+                    out.push(Action::ClaimTown(top));
+                }
+            }
+        }
+        if g.may_claim_player(s) {
+            for i in (0..g.player_req.len()).filter(|&i| p.player_done >> i & 1 == 0) {
+                if g.meets(p, &g.player_req[i]) {
+                    out.push(Action::ClaimPlayer(i as u8));
+                }
+            }
+        }
+        out
+    }
+
+    /// Games whose objectives differ take turns on one thread, so that each meets the others'
+    /// remembered answers (the first two pack the same counts alike, but one asks one upgrade
+    /// less for each Player objective): the claims listed are those each requirement allows.
+    #[test]
+    fn covered_objectives_remembered_list_the_claims_each_requirement_allows() {
+        let with = |f: fn(&mut Params)| {
+            let mut p = Params::with_players(4);
+            f(&mut p);
+            TofuShifu::with_params(p).unwrap()
+        };
+        let a = with(|_| {});
+        let b = with(|p| p.player_objective_upgrade_delta = -1);
+        let c = with(|p| p.board_flags_count = true);
+        let games = [&a, &b, &c];
+        let mut rngs = [1, 2, 3].map(rng_from_seed);
+        let mut states = [0, 1, 2].map(|k| games[k].new_state(&mut rngs[k]));
+        let (mut buf, mut checked, mut claims) = (Vec::new(), 0, 0);
+        for step in 0..600_000 {
+            let k = step % 3;
+            let (g, s, rng) = (games[k], &mut states[k], &mut rngs[k]);
+            if g.to_move(s).is_none() {
+                *s = g.new_state(rng);
+            }
+            if matches!(s.turn.phase, Phase::TurnStart | Phase::TurnEnd) {
+                let mut listed = Vec::new();
+                g.legal_claims(s, &mut listed);
+                assert_eq!(listed, claims_by_each_requirement(g, s), "{s:?}");
+                checked += 1;
+                claims += listed.len();
+            }
+            g.legal_actions(s, &mut buf);
+            let action = buf[rng.gen_range(0..buf.len())];
+            g.apply(s, action, rng);
+        }
+        assert!(checked > 50_000 && claims > 1_000, "{checked} {claims}");
     }
 }

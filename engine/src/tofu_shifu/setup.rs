@@ -175,6 +175,7 @@ impl TofuShifu {
         let mut capacity = data.spaces.each_ref().map(|d| d.capacity);
         capacity[Space::Rest as usize] = u8::MAX;
         Ok(TofuShifu {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             space_costs,
             capacity,
             town_fast,
