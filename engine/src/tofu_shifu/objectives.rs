@@ -82,6 +82,7 @@ struct Covered {
 
 /// Slots of the memory of covered objectives, per thread (a power of two).
 const COVERED_SLOTS: usize = 64;
+const _: () = assert!(COVERED_SLOTS.is_power_of_two());
 
 thread_local! {
     /// The covered objectives found lately, in the slot their counts hash to. A player's
@@ -105,7 +106,9 @@ impl TofuShifu {
     #[inline]
     fn covered(&self, counts: u128) -> u32 {
         let folded = (counts as u64) ^ (counts >> 64) as u64;
-        let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % COVERED_SLOTS;
+        // Fibonacci hashing: the product's top bits pick the slot.
+        let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> (u64::BITS - COVERED_SLOTS.trailing_zeros())) as usize;
         COVERED.with(|memo| {
             let m = memo[slot].get();
             if m.counts == counts && m.game == self.id {
