@@ -549,8 +549,22 @@ fn parse_requirement(
             }
         }
     }
+    for (group, counts, any) in [("DISH", r.dish, r.dish_any), ("HAT", r.hat, r.hat_any)] {
+        let n = counts.iter().map(|&x| x as usize).sum::<usize>() + any as usize;
+        if n > MAX_FLAGS_OF_A_GROUP {
+            return Err(EngineError::field(
+                file,
+                field,
+                format!("asks for {n} {group} upgrades in all; at most {MAX_FLAGS_OF_A_GROUP}"),
+            ));
+        }
+    }
     Ok(r)
 }
+
+/// Most flags of one group (Lanterns, dishes, hats) a player can hold, and an objective can ask
+/// for: the objective checks count each in a byte's low seven bits.
+const MAX_FLAGS_OF_A_GROUP: usize = 127;
 
 /// Most symbols in one list (a cost, an order, an objective): the counters are small.
 const MAX_LIST: usize = 8;
@@ -994,6 +1008,33 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             card_price: c.alt_card_price,
         });
     }
+    // A player's flag counts of a group (Lanterns, dishes, hats) are checked against objectives
+    // one per byte, below 128 (`objectives::covers`): a group can give no more flags than that.
+    let board = |x: &[u8; 4]| x.iter().map(|&n| n as usize).sum::<usize>();
+    for (group, board_flags) in [
+        ("LANTERN", 0),
+        ("DISH", board(&board_dish_flags)),
+        ("HAT", board(&board_hat_flags)),
+    ] {
+        let n = cards
+            .iter()
+            .filter(|c| match c.flag {
+                Flag::Lantern => group == "LANTERN",
+                Flag::Dish(_) => group == "DISH",
+                Flag::Hat(_) => group == "HAT",
+            })
+            .count();
+        if n + board_flags > MAX_FLAGS_OF_A_GROUP {
+            return Err(err(
+                "production_cards",
+                format!(
+                    "{n} cards give {group} flags (and the player board {board_flags}): a \
+                     player could hold more than {MAX_FLAGS_OF_A_GROUP}, the most the objective \
+                     checks count"
+                ),
+            ));
+        }
+    }
     let min_cards = raw.market.slots;
     if cards.len() < min_cards {
         return Err(err(
@@ -1117,6 +1158,53 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(msg.contains("dish_valuez"), "{msg}");
+    }
+
+    /// The objective checks count a group's flags in a byte's low seven bits: a requirement
+    /// asking for more than 127 of a group, or cards that could give a player more, are errors
+    /// naming the field, not silently wrong checks.
+    #[test]
+    fn flag_groups_beyond_what_objective_checks_count_are_errors() {
+        use serde_json::{json, Value};
+        let mut v: Value = serde_json::from_str(EMBEDDED_JSON).unwrap();
+        *v.pointer_mut("/town_objectives/0/requirement").unwrap() = json!({
+            "DISH:SOYMILK": 30, "DISH:SILKEN_TOFU": 30, "DISH:TOFU": 30, "DISH:DRIED_TOFU": 30,
+            "DISH:ANY": 8
+        });
+        let msg = CardData::from_json_str(&v.to_string(), "mine.json")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            msg.contains("town_objectives[0].requirement") && msg.contains("128 DISH"),
+            "{msg}"
+        );
+        // One short of the limit is accepted.
+        *v.pointer_mut("/town_objectives/0/requirement/DISH:ANY")
+            .unwrap() = json!(7);
+        CardData::from_json_str(&v.to_string(), "mine.json").unwrap();
+
+        // 128 cards giving dish flags, on top of the board's.
+        let mut v: Value = serde_json::from_str(EMBEDDED_JSON).unwrap();
+        let first = v["production_cards"][0].clone();
+        let cards: Vec<Value> = (0..128)
+            .map(|i| {
+                let mut c = first.clone();
+                c["id"] = json!(format!("X{i}"));
+                c["bonus"] = json!({"type": "DISH", "dish": "TOFU"});
+                c
+            })
+            .collect();
+        v["production_cards"] = json!(cards);
+        v["supply"]["production_cards"] = json!(128);
+        let msg = CardData::from_json_str(&v.to_string(), "mine.json")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            msg.contains("production_cards") && msg.contains("128 cards give DISH flags"),
+            "{msg}"
+        );
     }
 
     #[test]
