@@ -127,92 +127,94 @@ fn available(g: &TofuShifu, s: &State) -> Kinds {
     a
 }
 
-/// Upgrade counts in lanes: Lantern, four dishes, four hats ([`flag_index`]), then dishes in all
-/// and hats in all; the last five lanes are zero. Sixteen lanes of `u16`, so that the compiler
-/// checks a requirement with a few vector instructions.
-type Lanes = [u16; 16];
+/// Eleven counts one per byte from the lowest, as [`TofuShifu::town_requirement_counts`] gives
+/// them: Lantern, the four dishes, the four hats ([`flag_index`]), dishes in all, hats in all.
+/// Each count is at most 127, so that a byte's top bit is free for the checks.
+type Packed = u128;
 
-/// `k` in lanes, with its two totals.
-fn lanes(k: &Kinds) -> Lanes {
-    let mut x = [0u16; 16];
-    for (l, &v) in x.iter_mut().zip(k) {
-        *l = v as u16;
-    }
-    x[9] = k[1..5].iter().map(|&v| v as u16).sum();
-    x[10] = k[5..9].iter().map(|&v| v as u16).sum();
-    x
+/// The top bit of each of the eleven bytes.
+const HIGH: Packed = 0x80_8080_8080_8080_8080_8080;
+/// The low seven bits of each of the eleven bytes.
+const LOW7: Packed = 0x7F_7F7F_7F7F_7F7F_7F7F_7F7F;
+
+/// Eleven counts, packed.
+fn pack(x: &[u8; 11]) -> Packed {
+    let mut b = [0u8; 16];
+    b[..11].copy_from_slice(x);
+    u128::from_le_bytes(b)
 }
 
-/// Progress toward one requirement (`want`: its counts as
-/// [`TofuShifu::town_requirement_counts`] gives them, `coins_asked`: its coins): the share of
-/// its upgrades and coins met, and what one more flag of each kind would add to that share;
-/// `None` when the missing upgrades can no longer be had (no remaining card supplies them).
-/// `have` and `avail` are the seat's counts and the flags still to be had, in lanes.
+/// `k` with its two totals, each count at most 127 (a larger count stands for 127: every
+/// requirement asks for less, see [`progress`]).
+fn packed(k: &Kinds) -> Packed {
+    let total = |r: std::ops::Range<usize>| k[r].iter().map(|&v| v as u16).sum::<u16>();
+    let mut b = [0u8; 11];
+    for (x, &v) in b.iter_mut().zip(k) {
+        *x = v.min(127);
+    }
+    b[9] = total(1..5).min(127) as u8;
+    b[10] = total(5..9).min(127) as u8;
+    pack(&b)
+}
+
+/// The sum of the bytes of `x` (each below 256).
+fn byte_sum(x: Packed) -> u32 {
+    const EVEN: u128 = 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
+    // Eight 16-bit lanes, then one multiply per half gathers them in its top lane.
+    let pairs = (x & EVEN) + ((x >> 8) & EVEN);
+    let half = |h: u64| (h.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+    half(pairs as u64) + half((pairs >> 64) as u64)
+}
+
+/// Bit `k` set for each byte `k` of `x` whose top bit is set.
+fn top_bits(x: Packed) -> u16 {
+    // Each byte's top bit moved to its lowest bit; one multiply per half gathers eight of them
+    // (byte i lands on bit i of the top byte, without carries).
+    let gather =
+        |h: u64| ((h >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    (gather(x as u64) | gather((x >> 64) as u64) << 8) as u16
+}
+
+/// Progress toward one requirement (`want`: its counts [`TofuShifu::town_requirement_packed`],
+/// each at most 127; `coins_asked`: its coins): the share of its upgrades and coins met, and
+/// which flags would add to that share; `None` when the missing upgrades can no longer be had (no
+/// remaining card supplies them). `have` and `avail` are the seat's counts and the flags still to
+/// be had, [`packed`]: capped at 127, which decides as the counts would, since no count asked for
+/// is more.
 fn progress(
-    want: &[u8; 11],
+    want: Packed,
     coins_asked: u16,
-    have: &Lanes,
-    avail: &Lanes,
+    have: Packed,
+    avail: Packed,
     coins: u16,
 ) -> Option<Progress> {
-    let mut wants = [0u16; 16];
-    for (w, &x) in wants.iter_mut().zip(want) {
-        *w = x as u16;
-    }
-    let mut missing = [0u16; 16];
-    let mut beyond = false;
-    for k in 0..16 {
-        missing[k] = wants[k].saturating_sub(have[k]);
-        beyond |= missing[k] > avail[k];
-    }
-    if beyond {
+    // Per byte 128 + want - have: the top bit is set where want >= have, and the low seven
+    // bits then hold what is missing.
+    let t = (want | HIGH) - have;
+    let ge = t & HIGH;
+    let missing = t & LOW7 & (ge - (ge >> 7));
+    // Missing more of some kind than is still to be had: per byte 128 + avail - missing.
+    if ((avail | HIGH) - missing) & HIGH != HIGH {
         return None;
     }
-    let need: u32 = wants.iter().map(|&x| x as u32).sum();
-    let met = need - missing.iter().map(|&x| x as u32).sum::<u32>();
-    // A specific kind advances its own part, and the dishes' or hats' total when that is short
-    // ("DISH:ANY" and "HAT:ANY" on top of the specific ones).
-    let (dish, hat) = ((missing[9] > 0) as u8, (missing[10] > 0) as u8);
-    let mut short = [0u8; 9];
-    for (k, x) in short.iter_mut().enumerate() {
-        let total = match k {
-            1..=4 => dish,
-            5..=8 => hat,
-            _ => 0,
-        };
-        *x = (missing[k] > 0) as u8 + total;
-    }
-    let mut frac_need = need as f64;
-    let mut frac_met = met as f64;
-    if coins_asked > 0 {
-        frac_need += 1.0;
-        frac_met += (coins as f64 / coins_asked as f64).min(1.0);
-    }
-    if frac_need == 0.0 {
-        return Some(Progress {
-            share: 1.0,
-            short: [0; 9],
-            frac_need,
-            missing: 0,
-            paid: true,
-        });
-    }
-    Some(Progress {
-        share: frac_met / frac_need,
+    let short = top_bits(missing + LOW7);
+    Some(Progress::new(
+        byte_sum(want),
+        byte_sum(missing),
         short,
-        frac_need,
-        missing: need - met,
-        paid: coins >= coins_asked,
-    })
+        coins_asked,
+        coins,
+    ))
 }
 
 /// How far one objective is, and what one more flag of each kind would do for it.
+#[derive(Debug, PartialEq)]
 struct Progress {
     /// The share of the requirement met (upgrades and coins).
     share: f64,
-    /// How many of the requirement's parts one more flag of each kind advances: each part is
-    /// worth `1 / frac_need` of the share.
-    short: [u8; 9],
+    /// Which of the eleven counts ([`Packed`]'s order) are short: one more flag of kind `k`
+    /// advances count `k`, and the dishes' or hats' total when that is short.
+    short: u16,
     /// The requirement's parts (upgrades, and one for the coins when it asks for any).
     frac_need: f64,
     /// Upgrade parts still missing.
@@ -222,41 +224,104 @@ struct Progress {
 }
 
 impl Progress {
+    /// From the requirement's upgrade parts `need`, those `missing`, the short counts, and the
+    /// coins asked and held.
+    fn new(need: u32, missing: u32, short: u16, coins_asked: u16, coins: u16) -> Progress {
+        let met = need - missing;
+        let mut frac_need = need as f64;
+        let mut frac_met = met as f64;
+        if coins_asked > 0 {
+            frac_need += 1.0;
+            frac_met += (coins as f64 / coins_asked as f64).min(1.0);
+        }
+        if frac_need == 0.0 {
+            return Progress {
+                share: 1.0,
+                short: 0,
+                frac_need,
+                missing: 0,
+                paid: true,
+            };
+        }
+        Progress {
+            share: frac_met / frac_need,
+            short,
+            frac_need,
+            missing,
+            paid: coins >= coins_asked,
+        }
+    }
+
+    /// The flag kinds (bit per [`flag_index`]) one more of which advances the objective.
+    fn advanced_by(&self) -> u16 {
+        let total = |bit: u16, kinds: u16| if self.short >> bit & 1 == 1 { kinds } else { 0 };
+        (self.short & 0x1FF) | total(9, 0x1E) | total(10, 0x1E0)
+    }
+
+    /// How many of the requirement's parts one more flag of kind `k` advances.
+    fn parts(&self, k: usize) -> u8 {
+        let total = match k {
+            1..=4 => self.short >> 9 & 1,
+            5..=8 => self.short >> 10 & 1,
+            _ => 0,
+        };
+        ((self.short >> k & 1) + total) as u8
+    }
+
     /// What one more flag of kind `k` adds to the share.
     fn advance(&self, k: usize) -> f64 {
-        self.short[k] as f64 / self.frac_need
+        self.parts(k) as f64 / self.frac_need
     }
 
     /// Whether one more flag of kind `k` completes the objective: those parts are all that is
     /// missing and the coins are there.
     fn completes(&self, k: usize) -> bool {
-        self.paid && self.short[k] > 0 && self.short[k] as u32 == self.missing
+        let parts = self.parts(k);
+        self.paid && parts > 0 && parts as u32 == self.missing
     }
 }
 
-/// What the seat may still complete, in index order (Town objectives first): open Town
-/// objectives (the display and the coin stack's top) and its own open Player objectives, each
-/// as its counts ([`TofuShifu::town_requirement_counts`]) and its coins.
-fn open_objectives<'a>(
-    g: &'a TofuShifu,
-    s: &'a State,
-    p: &'a PlayerState,
-) -> impl Iterator<Item = ([u8; 11], u16)> + 'a {
-    let d = &g.data;
-    let mut town = s.town_display as u64;
-    if let Some(top) = g.coin_stack_top(s) {
-        town |= 1 << top;
+/// What the evaluation of every seat shares: the flags still to be had, and the open Town
+/// objectives.
+struct Shared {
+    /// Flags of each kind still to be had ([`available`]), [`packed`].
+    avail: Packed,
+    /// Kinds still to be had, a bit each.
+    to_be_had: u16,
+    /// The open Town objectives (the display and the coin stack's top), a bit each.
+    town: u64,
+    /// Every Player objective, a bit each.
+    player: u8,
+}
+
+impl Shared {
+    fn new(g: &TofuShifu, s: &State) -> Shared {
+        let avail = available(g, s);
+        let d = &g.data;
+        let mut town = s.town_display as u64;
+        if let Some(top) = g.coin_stack_top(s) {
+            town |= 1 << top;
+        }
+        Shared {
+            avail: packed(&avail),
+            to_be_had: (0..9).fold(0u16, |m, k| m | u16::from(avail[k] > 0) << k),
+            town: town & ((1u64 << d.town_objectives.len().min(63)) - 1),
+            player: ((1u64 << d.player_objectives.len().min(63)) - 1) as u8,
+        }
     }
-    town &= (1u64 << d.town_objectives.len().min(63)) - 1;
-    let player = ((1u64 << d.player_objectives.len().min(63)) - 1) & !(p.player_done as u64);
-    bits(town)
-        .map(move |i| (g.town_requirement_counts(i), g.town_requirement(i).coins))
-        .chain(bits(player).map(move |i| {
-            (
-                g.player_requirement_counts(i),
-                g.player_requirement(i).coins,
-            )
-        }))
+
+    /// What seat `p` may still complete, in index order (Town objectives first), each as its
+    /// packed counts and its coins.
+    fn open_to<'a>(
+        &self,
+        g: &'a TofuShifu,
+        p: &PlayerState,
+    ) -> impl Iterator<Item = (Packed, u16)> + 'a {
+        let player = (self.player & !p.player_done) as u64;
+        bits(self.town)
+            .map(|i| g.town_requirement_packed(i))
+            .chain(bits(player).map(|i| g.player_requirement_packed(i)))
+    }
 }
 
 /// The set bits of `x`, lowest first.
@@ -274,27 +339,28 @@ fn bits(mut x: u64) -> impl Iterator<Item = usize> {
 /// most coins an open objective asks for.
 fn objective_progress(
     g: &TofuShifu,
-    s: &State,
     p: &PlayerState,
-    avail: &Kinds,
+    shared: &Shared,
     w: &TofuShifuWeights,
 ) -> (f64, [f64; 9], u16) {
-    let have = lanes(&upgrade_counts(g, p));
-    let can = lanes(avail);
+    let have = packed(&upgrade_counts(g, p));
     let mut total = 0.0;
     let mut gain = [0.0; 9];
     let mut coins = 0;
     // A flag that completes an objective turns its progress into the objective itself.
     let completion = w.objective_completion * (w.objectives - w.objective_progress);
-    for (want, asked) in open_objectives(g, s, p) {
+    for (want, asked) in shared.open_to(g, p) {
         coins = coins.max(asked);
         // An objective that can no longer be completed earns nothing.
-        let Some(x) = progress(&want, asked, &have, &can, p.coins) else {
+        let Some(x) = progress(want, asked, have, shared.avail, p.coins) else {
             continue;
         };
         total += x.share;
         // Kinds the objective is not short of add nothing (weights are finite).
-        for k in (0..9).filter(|&k| avail[k] > 0 && x.short[k] > 0) {
+        let mut kinds = x.advanced_by() & shared.to_be_had;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             gain[k] += w.objective_progress * x.advance(k);
             if x.completes(k) {
                 gain[k] += completion;
@@ -347,6 +413,10 @@ fn table_progress(g: &TofuShifu, p: &PlayerState, c: usize, t: usize) -> Option<
 /// The restaurant objectives set: each completable one earns `restaurant_set`, and each is
 /// matched to a different open table (best total progress) for `restaurant_progress`.
 fn restaurant_value(g: &TofuShifu, p: &PlayerState, w: &TofuShifuWeights) -> f64 {
+    if p.objective_zone == 0 {
+        // What the loop below gives with no objective set (the weights are finite).
+        return 0.0;
+    }
     let tables = g.tables_open(p).min(MAX_TABLES);
     let mut base = 0.0;
     // best[mask]: the best progress sum with the tables in `mask` taken.
@@ -410,7 +480,23 @@ fn cards_value(
     flag_gain: &[f64; 9],
     w: &TofuShifuWeights,
 ) -> f64 {
-    let mut values = [0.0f64; 128];
+    // A few cards are held, so a short buffer usually does (a longer one costs its zeroing).
+    if held.count_ones() <= 16 {
+        best_cards_value(g, p, held, flag_gain, w, &mut [0.0; 16])
+    } else {
+        best_cards_value(g, p, held, flag_gain, w, &mut [0.0; 128])
+    }
+}
+
+/// [`cards_value`], with `values` as long as the cards held at least.
+fn best_cards_value(
+    g: &TofuShifu,
+    p: &PlayerState,
+    held: CardSet,
+    flag_gain: &[f64; 9],
+    w: &TofuShifuWeights,
+    values: &mut [f64],
+) -> f64 {
     let mut n = 0;
     for c in cards(held) {
         let card = &g.data.cards[c as usize];
@@ -432,10 +518,10 @@ fn cards_value(
 }
 
 /// One seat's total, before the opponent term.
-fn seat_value(g: &TofuShifu, s: &State, seat: usize, avail: &Kinds, w: &TofuShifuWeights) -> f64 {
+fn seat_value(g: &TofuShifu, s: &State, seat: usize, shared: &Shared, w: &TofuShifuWeights) -> f64 {
     let p = &s.players[seat];
     let d = &g.data;
-    let (progress, flag_gain, objective_coins) = objective_progress(g, s, p, avail, w);
+    let (progress, flag_gain, objective_coins) = objective_progress(g, p, shared, w);
     let held = p.hand | p.rest;
     let need = coins_needed(g, p, held, objective_coins);
     let coins =
@@ -468,21 +554,21 @@ impl Evaluate for TofuShifu {
     type Belief = ();
 
     fn evaluate(&self, s: &State, seat: Seat, w: &TofuShifuWeights) -> f64 {
-        let avail = available(self, s);
-        let me = seat_value(self, s, seat as usize, &avail, w);
+        let shared = Shared::new(self, s);
+        let me = seat_value(self, s, seat as usize, &shared, w);
         let best_other = (0..s.num_players as usize)
             .filter(|&q| q != seat as usize)
-            .map(|q| seat_value(self, s, q, &avail, w))
+            .map(|q| seat_value(self, s, q, &shared, w))
             .fold(f64::NEG_INFINITY, f64::max);
         me - w.opponent_share * best_other
     }
 
     fn evaluate_all(&self, s: &State, w: &TofuShifuWeights, out: &mut [f64]) {
-        let avail = available(self, s);
+        let shared = Shared::new(self, s);
         let n = s.num_players as usize;
         let mut own = [0.0; 4];
         for (q, x) in own.iter_mut().enumerate().take(n) {
-            *x = seat_value(self, s, q, &avail, w);
+            *x = seat_value(self, s, q, &shared, w);
         }
         for (seat, x) in out.iter_mut().enumerate().take(n) {
             let best_other = (0..n)
@@ -491,5 +577,100 @@ impl Evaluate for TofuShifu {
                 .fold(f64::NEG_INFINITY, f64::max);
             *x = own[seat] - w.opponent_share * best_other;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// A count of `k` drawn mostly small, sometimes at or past the 127 cap.
+    fn count(rng: &mut impl Rng) -> u8 {
+        match rng.gen_range(0..20) {
+            0 => rng.gen_range(120..=255),
+            1..=4 => 0,
+            _ => rng.gen_range(0..6),
+        }
+    }
+
+    /// Count `k` of `kinds` in [`Packed`]'s order, the totals included, not capped.
+    fn count_of(kinds: &Kinds, k: usize) -> u16 {
+        match k {
+            9 => kinds[1..5].iter().map(|&v| v as u16).sum(),
+            10 => kinds[5..9].iter().map(|&v| v as u16).sum(),
+            _ => kinds[k] as u16,
+        }
+    }
+
+    /// [`progress`] one count at a time, on counts not capped.
+    fn progress_by_count(
+        want: &[u8; 11],
+        coins_asked: u16,
+        have: &Kinds,
+        avail: &Kinds,
+        coins: u16,
+    ) -> Option<Progress> {
+        let mut missing_sum = 0;
+        let mut short = 0u16;
+        for (k, &x) in want.iter().enumerate() {
+            let missing = (x as u16).saturating_sub(count_of(have, k));
+            if missing > count_of(avail, k) {
+                return None;
+            }
+            missing_sum += missing as u32;
+            short |= u16::from(missing > 0) << k;
+        }
+        let need = want.iter().map(|&x| x as u32).sum();
+        Some(Progress::new(need, missing_sum, short, coins_asked, coins))
+    }
+
+    /// The packed check of a requirement decides as counting kind by kind does: the same share,
+    /// short counts, missing parts and coins, for requirements (each count at most 127, as the
+    /// data check ensures) and counts drawn at random, counts past the 127 cap included.
+    #[test]
+    fn packed_progress_decides_as_counting_kind_by_kind() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut seen = [0u32; 3];
+        for _ in 0..200_000 {
+            let have: Kinds = std::array::from_fn(|_| count(&mut rng));
+            let avail: Kinds = std::array::from_fn(|_| match rng.gen_range(0..6) {
+                0 => 0,
+                _ => count(&mut rng).max(1).saturating_mul(2),
+            });
+            let mut want: [u8; 11] = std::array::from_fn(|_| rng.gen_range(0..6) / 2);
+            if rng.gen_range(0..50) == 0 {
+                want[rng.gen_range(0..11)] = rng.gen_range(100..=127);
+            }
+            let (asked, coins) = (rng.gen_range(0..4), rng.gen_range(0..4));
+            let fast = progress(pack(&want), asked, packed(&have), packed(&avail), coins);
+            let slow = progress_by_count(&want, asked, &have, &avail, coins);
+            assert_eq!(fast, slow, "want {want:?}, have {have:?}, avail {avail:?}");
+            seen[match &fast {
+                None => 0,
+                Some(x) if x.short == 0 => 1,
+                Some(_) => 2,
+            }] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 10_000), "{seen:?}");
+    }
+
+    /// A flag of a kind advances the objective's own count of it and the total of its group.
+    #[test]
+    fn a_flag_advances_its_count_and_its_total() {
+        let none = packed(&[0; 9]);
+        let many = packed(&[9; 9]);
+        // One Lantern, two Tofu dishes, one dish of any kind.
+        let want = pack(&[1, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0]);
+        let x = progress(want, 0, none, many, 0).unwrap();
+        assert_eq!(x.missing, 6);
+        assert_eq!(x.advanced_by(), 0b1_1111);
+        assert_eq!(
+            (x.parts(0), x.parts(1), x.parts(3), x.parts(5)),
+            (1, 1, 2, 0)
+        );
+        // Short of a Lantern no card can still supply: nothing to be had.
+        let no_lantern = packed(&[0, 9, 9, 9, 9, 9, 9, 9, 9]);
+        assert_eq!(progress(want, 0, none, no_lantern, 0), None);
     }
 }

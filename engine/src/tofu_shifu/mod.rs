@@ -266,6 +266,20 @@ impl TofuShifu {
         objectives::unpack11(self.player_fast[i].packed)
     }
 
+    /// Town objective `i`'s upgrade counts as [`Self::town_requirement_counts`], packed one per
+    /// byte from the lowest (each at most 127: the data check bounds them), and its coins.
+    pub fn town_requirement_packed(&self, i: usize) -> (u128, u16) {
+        let r = &self.town_fast[i];
+        (r.packed, r.coins)
+    }
+
+    /// Player objective `i`'s upgrade counts packed, and its coins, as
+    /// [`Self::town_requirement_packed`].
+    pub fn player_requirement_packed(&self, i: usize) -> (u128, u16) {
+        let r = &self.player_fast[i];
+        (r.packed, r.coins)
+    }
+
     /// The coin-stack objective on top, if any are left.
     pub fn coin_stack_top(&self, s: &State) -> Option<u8> {
         self.coin_stack.get(s.coin_stack_taken as usize).copied()
