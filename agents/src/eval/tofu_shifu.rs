@@ -283,6 +283,7 @@ impl Progress {
 
 /// What the evaluation of every seat shares: the flags still to be had, and the open Town
 /// objectives.
+#[derive(Clone, Copy)]
 struct Shared {
     /// Flags of each kind still to be had ([`available`]), [`packed`].
     avail: Packed,
@@ -549,16 +550,155 @@ fn seat_value(g: &TofuShifu, s: &State, seat: usize, shared: &Shared, w: &TofuSh
     v + cards_value(g, p, held, &flag_gain, w)
 }
 
+/// A weight set's bits, every field (the pattern names them all, so a field added to
+/// [`TofuShifuWeights`] must be added here).
+fn weight_bits(w: &TofuShifuWeights) -> [u64; 17] {
+    let TofuShifuWeights {
+        objectives,
+        objective_progress,
+        objective_completion,
+        restaurant_set,
+        restaurant_progress,
+        coins,
+        coins_excess,
+        dish_flags,
+        hat_flags,
+        tables,
+        dishes,
+        hats,
+        customers,
+        card_upgrade,
+        card_objective,
+        card_hat,
+        opponent_share,
+    } = *w;
+    [
+        objectives,
+        objective_progress,
+        objective_completion,
+        restaurant_set,
+        restaurant_progress,
+        coins,
+        coins_excess,
+        dish_flags,
+        hat_flags,
+        tables,
+        dishes,
+        hats,
+        customers,
+        card_upgrade,
+        card_objective,
+        card_hat,
+        opponent_share,
+    ]
+    .map(f64::to_bits)
+}
+
+/// Slots of the memory of seat values, per thread (a power of two).
+const SEAT_SLOTS: usize = 64;
+const _: () = assert!(SEAT_SLOTS.is_power_of_two());
+
+/// One remembered seat value: [`seat_value`] of `player` with the shared part `avail` and
+/// `town`.
+#[derive(Clone, Copy)]
+struct SeatSlot {
+    avail: Packed,
+    town: u64,
+    player: PlayerState,
+    value: f64,
+}
+
+/// The seat values found lately, for one game and one weight set: [`seat_value`] is a pure
+/// function of the game, the weights, the seat's own state and [`Shared`]'s `avail` and `town`
+/// (the rest of `Shared` follows from the game and `avail`).
+struct SeatValues {
+    game: u64,
+    weights: [u64; 17],
+    slots: [Option<SeatSlot>; SEAT_SLOTS],
+}
+
+thread_local! {
+    /// A greedy step evaluates each action's result for every seat, and the other seats are
+    /// mostly as they were: their values are looked up here.
+    static SEAT_VALUES: std::cell::RefCell<SeatValues> = const {
+        std::cell::RefCell::new(SeatValues {
+            game: u64::MAX,
+            weights: [0; 17],
+            slots: [None; SEAT_SLOTS],
+        })
+    };
+}
+
+/// The slot of a seat's state: a few of its words that change often, mixed. (A seat's state
+/// with another shared part takes the same slot: the older is of no more use.)
+fn seat_slot(p: &PlayerState) -> usize {
+    let fold = |x: u128| x as u64 ^ (x >> 64) as u64;
+    // The first eight bytes of the tables (every seat at the default sizes).
+    let eight = |t: &[[u8; SEATS_PER_TABLE]; MAX_TABLES]| {
+        let mut b = [0u8; 8];
+        for (x, &v) in b.iter_mut().zip(t.as_flattened()) {
+            *x = v;
+        }
+        u64::from_le_bytes(b)
+    };
+    let words = fold(p.hand)
+        ^ fold(p.upgrades).rotate_left(13)
+        ^ fold(p.objective_zone | p.rest).rotate_left(29)
+        ^ u64::from(p.coins) << 48
+        ^ u64::from(u32::from_le_bytes(p.dishes)) << 16
+        ^ u64::from(u32::from_le_bytes(p.hats))
+        ^ eight(&p.served).rotate_left(3)
+        ^ eight(&p.tables).rotate_left(53);
+    (words.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (u64::BITS - SEAT_SLOTS.trailing_zeros()))
+        as usize
+}
+
+/// [`seat_value`], remembered per thread.
+fn remembered_seat_value(
+    g: &TofuShifu,
+    s: &State,
+    seat: usize,
+    shared: &Shared,
+    w: &TofuShifuWeights,
+) -> f64 {
+    let p = &s.players[seat];
+    SEAT_VALUES.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        let weights = weight_bits(w);
+        if memo.game != g.instance_id() || memo.weights != weights {
+            *memo = SeatValues {
+                game: g.instance_id(),
+                weights,
+                slots: [None; SEAT_SLOTS],
+            };
+        }
+        let slot = seat_slot(p);
+        if let Some(x) = &memo.slots[slot] {
+            if x.avail == shared.avail && x.town == shared.town && x.player == *p {
+                return x.value;
+            }
+        }
+        let value = seat_value(g, s, seat, shared, w);
+        memo.slots[slot] = Some(SeatSlot {
+            avail: shared.avail,
+            town: shared.town,
+            player: *p,
+            value,
+        });
+        value
+    })
+}
+
 impl Evaluate for TofuShifu {
     type Weights = TofuShifuWeights;
     type Belief = ();
 
     fn evaluate(&self, s: &State, seat: Seat, w: &TofuShifuWeights) -> f64 {
         let shared = Shared::new(self, s);
-        let me = seat_value(self, s, seat as usize, &shared, w);
+        let me = remembered_seat_value(self, s, seat as usize, &shared, w);
         let best_other = (0..s.num_players as usize)
             .filter(|&q| q != seat as usize)
-            .map(|q| seat_value(self, s, q, &shared, w))
+            .map(|q| remembered_seat_value(self, s, q, &shared, w))
             .fold(f64::NEG_INFINITY, f64::max);
         me - w.opponent_share * best_other
     }
@@ -568,6 +708,7 @@ impl Evaluate for TofuShifu {
         let n = s.num_players as usize;
         let mut own = [0.0; 4];
         for (q, x) in own.iter_mut().enumerate().take(n) {
+            // Cut rollouts rarely meet a seat's state twice: no memory here.
             *x = seat_value(self, s, q, &shared, w);
         }
         for (seat, x) in out.iter_mut().enumerate().take(n) {
@@ -653,6 +794,112 @@ mod tests {
             }] += 1;
         }
         assert!(seen.iter().all(|&n| n > 10_000), "{seen:?}");
+    }
+
+    /// The per-thread memory of seat values gives each seat's own value bit for bit, while two
+    /// games and two weight sets take turns on one thread and every seat is asked at every step
+    /// (another seat's upgrade changes what is still to be had while this seat stays the same).
+    #[test]
+    fn remembered_seat_values_are_the_seat_values() {
+        use shifu_engine::tofu_shifu::{CardData, Params};
+        use shifu_engine::{rng_from_seed, Game};
+        let games = [
+            TofuShifu::new(CardData::embedded(), Params::with_players(4)).unwrap(),
+            TofuShifu::new(
+                CardData::builtin("reconstructed").unwrap(),
+                Params::with_players(3),
+            )
+            .unwrap(),
+        ];
+        let weights = [
+            TofuShifuWeights::default(),
+            TofuShifuWeights {
+                card_hat: 0.2,
+                objective_progress: 0.7,
+                ..TofuShifuWeights::default()
+            },
+        ];
+        let mut remembered = 0u32;
+        let mut buf = Vec::new();
+        for seed in 0..6u64 {
+            let mut rngs = [rng_from_seed(seed), rng_from_seed(seed + 100)];
+            let mut states = [0, 1].map(|i| games[i].new_state(&mut rngs[i]));
+            let mut pick = rng_from_seed(seed + 200);
+            for step in 0..4000 {
+                // Blocks of 40 steps: the games take turns, and the weights every other block.
+                let i = step / 40 % 2;
+                let w = &weights[step / 80 % 2];
+                let (g, s) = (&games[i], &mut states[i]);
+                if g.to_move(s).is_none() {
+                    continue;
+                }
+                let shared = Shared::new(g, s);
+                for seat in 0..s.num_players as usize {
+                    let want = seat_value(g, s, seat, &shared, w);
+                    let got = remembered_seat_value(g, s, seat, &shared, w);
+                    assert_eq!(got.to_bits(), want.to_bits(), "seed {seed} step {step}");
+                    remembered += 1;
+                }
+                g.legal_actions(s, &mut buf);
+                let a = buf[pick.gen_range(0..buf.len())];
+                g.apply(s, a, &mut rngs[i]);
+            }
+        }
+        assert!(remembered > 40_000, "{remembered}");
+    }
+
+    /// Each part of the memory's key counts: the same seat state asked again with fewer flags
+    /// to be had, other open Town objectives, other weights, or another game gets that case's own
+    /// value, not the one remembered (each differs from it).
+    #[test]
+    fn seat_values_are_remembered_per_game_weights_and_shared_part() {
+        use shifu_engine::tofu_shifu::{CardData, Params};
+        use shifu_engine::{rng_from_seed, Game};
+        let g = TofuShifu::new(CardData::embedded(), Params::with_players(4)).unwrap();
+        let mut params = Params::with_players(4);
+        params.board_flags_count = true;
+        let other_game = TofuShifu::new(CardData::embedded(), params).unwrap();
+        let w = TofuShifuWeights::default();
+        let other_w = TofuShifuWeights {
+            objective_progress: 0.7,
+            ..TofuShifuWeights::default()
+        };
+        // A midgame state.
+        let mut rng = rng_from_seed(3);
+        let mut s = g.new_state(&mut rng);
+        let mut buf = Vec::new();
+        for _ in 0..600 {
+            g.legal_actions(&s, &mut buf);
+            let a = buf[rng.gen_range(0..buf.len())];
+            g.apply(&mut s, a, &mut rng);
+        }
+        assert!(g.to_move(&s).is_some());
+        let seat = 1;
+        let shared = Shared::new(&g, &s);
+        let v = remembered_seat_value(&g, &s, seat, &shared, &w);
+        assert_eq!(v.to_bits(), seat_value(&g, &s, seat, &shared, &w).to_bits());
+        let no_flags = Shared {
+            avail: 0,
+            to_be_had: 0,
+            ..shared
+        };
+        let no_town = Shared { town: 0, ..shared };
+        let other_shared = Shared::new(&other_game, &s);
+        let cases = [
+            (&g, &no_flags, &w),
+            (&g, &no_town, &w),
+            (&g, &shared, &other_w),
+            (&other_game, &other_shared, &w),
+        ];
+        for (i, (game, sh, weights)) in cases.into_iter().enumerate() {
+            let want = seat_value(game, &s, seat, sh, weights);
+            assert_ne!(want.to_bits(), v.to_bits(), "case {i} is not another value");
+            let got = remembered_seat_value(game, &s, seat, sh, weights);
+            assert_eq!(got.to_bits(), want.to_bits(), "case {i}");
+            // And the first case once more, remembered or not.
+            let first = remembered_seat_value(&g, &s, seat, &shared, &w);
+            assert_eq!(first.to_bits(), v.to_bits(), "case {i}");
+        }
     }
 
     /// A flag of a kind advances the objective's own count of it and the total of its group.

@@ -230,6 +230,12 @@ impl TofuShifu {
         self.upgrade_coins(p, card)
     }
 
+    /// An id of this game as built (its data and parameters): distinct for every game built in
+    /// this process, kept by a clone. Per-thread memories of pure functions of the game key on it.
+    pub fn instance_id(&self) -> u64 {
+        self.id
+    }
+
     /// The number of players.
     pub fn players(&self) -> u8 {
         self.players
