@@ -6,6 +6,8 @@
 # so the counts do not move with the machine's load.
 #
 #   bash benches/mcts_split.sh        # DECISIONS=20 for a longer run (default 10)
+#   ROLLOUT=greedy bash benches/mcts_split.sh   # the benchmark's other configuration: greedy
+#                                               # rollouts cut at depth 10
 #
 # It runs benches/examples/mcts_profile.rs for DECISIONS decisions and for none, and reads the
 # inclusive counts of MctsAgent::sample, ::rollout and ::heuristic_reward (never inlined, so that
@@ -19,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for k in "$n" 0; do
   valgrind --tool=callgrind --callgrind-out-file="$work/$k.out" \
-    target/release/examples/mcts_profile "$k" > /dev/null 2>&1
+    target/release/examples/mcts_profile "$k" "${ROLLOUT:-random}" > /dev/null 2>&1
 done
 python3 - "$work" "$n" <<'PY'
 import re, subprocess, sys

@@ -1,6 +1,6 @@
-//! The MCTS benchmark's decision (`benches/benches/mcts.rs`, random rollouts cut at depth 60),
-//! repeated, for a profiler: where an iteration's time goes (determinization, tree policy,
-//! rollouts).
+//! The MCTS benchmark's decision (`benches/benches/mcts.rs`, random rollouts cut at depth 60, or
+//! greedy ones cut at depth 10), repeated, for a profiler: where an iteration's time goes
+//! (determinization, tree policy, rollouts).
 //!
 //!     cargo build --release -p shifu-benches --example mcts_profile
 //!     valgrind --tool=callgrind --callgrind-out-file=/tmp/mcts.out \
@@ -8,7 +8,8 @@
 //!     callgrind_annotate --inclusive=yes /tmp/mcts.out | head -40
 //!
 //! The argument is the number of decisions (500 iterations each); run it with 0 too and
-//! subtract, so that start-up cancels.
+//! subtract, so that start-up cancels. A second argument `greedy` runs the benchmark's other
+//! configuration, greedy rollouts cut at depth 10.
 use shifu_agents::mcts::{MctsAgent, MctsConfig, Rollout};
 use shifu_agents::{agent_rng, Agent, Decision};
 use shifu_benches::midgame_decision;
@@ -21,10 +22,14 @@ fn main() {
         .unwrap_or(20);
     let g = TofuShifu::with_params(Params::with_players(4)).unwrap();
     let (state, legal, seat) = midgame_decision(&g);
+    let (rollout, depth) = match std::env::args().nth(2).as_deref() {
+        Some("greedy") => (Rollout::Greedy, 10),
+        _ => (Rollout::Random, 60),
+    };
     let config = MctsConfig {
         iters: 500,
-        rollout: Rollout::Random,
-        depth: 60,
+        rollout,
+        depth,
         ..MctsConfig::default()
     };
     let mut agent =
