@@ -127,7 +127,7 @@ fn available(g: &TofuShifu, s: &State) -> Kinds {
     a
 }
 
-/// Eleven counts one per byte from the lowest, as [`TofuShifu::town_requirement_counts`] gives
+/// Eleven counts one per byte from the lowest, as [`TofuShifu::town_requirement_packed`] gives
 /// them: Lantern, the four dishes, the four hats ([`flag_index`]), dishes in all, hats in all.
 /// Each count is at most 127, so that a byte's top bit is free for the checks.
 type Packed = u128;
@@ -208,7 +208,7 @@ fn progress(
 }
 
 /// How far one objective is, and what one more flag of each kind would do for it.
-#[derive(Debug, PartialEq)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct Progress {
     /// The share of the requirement met (upgrades and coins).
     share: f64,
@@ -550,10 +550,16 @@ fn seat_value(g: &TofuShifu, s: &State, seat: usize, shared: &Shared, w: &TofuSh
     v + cards_value(g, p, held, &flag_gain, w)
 }
 
-/// A weight set's bits, every field (the pattern names them all, so a field added to
-/// [`TofuShifuWeights`] must be added here).
+/// A weight set's bits, every field: the pattern names them all (no `..`), so a field added to
+/// [`TofuShifuWeights`] must be added here.
 fn weight_bits(w: &TofuShifuWeights) -> [u64; 17] {
-    let TofuShifuWeights {
+    macro_rules! bits {
+        ($($field:ident),*) => {{
+            let TofuShifuWeights { $($field),* } = *w;
+            [$($field),*].map(f64::to_bits)
+        }};
+    }
+    bits!(
         objectives,
         objective_progress,
         objective_completion,
@@ -570,28 +576,8 @@ fn weight_bits(w: &TofuShifuWeights) -> [u64; 17] {
         card_upgrade,
         card_objective,
         card_hat,
-        opponent_share,
-    } = *w;
-    [
-        objectives,
-        objective_progress,
-        objective_completion,
-        restaurant_set,
-        restaurant_progress,
-        coins,
-        coins_excess,
-        dish_flags,
-        hat_flags,
-        tables,
-        dishes,
-        hats,
-        customers,
-        card_upgrade,
-        card_objective,
-        card_hat,
-        opponent_share,
-    ]
-    .map(f64::to_bits)
+        opponent_share
+    )
 }
 
 /// Slots of the memory of seat values, per thread (a power of two).

@@ -1011,19 +1011,22 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
     // A player's flag counts of a group (Lanterns, dishes, hats) are checked against objectives
     // one per byte, below 128 (`objectives::covers`): a group can give no more flags than that.
     let board = |x: &[u8; 4]| x.iter().map(|&n| n as usize).sum::<usize>();
-    for (group, board_flags) in [
+    let mut given = [0usize; 3];
+    for c in &cards {
+        given[match c.flag {
+            Flag::Lantern => 0,
+            Flag::Dish(_) => 1,
+            Flag::Hat(_) => 2,
+        }] += 1;
+    }
+    for ((group, board_flags), n) in [
         ("LANTERN", 0),
         ("DISH", board(&board_dish_flags)),
         ("HAT", board(&board_hat_flags)),
-    ] {
-        let n = cards
-            .iter()
-            .filter(|c| match c.flag {
-                Flag::Lantern => group == "LANTERN",
-                Flag::Dish(_) => group == "DISH",
-                Flag::Hat(_) => group == "HAT",
-            })
-            .count();
+    ]
+    .into_iter()
+    .zip(given)
+    {
         if n + board_flags > MAX_FLAGS_OF_A_GROUP {
             return Err(err(
                 "production_cards",
@@ -1166,15 +1169,18 @@ mod tests {
     #[test]
     fn flag_groups_beyond_what_objective_checks_count_are_errors() {
         use serde_json::{json, Value};
+        let error_of = |v: &Value| {
+            CardData::from_json_str(&v.to_string(), "mine.json")
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
         let mut v: Value = serde_json::from_str(EMBEDDED_JSON).unwrap();
         *v.pointer_mut("/town_objectives/0/requirement").unwrap() = json!({
             "DISH:SOYMILK": 30, "DISH:SILKEN_TOFU": 30, "DISH:TOFU": 30, "DISH:DRIED_TOFU": 30,
             "DISH:ANY": 8
         });
-        let msg = CardData::from_json_str(&v.to_string(), "mine.json")
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
+        let msg = error_of(&v);
         assert!(
             msg.contains("town_objectives[0].requirement") && msg.contains("128 DISH"),
             "{msg}"
@@ -1197,10 +1203,7 @@ mod tests {
             .collect();
         v["production_cards"] = json!(cards);
         v["supply"]["production_cards"] = json!(128);
-        let msg = CardData::from_json_str(&v.to_string(), "mine.json")
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
+        let msg = error_of(&v);
         assert!(
             msg.contains("production_cards") && msg.contains("128 cards give DISH flags"),
             "{msg}"

@@ -261,19 +261,9 @@ impl TofuShifu {
         &self.player_req[i]
     }
 
-    /// Town objective `i`'s upgrade counts, one per byte from the lowest: Lantern, the four
-    /// dishes, the four hats, dishes in all, hats in all (`DISH:ANY` and `HAT:ANY` included).
-    pub fn town_requirement_counts(&self, i: usize) -> [u8; 11] {
-        objectives::unpack11(self.town_fast[i].packed)
-    }
-
-    /// Player objective `i`'s upgrade counts, as [`Self::town_requirement_counts`].
-    pub fn player_requirement_counts(&self, i: usize) -> [u8; 11] {
-        objectives::unpack11(self.player_fast[i].packed)
-    }
-
-    /// Town objective `i`'s upgrade counts as [`Self::town_requirement_counts`], packed one per
-    /// byte from the lowest (each at most 127: the data check bounds them), and its coins.
+    /// Town objective `i`'s upgrade counts packed one per byte from the lowest: Lantern, the four
+    /// dishes, the four hats, dishes in all, hats in all (`DISH:ANY` and `HAT:ANY` included), each
+    /// at most 127 (the data check bounds them); and its coins.
     pub fn town_requirement_packed(&self, i: usize) -> (u128, u16) {
         let r = &self.town_fast[i];
         (r.packed, r.coins)

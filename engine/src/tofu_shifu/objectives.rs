@@ -21,14 +21,6 @@ fn pack11(b: [u8; 11]) -> u128 {
     x
 }
 
-/// The 11 counts packed by [`pack11`].
-pub(crate) fn unpack11(x: u128) -> [u8; 11] {
-    let b = x.to_le_bytes();
-    [
-        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10],
-    ]
-}
-
 /// A requirement's upgrade counts packed one per byte: lantern, four dish kinds, four hat kinds,
 /// dishes in all, hats in all.
 pub(crate) fn pack_requirement(r: &Requirement) -> u128 {
