@@ -47,6 +47,39 @@ thread_local! {
     static KNOWN: RefCell<Option<Known>> = const { RefCell::new(None) };
 }
 
+/// The room for deck positions the rejection tries shuffle: the largest deck, rounded up to a
+/// power of two so that indices masked into it need no bounds check.
+const SHUFFLED: usize = MAX_CHARACTERS.next_power_of_two();
+
+/// `SliceRandom::shuffle` of rand 0.8 on the first `n` of `v`, with the same draws and the same
+/// result (a test holds the two together), for the rejection tries: each draw's rejection zone
+/// comes from a table instead of a leading-zero count, and the swaps need no bounds checks.
+/// Fisher-Yates from the top; the draw for index `i` is Lemire's widening multiply of a `u32` by
+/// `i + 1`, drawn again while the low half is above the zone `((i + 1) << lz) - 1`.
+fn shuffle<R: Rng + ?Sized>(v: &mut [u8; SHUFFLED], n: usize, rng: &mut R) {
+    const ZONES: [u32; SHUFFLED + 1] = {
+        let mut z = [0u32; SHUFFLED + 1];
+        let mut r = 1;
+        while r <= SHUFFLED {
+            let r32 = r as u32;
+            z[r] = (r32 << r32.leading_zeros()).wrapping_sub(1);
+            r += 1;
+        }
+        z
+    };
+    for i in (1..n.min(SHUFFLED)).rev() {
+        let range = i as u64 + 1;
+        let zone = ZONES[i + 1];
+        let j = loop {
+            let m = u64::from(rng.next_u32()) * range;
+            if m as u32 <= zone {
+                break (m >> 32) as usize;
+            }
+        };
+        v.swap(i, j & (SHUFFLED - 1));
+    }
+}
+
 /// Rejection-sampling tries before exact enumeration.
 const REJECTION_TRIES: usize = 64;
 
@@ -105,26 +138,19 @@ impl TofuKingdom {
     /// Compiles table `t`'s record into `known`, in place of what it held (its deals not yet
     /// enumerated; their buffer is kept for the next enumeration).
     fn compile(&self, t: &Table, known: &mut Option<Known>) {
-        let record = self.record(t);
-        match known {
-            Some(k) => {
-                k.game = self.id;
-                k.params.clone_from(&self.params);
-                k.table = *t;
-                k.record = record;
-                k.enumerated = false;
-            }
-            None => {
-                *known = Some(Known {
-                    game: self.id,
-                    params: self.params.clone(),
-                    table: *t,
-                    record,
-                    enumerated: false,
-                    deals: Vec::new(),
-                })
-            }
-        }
+        let k = known.get_or_insert_with(|| Known {
+            game: self.id,
+            params: self.params.clone(),
+            table: *t,
+            record: self.record(t),
+            enumerated: false,
+            deals: Vec::new(),
+        });
+        k.game = self.id;
+        k.params.clone_from(&self.params);
+        k.table = *t;
+        self.record_into(t, &mut k.record);
+        k.enumerated = false;
     }
 
     /// Gives the seats but the Prince's, in seat order, the cards at deck positions `order`;
@@ -202,7 +228,7 @@ impl TofuKingdom {
         // one's in place.
         let mut compiled = false;
         let n = self.deck_len as usize;
-        let mut deck_order = [0u8; MAX_CHARACTERS];
+        let mut deck_order = [0u8; SHUFFLED];
         for (p, x) in deck_order.iter_mut().enumerate() {
             *x = p as u8;
         }
@@ -210,7 +236,7 @@ impl TofuKingdom {
             // Deck positions, shuffled as the deal shuffles the deck (the same draws): the seats
             // but the Prince's, in seat order, get the first ones.
             let mut order = deck_order;
-            order[..n].shuffle(rng);
+            shuffle(&mut order, n, rng);
             // The compiled record once there is one for this table (kept, or compiled after the
             // first `PLAIN_TRIES` fail), else the log itself: both accept the same deals.
             let fits = match known {
@@ -294,6 +320,26 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The rejection tries' shuffle draws as rand's does and leaves the same order, for every
+    /// length it takes.
+    #[test]
+    fn the_deck_shuffle_is_rands_shuffle() {
+        for len in 0..=SHUFFLED {
+            let (mut ours, mut rands) = (rng_from_seed(len as u64), rng_from_seed(len as u64));
+            for _ in 0..2_000 {
+                let mut a = [0u8; SHUFFLED];
+                for (p, x) in a.iter_mut().enumerate() {
+                    *x = p as u8;
+                }
+                let mut b = a;
+                shuffle(&mut a, len, &mut ours);
+                b[..len].shuffle(&mut rands);
+                assert_eq!(a, b, "length {len}");
+            }
+            assert_eq!(ours.gen::<u64>(), rands.gen::<u64>(), "length {len}");
+        }
     }
 
     /// What a thread keeps of the last table (its record and deals) changes no draw: the same

@@ -20,6 +20,7 @@ pub mod data;
 mod encode;
 mod hidden;
 mod invariants;
+mod lanes;
 pub mod params;
 mod present;
 mod rules;

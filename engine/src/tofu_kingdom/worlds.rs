@@ -10,6 +10,7 @@
 //! under `centre_answer = free`) are checked on complete deals.
 
 use super::data::MAX_CHARACTERS;
+use super::lanes::{narrow, Depth, MASKS, TIES_NONE};
 use super::params::CentreAnswer;
 use super::state::{Answer, Question, Table, MAX_PLAYERS, MAX_QUESTIONS, NO_CARD};
 use super::TofuKingdom;
@@ -35,10 +36,11 @@ pub(super) struct Record {
     /// `d`-th of them at depth `d`.
     dealt: [u8; MAX_PLAYERS],
     dealt_len: u8,
-    /// The pairs for the enumeration, by depth: `ties[d][p][k]` is where the seat dealt at depth
-    /// `k` may hold its card when the seat dealt at depth `d < k` holds the card at deck position
-    /// `p` (every pair from `d` to `k` together; every position where none ties them).
-    ties: [[[u16; MAX_PLAYERS]; MAX_CHARACTERS]; MAX_PLAYERS],
+    /// The pairs for the enumeration, by depth: `depths[d].ties[p][k]` is where the seat dealt at
+    /// depth `k` may hold its card when the seat dealt at depth `d < k` holds the card at deck
+    /// position `p` (every pair from `d` to `k` together; every position but `p` where none ties
+    /// them).
+    depths: [Depth; MAX_PLAYERS],
     /// Log entries checked on complete deals.
     whole: [u8; MAX_QUESTIONS],
     whole_len: u8,
@@ -46,14 +48,34 @@ pub(super) struct Record {
     prince_contradicted: bool,
 }
 
-/// The deck positions (a bit each) holding `card`.
-fn position_mask(deck: &[u8], card: u8) -> u16 {
-    deck.iter()
-        .enumerate()
-        .fold(0, |m, (p, &c)| m | u16::from(c == card) << p)
+/// The deck positions (a bit each) holding `card`, among the first `len` of `deck` (the whole
+/// array is compared, which the compiler does in one vector compare).
+fn position_mask(deck: &[u8; MAX_CHARACTERS], len: usize, card: u8) -> u16 {
+    let m = (0..MAX_CHARACTERS).fold(0u16, |m, p| m | u16::from(deck[p] == card) << p);
+    m & ((1u32 << len) - 1) as u16
 }
 
 impl Record {
+    /// A record with no answers, before `record_into` fills it.
+    const BLANK: Record = Record {
+        own: [0; MAX_PLAYERS],
+        pairs: [Pair {
+            earlier: 0,
+            later: 0,
+            allowed: [0; MAX_CHARACTERS],
+        }; MAX_QUESTIONS],
+        pairs_len: 0,
+        dealt: [0; MAX_PLAYERS],
+        dealt_len: 0,
+        depths: [Depth {
+            ties: TIES_NONE,
+            masks: MASKS[0][0],
+        }; MAX_PLAYERS],
+        whole: [0; MAX_QUESTIONS],
+        whole_len: 0,
+        prince_contradicted: false,
+    };
+
     fn pairs(&self) -> &[Pair] {
         &self.pairs[..self.pairs_len as usize]
     }
@@ -62,6 +84,16 @@ impl Record {
 impl TofuKingdom {
     /// Compiles the public record `t` into masks (see the module's documentation).
     pub(super) fn record(&self, t: &Table) -> Record {
+        let mut r = Record::BLANK;
+        self.record_into(t, &mut r);
+        r
+    }
+
+    /// [`TofuKingdom::record`], written over `r` (in place: a record is about 2 KB).
+    // Not inlined: called once per table compiled, and inlined it costs the determinization's
+    // hot loop registers (about 900 instructions a call more at 8 players).
+    #[inline(never)]
+    pub(super) fn record_into(&self, t: &Table, r: &mut Record) {
         let deck = self.deck();
         let all: u16 = (1u16 << deck.len()) - 1;
         let (mut truthful, mut lying) = (0u16, 0u16);
@@ -70,21 +102,8 @@ impl TofuKingdom {
             lying |= u16::from(self.eye_allows(c, false)) << p;
         }
         let mut own = [all; MAX_PLAYERS];
-        let mut r = Record {
-            own: [all; MAX_PLAYERS],
-            pairs: [Pair {
-                earlier: 0,
-                later: 0,
-                allowed: [0; MAX_CHARACTERS],
-            }; MAX_QUESTIONS],
-            pairs_len: 0,
-            dealt: [0; MAX_PLAYERS],
-            dealt_len: 0,
-            ties: [[[u16::MAX; MAX_PLAYERS]; MAX_CHARACTERS]; MAX_PLAYERS],
-            whole: [0; MAX_QUESTIONS],
-            whole_len: 0,
-            prince_contradicted: false,
-        };
+        *r = Record::BLANK;
+        r.own = [all; MAX_PLAYERS];
         let dealt = |s: u8| s < self.players && s != t.prince;
         let mut depth = [0u8; MAX_PLAYERS];
         for s in (0..self.players).filter(|&s| dealt(s)) {
@@ -119,7 +138,7 @@ impl TofuKingdom {
                 _ => None,
             };
             let truth = match named {
-                Some(c) => position_mask(deck, c),
+                Some(c) => position_mask(&self.deck, deck.len(), c),
                 None => {
                     let mut world = [NO_CARD; MAX_PLAYERS];
                     let mut truth = 0u16;
@@ -155,8 +174,9 @@ impl TofuKingdom {
             }
             pair.earlier = depth[pair.earlier as usize];
             pair.later = depth[pair.later as usize];
-            for (p, &a) in pair.allowed.iter().enumerate() {
-                r.ties[pair.earlier as usize][p][pair.later as usize] &= a;
+            let ties = &mut r.depths[pair.earlier as usize].ties;
+            for (tie, &a) in ties.iter_mut().zip(&pair.allowed) {
+                tie[pair.later as usize] &= a;
             }
             r.pairs[r.pairs_len as usize] = pair;
             r.pairs_len += 1;
@@ -182,7 +202,9 @@ impl TofuKingdom {
         for (k, &s) in r.dealt[..r.dealt_len as usize].iter().enumerate() {
             r.own[k] = own[s as usize];
         }
-        r
+        for (d, m) in MASKS[r.dealt_len as usize].iter().enumerate() {
+            r.depths[d].masks = *m;
+        }
     }
 
     /// Calls `f` with every assignment of this game's Character cards to the seats other than
@@ -195,6 +217,7 @@ impl TofuKingdom {
     }
 
     /// [`TofuKingdom::for_each_world`] with the record `r` of `t` already compiled.
+    #[inline(never)]
     pub(super) fn for_each_world_in(
         &self,
         t: &Table,
@@ -218,80 +241,91 @@ impl TofuKingdom {
                 emit(&cards);
             }
         } else {
-            self.extend_world((t, r), &mut cards, r.own, 0, &mut emit);
+            self.extend_world((t, r), &mut cards, &mut emit);
         }
         count
     }
 
-    /// Deals to the seats from the one dealt at `depth` on every card they may hold, in deck
-    /// order: `domains[k]` is where the seat dealt at depth `k >= depth` may hold its card given
-    /// the cards dealt so far (its own constraints, those tying it to seats already dealt, and
-    /// no position already dealt). A card that leaves a later seat nothing, or the later seats
-    /// together fewer cards than they need, is not tried (forward checking), so the walk visits
-    /// few deals that do not fit.
+    /// Deals every card each seat may hold, seat by seat in deck order, and calls `f` with each
+    /// complete deal that fits. `domains[d][k]` is where the seat dealt at depth `k > d` may hold
+    /// its card given the cards dealt at depths up to `d` (its own constraints, those tying it
+    /// to seats already dealt, and no position already dealt). A card that leaves a later seat
+    /// nothing is not tried, and a later seat left one card forbids it to the next seat
+    /// (forward checking, [`narrow`]), so the walk visits few deals that do not fit. The walk
+    /// keeps its own stack: the domains and the cards still to try at each depth.
     fn extend_world<F: FnMut(&[u8; MAX_PLAYERS])>(
         &self,
         (t, r): (&Table, &Record),
         cards: &mut [u8; MAX_PLAYERS],
-        domains: [u16; MAX_PLAYERS],
-        depth: usize,
         f: &mut F,
     ) {
-        let n = r.dealt_len as usize;
-        if depth + 1 == n {
-            return self.deal_last((t, r), cards, domains[depth], f);
-        }
-        let seat = r.dealt[depth] as usize;
-        let mut candidates = domains[depth];
-        let need = (n - depth - 1) as u32;
-        'card: while candidates != 0 {
-            let p = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
-            let left = !(1u16 << p);
-            let ties = &r.ties[depth][p];
-            let mut next = domains;
-            let (mut union, mut forced) = (0u16, 0u16);
-            for k in depth + 1..n {
-                let d = domains[k] & ties[k] & left;
-                if d == 0 {
-                    continue 'card;
-                }
-                next[k] = d;
-                union |= d;
-                if k > depth + 1 && d & (d - 1) == 0 {
-                    forced |= d;
+        let last = r.dealt_len as usize - 1;
+        let last_seat = r.dealt[last] as usize;
+        // Gives the last seat each card at the deck positions in `left`: each completes a deal.
+        let mut deal_last = |cards: &mut [u8; MAX_PLAYERS], mut left: u16| {
+            while left != 0 {
+                let p = left.trailing_zeros() as usize;
+                left &= left - 1;
+                cards[last_seat] = self.deck[p];
+                if self.whole_fits(t, r, cards) {
+                    f(cards);
                 }
             }
-            // A later seat left one card forbids it to the next seat.
-            next[depth + 1] &= !forced;
-            if next[depth + 1] == 0 || union.count_ones() < need {
-                continue;
-            }
-            cards[seat] = self.deck[p];
-            self.extend_world((t, r), cards, next, depth + 1, f);
+        };
+        if last == 0 {
+            deal_last(cards, r.own[0]);
+            cards[last_seat] = NO_CARD;
+            return;
         }
-        cards[seat] = NO_CARD;
-    }
-
-    /// Gives the last seat dealt each card at the deck positions in `candidates` in turn: each
-    /// completes a deal (once the answers checked on whole deals allow it).
-    fn deal_last<F: FnMut(&[u8; MAX_PLAYERS])>(
-        &self,
-        (t, r): (&Table, &Record),
-        cards: &mut [u8; MAX_PLAYERS],
-        mut candidates: u16,
-        f: &mut F,
-    ) {
-        let seat = r.dealt[r.dealt_len as usize - 1] as usize;
-        while candidates != 0 {
-            let p = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
-            cards[seat] = self.deck[p];
-            if self.whole_fits(t, r, cards) {
-                f(cards);
+        // `domains[d]`: the domains after the cards dealt above depth `d`; its lane `d` (not read
+        // by the step) holds the cards still to try at depth `d`.
+        let mut domains = [[0u16; MAX_PLAYERS]; MAX_PLAYERS];
+        domains[0] = r.own;
+        let mut depth = 0;
+        loop {
+            let (done, rest) = domains.split_at_mut(depth + 1);
+            let here = &mut done[depth];
+            let seat = r.dealt[depth] as usize;
+            if depth + 1 == last {
+                // The second-to-last seat: the last seat's cards are its domain and the ties.
+                let ties = &r.depths[depth].ties;
+                let mut c = here[depth];
+                while c != 0 {
+                    let p = c.trailing_zeros() as usize;
+                    c &= c - 1;
+                    let left = here[last] & ties[p][last];
+                    if left != 0 {
+                        cards[seat] = self.deck[p];
+                        deal_last(cards, left);
+                    }
+                }
+                here[depth] = 0;
+                cards[last_seat] = NO_CARD;
+            }
+            // The next card at this depth that leaves every later seat a card.
+            let at = &r.depths[depth];
+            let mut c = here[depth];
+            let mut taken = None;
+            while c != 0 {
+                let p = c.trailing_zeros() as usize;
+                c &= c - 1;
+                if narrow(here, &at.ties[p], &at.masks, &mut rest[0]) {
+                    taken = Some(p);
+                    break;
+                }
+            }
+            here[depth] = c;
+            if let Some(p) = taken {
+                cards[seat] = self.deck[p];
+                depth += 1;
+            } else {
+                cards[seat] = NO_CARD;
+                if depth == 0 {
+                    return;
+                }
+                depth -= 1;
             }
         }
-        cards[seat] = NO_CARD;
     }
 
     /// Whether the answers that depend on the whole deal were allowed in the deal `cards`.
