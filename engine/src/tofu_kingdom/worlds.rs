@@ -9,7 +9,7 @@
 //! few answers that depend on the whole deal ("she is in the centre", and every "where" answer
 //! under `centre_answer = free`) are checked on complete deals.
 
-use super::data::MAX_CHARACTERS;
+use super::data::{Eye, MAX_CHARACTERS};
 use super::lanes::{narrow, Depth, MASKS, TIES_NONE};
 use super::params::CentreAnswer;
 use super::state::{Answer, Question, Table, MAX_PLAYERS, MAX_QUESTIONS, NO_CARD};
@@ -98,8 +98,14 @@ impl TofuKingdom {
         let all: u16 = (1u16 << deck.len()) - 1;
         let (mut truthful, mut lying) = (0u16, 0u16);
         for (p, &c) in deck.iter().enumerate() {
-            truthful |= u16::from(self.eye_allows(c, true)) << p;
-            lying |= u16::from(self.eye_allows(c, false)) << p;
+            // `eye_allows(c, true)` and `eye_allows(c, false)` at once.
+            let (may_tell_truth, may_lie) = match self.data.card(c).eye {
+                Some(Eye::Truth) => (1, 0),
+                Some(Eye::Lie) => (0, 1),
+                Some(Eye::Either) | None => (1, 1),
+            };
+            truthful |= may_tell_truth << p;
+            lying |= may_lie << p;
         }
         let mut own = [all; MAX_PLAYERS];
         *r = Record::BLANK;
@@ -159,18 +165,20 @@ impl TofuKingdom {
                 later: x.max(e.to),
                 allowed: [0; MAX_CHARACTERS],
             };
-            for (p, allowed) in pair.allowed.iter_mut().enumerate().take(deck.len()) {
-                *allowed = if pair.earlier == e.to {
-                    // The answerer's card (at p) says whether the decider's makes it true.
-                    (if truthful >> p & 1 == 1 { truth } else { 0 })
-                        | (if lying >> p & 1 == 1 { !truth & all } else { 0 })
-                } else if truth >> p & 1 == 1 {
-                    // The decider's card (at p) makes it true: the answerer must be allowed
-                    // the truth, else a lie.
-                    truthful
-                } else {
-                    lying
-                };
+            // A bit of `x` as a mask of every bit.
+            let spread = |x: u16, p: usize| (x >> p & 1).wrapping_neg();
+            let allowed = pair.allowed.iter_mut().enumerate().take(deck.len());
+            if pair.earlier == e.to {
+                // The answerer's card (at p) says whether the decider's makes it true.
+                for (p, a) in allowed {
+                    *a = (truth & spread(truthful, p)) | (!truth & all & spread(lying, p));
+                }
+            } else {
+                // The decider's card (at p) makes it true: the answerer must be allowed the
+                // truth, else a lie.
+                for (p, a) in allowed {
+                    *a = (truthful & spread(truth, p)) | (lying & !spread(truth, p));
+                }
             }
             pair.earlier = depth[pair.earlier as usize];
             pair.later = depth[pair.later as usize];
@@ -267,7 +275,8 @@ impl TofuKingdom {
                 let p = left.trailing_zeros() as usize;
                 left &= left - 1;
                 cards[last_seat] = self.deck[p];
-                if self.whole_fits(t, r, cards) {
+                // (Most records have no answer checked on whole deals: no call then.)
+                if r.whole_len == 0 || self.whole_fits(t, r, cards) {
                     f(cards);
                 }
             }
