@@ -67,6 +67,7 @@ fn shuffle<R: Rng + ?Sized>(v: &mut [u8; SHUFFLED], n: usize, rng: &mut R) {
         }
         z
     };
+    // (`n` is the deck's length, at most `MAX_CHARACTERS` by `TofuKingdom::new`.)
     for i in (1..n.min(SHUFFLED)).rev() {
         let range = i as u64 + 1;
         let zone = ZONES[i + 1];
@@ -152,7 +153,7 @@ impl TofuKingdom {
             game: self.id,
             params: self.params.clone(),
             table: *t,
-            record: self.record(t),
+            record: Record::BLANK,
             enumerated: false,
             deals: Vec::new(),
         });

@@ -82,10 +82,20 @@ impl TofuKingdom {
     /// Whether the eye mark of `card` allows an answer whose truth is `truth`: "An eye symbol
     /// marked F: the player must lie. ... T: must tell the truth. ... ?: either."
     pub fn eye_allows(&self, card: u8, truth: bool) -> bool {
+        let (true_answer, false_answer) = self.eye_allows_each(card);
+        if truth {
+            true_answer
+        } else {
+            false_answer
+        }
+    }
+
+    /// [`TofuKingdom::eye_allows`] for a true answer and for a false one, at once.
+    pub(crate) fn eye_allows_each(&self, card: u8) -> (bool, bool) {
         match self.data.card(card).eye {
-            Some(Eye::Truth) => truth,
-            Some(Eye::Lie) => !truth,
-            Some(Eye::Either) | None => true,
+            Some(Eye::Truth) => (true, false),
+            Some(Eye::Lie) => (false, true),
+            Some(Eye::Either) | None => (true, true),
         }
     }
 

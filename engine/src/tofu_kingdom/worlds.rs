@@ -9,7 +9,7 @@
 //! few answers that depend on the whole deal ("she is in the centre", and every "where" answer
 //! under `centre_answer = free`) are checked on complete deals.
 
-use super::data::{Eye, MAX_CHARACTERS};
+use super::data::MAX_CHARACTERS;
 use super::lanes::{narrow, Depth, MASKS, TIES_NONE};
 use super::params::CentreAnswer;
 use super::state::{Answer, Question, Table, MAX_PLAYERS, MAX_QUESTIONS, NO_CARD};
@@ -48,16 +48,15 @@ pub(super) struct Record {
     prince_contradicted: bool,
 }
 
-/// The deck positions (a bit each) holding `card`, among the first `len` of `deck` (the whole
-/// array is compared, which the compiler does in one vector compare).
-fn position_mask(deck: &[u8; MAX_CHARACTERS], len: usize, card: u8) -> u16 {
-    let m = (0..MAX_CHARACTERS).fold(0u16, |m, p| m | u16::from(deck[p] == card) << p);
-    m & ((1u32 << len) - 1) as u16
+/// The positions (a bit each) of the whole `deck` array holding `card` (its fixed length lets
+/// the compiler compare it at once); the caller keeps those of the deck in play.
+fn position_mask(deck: &[u8; MAX_CHARACTERS], card: u8) -> u16 {
+    (0..MAX_CHARACTERS).fold(0u16, |m, p| m | u16::from(deck[p] == card) << p)
 }
 
 impl Record {
     /// A record with no answers, before `record_into` fills it.
-    const BLANK: Record = Record {
+    pub(super) const BLANK: Record = Record {
         own: [0; MAX_PLAYERS],
         pairs: [Pair {
             earlier: 0,
@@ -98,14 +97,9 @@ impl TofuKingdom {
         let all: u16 = (1u16 << deck.len()) - 1;
         let (mut truthful, mut lying) = (0u16, 0u16);
         for (p, &c) in deck.iter().enumerate() {
-            // `eye_allows(c, true)` and `eye_allows(c, false)` at once.
-            let (may_tell_truth, may_lie) = match self.data.card(c).eye {
-                Some(Eye::Truth) => (1, 0),
-                Some(Eye::Lie) => (0, 1),
-                Some(Eye::Either) | None => (1, 1),
-            };
-            truthful |= may_tell_truth << p;
-            lying |= may_lie << p;
+            let (may_tell_truth, may_lie) = self.eye_allows_each(c);
+            truthful |= u16::from(may_tell_truth) << p;
+            lying |= u16::from(may_lie) << p;
         }
         let mut own = [all; MAX_PLAYERS];
         *r = Record::BLANK;
@@ -144,7 +138,7 @@ impl TofuKingdom {
                 _ => None,
             };
             let truth = match named {
-                Some(c) => position_mask(&self.deck, deck.len(), c),
+                Some(c) => position_mask(&self.deck, c) & all,
                 None => {
                     let mut world = [NO_CARD; MAX_PLAYERS];
                     let mut truth = 0u16;
