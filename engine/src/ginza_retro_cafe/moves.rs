@@ -236,45 +236,58 @@ impl GinzaRetroCafe {
     ) {
         let minimal = self.params.drink_dice == DrinkDice::Minimal;
         let n = u16::from(n);
-        let mut odo = SubMultisets::default();
+        // The faces of the common dice a seat may take, a bit each (face `f + 1` at bit `f`).
+        let common = if common_ok {
+            (0..6).fold(0u8, |m, f| m | u8::from(s.common[f] > 0) << f)
+        } else {
+            0
+        };
+        let mut odo = SubMultisets::new(dice);
         loop {
-            let (sub, sum, lowest) = (odo.sub, odo.sum, odo.lowest());
-            debug_assert_eq!((sum, lowest), sum_low(&sub));
+            let sum = odo.sum;
+            debug_assert_eq!((sum, odo.lowest()), sum_low(&odo.sub()));
             // Own dice only, then a common die where they fall short, then the bonus where
             // both fall short.
             let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
             if sum >= n {
-                if odo.faces != 0 && fits(sum, lowest) {
-                    out.push(Action::Serve(Serve { dice: sub, ..base }));
+                if odo.any() && fits(sum, odo.lowest()) {
+                    out.push(Action::Serve(Serve {
+                        dice: odo.sub(),
+                        ..base
+                    }));
                 }
             } else {
-                let mut short = true;
-                if common_ok {
-                    for f in 0..6u16 {
-                        if s.common[f as usize] > 0 && sum + f + 1 >= n {
-                            short = false;
-                            if fits(sum + f + 1, lowest.min(f + 1)) {
-                                out.push(Action::Serve(Serve {
-                                    dice: sub,
-                                    common: f as u8 + 1,
-                                    ..base
-                                }));
-                            }
-                        }
+                // The common faces that reach `n`: face `f + 1` with `sum + f + 1 >= n`.
+                let lacking = n - sum - 1;
+                let mut reach = if lacking < 6 {
+                    common >> lacking << lacking
+                } else {
+                    0
+                };
+                let short = reach == 0;
+                while reach != 0 {
+                    let f = reach.trailing_zeros() as u16;
+                    reach &= reach - 1;
+                    if fits(sum + f + 1, odo.lowest().min(f + 1)) {
+                        out.push(Action::Serve(Serve {
+                            dice: odo.sub(),
+                            common: f as u8 + 1,
+                            ..base
+                        }));
                     }
                 }
                 if let Some(b) = bonus {
                     let b = u16::from(b);
-                    if sum > 0 && short && sum + b >= n && fits(sum + b, lowest) {
+                    if sum > 0 && short && sum + b >= n && fits(sum + b, odo.lowest()) {
                         out.push(Action::Serve(Serve {
-                            dice: sub,
+                            dice: odo.sub(),
                             bonus: true,
                             ..base
                         }));
                     }
                 }
             }
-            if !odo.step(dice) {
+            if !odo.step() {
                 return;
             }
         }
@@ -300,51 +313,247 @@ fn sum_low(d: &[u8; 6]) -> (u16, u16) {
     (sum, low)
 }
 
-/// An odometer through every sub-multiset of some dice counted per face, from the empty one,
-/// keeping its total and the faces present as it turns.
-#[derive(Default)]
+/// Dice counted per face, one face per byte from the lowest (face 1 in byte 0).
+fn packed(d: &[u8; 6]) -> u64 {
+    let mut b = [0u8; 8];
+    b[..6].copy_from_slice(d);
+    u64::from_le_bytes(b)
+}
+
+/// An odometer through every sub-multiset of some dice counted per face, from the empty one
+/// (face 1 turns fastest), keeping its total as it turns. The counts are packed one per byte,
+/// so that a step is a few word operations instead of a walk over the faces.
 struct SubMultisets {
-    /// Dice of each face taken.
-    sub: [u8; 6],
+    /// The dice, [`packed`].
+    of: u64,
+    /// Dice of each face taken, [`packed`] (each byte at most `of`'s).
+    sub: u64,
     /// Their total.
     sum: u16,
-    /// Bit `f` set when face `f + 1` is taken.
-    faces: u8,
+    /// `drop[f]`: the total of every die of the faces below `f + 1`, which a step that turns
+    /// face `f + 1` takes away (those faces go back to none). Eight long, as a byte index of a
+    /// `u64` is, so that no bounds check is needed.
+    drop: [u16; 8],
 }
 
 impl SubMultisets {
-    /// Steps to the next sub-multiset of `of`; false after the last.
-    fn step(&mut self, of: &[u8; 6]) -> bool {
-        for f in 0..6 {
-            if self.sub[f] < of[f] {
-                self.sub[f] += 1;
-                self.sum += f as u16 + 1;
-                self.faces |= 1 << f;
-                return true;
-            }
-            self.sum -= (f as u16 + 1) * u16::from(self.sub[f]);
-            self.sub[f] = 0;
-            self.faces &= !(1 << f);
+    /// At the empty sub-multiset of `of`.
+    fn new(of: &[u8; 6]) -> SubMultisets {
+        let mut drop = [0u16; 8];
+        for f in 1..6 {
+            drop[f] = drop[f - 1] + f as u16 * u16::from(of[f - 1]);
         }
-        false
+        SubMultisets {
+            of: packed(of),
+            sub: 0,
+            sum: 0,
+            drop,
+        }
+    }
+
+    /// Dice of each face taken.
+    fn sub(&self) -> [u8; 6] {
+        let b = self.sub.to_le_bytes();
+        [b[0], b[1], b[2], b[3], b[4], b[5]]
+    }
+
+    /// Steps to the next sub-multiset; false after the last.
+    #[inline]
+    fn step(&mut self) -> bool {
+        // The faces not yet all taken are the non-zero bytes of `of - sub` (no byte borrows):
+        // the lowest turns, and every face below it (all taken) goes back to none.
+        let open = self.of - self.sub;
+        if open == 0 {
+            return false;
+        }
+        let f = open.trailing_zeros() / 8;
+        let below = (1u64 << (8 * f)) - 1;
+        self.sub = (self.sub & !below) + (1 << (8 * f));
+        self.sum = self.sum - self.drop[f as usize] + f as u16 + 1;
+        true
+    }
+
+    /// Whether some die is taken.
+    fn any(&self) -> bool {
+        self.sub != 0
     }
 
     /// The lowest face taken (7 when none).
     fn lowest(&self) -> u16 {
-        if self.faces == 0 {
+        if self.sub == 0 {
             7
         } else {
-            self.faces.trailing_zeros() as u16 + 1
+            (self.sub.trailing_zeros() / 8) as u16 + 1
         }
     }
 }
 
 /// Pushes an action for every non-empty sub-multiset of `of`.
 fn push_subsets(of: &[u8; 6], out: &mut Vec<Action>, f: impl Fn([u8; 6]) -> Option<Action>) {
-    let mut odo = SubMultisets::default();
-    while odo.step(of) {
-        if let Some(a) = f(odo.sub) {
+    let mut odo = SubMultisets::new(of);
+    while odo.step() {
+        if let Some(a) = f(odo.sub()) {
             out.push(a);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ginza_retro_cafe::Params;
+    use crate::Game;
+    use rand::{Rng, SeedableRng};
+
+    /// The drink serves of an order asking for `n` by their definition, as the listing stood
+    /// before the packed odometer: every sub-multiset of the dice, each face of the common dice
+    /// tried in turn.
+    #[allow(clippy::too_many_arguments)]
+    fn drinks_by_definition(
+        g: &GinzaRetroCafe,
+        s: &State,
+        dice: &[u8; 6],
+        n: u8,
+        common_ok: bool,
+        bonus: Option<u8>,
+        base: Serve,
+        out: &mut Vec<Action>,
+    ) {
+        let minimal = g.params.drink_dice == DrinkDice::Minimal;
+        let n = u16::from(n);
+        for sub in by_definition(dice) {
+            let (sum, lowest) = sum_low(&sub);
+            let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
+            if sum >= n {
+                if sub != [0; 6] && fits(sum, lowest) {
+                    out.push(Action::Serve(Serve { dice: sub, ..base }));
+                }
+                continue;
+            }
+            let mut short = true;
+            for f in 0..6u16 {
+                if common_ok && s.common[f as usize] > 0 && sum + f + 1 >= n {
+                    short = false;
+                    if fits(sum + f + 1, lowest.min(f + 1)) {
+                        let common = f as u8 + 1;
+                        out.push(Action::Serve(Serve {
+                            dice: sub,
+                            common,
+                            ..base
+                        }));
+                    }
+                }
+            }
+            if let Some(b) = bonus.map(u16::from) {
+                if sum > 0 && short && sum + b >= n && fits(sum + b, lowest) {
+                    out.push(Action::Serve(Serve {
+                        dice: sub,
+                        bonus: true,
+                        ..base
+                    }));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn drink_serves_are_listed_as_their_definition_lists_them() {
+        let mut checked = 0;
+        for (v, drink_dice) in [DrinkDice::Any, DrinkDice::Minimal].into_iter().enumerate() {
+            for players in 2..=4u8 {
+                let p = Params {
+                    players,
+                    drink_dice,
+                    ..Params::default()
+                };
+                let g = GinzaRetroCafe::with_params(p).unwrap();
+                let mut legal = Vec::new();
+                for seed in 0..40u64 {
+                    let mut rng = crate::rng_from_seed(seed * 8 + v as u64 + 100 * players as u64);
+                    let mut s = g.new_state(&mut rng);
+                    while g.to_move(&s).is_some() {
+                        if let Phase::Turn { seat } = s.phase {
+                            let seat = usize::from(seat);
+                            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                            let options = [
+                                (true, None),
+                                (false, None),
+                                (true, Some(2)),
+                                (false, Some(4)),
+                            ];
+                            for ((common_ok, bonus), n) in options
+                                .into_iter()
+                                .flat_map(|o| (1..=30).map(move |n| (o, n)))
+                            {
+                                let base = Serve {
+                                    place: 0,
+                                    slot: 0,
+                                    dice: [0; 6],
+                                    common: 0,
+                                    bonus: false,
+                                };
+                                let dice = &s.dice[seat];
+                                g.push_drinks(&s, dice, n, common_ok, bonus, base, &mut fast);
+                                drinks_by_definition(
+                                    &g, &s, dice, n, common_ok, bonus, base, &mut slow,
+                                );
+                            }
+                            assert_eq!(fast, slow);
+                            checked += fast.len();
+                        }
+                        g.legal_actions(&s, &mut legal);
+                        let a = legal[rng.gen_range(0..legal.len())];
+                        g.apply(&mut s, a, &mut rng);
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "only {checked} serves compared");
+    }
+
+    /// The sub-multisets of `of` by their definition, in the odometer's order (face 1 turns
+    /// fastest): nested counts, the highest face outermost.
+    fn by_definition(of: &[u8; 6]) -> Vec<[u8; 6]> {
+        let mut all = vec![[0u8; 6]];
+        for f in 0..6 {
+            let mut next = Vec::new();
+            for k in 0..=of[f] {
+                for s in &all {
+                    let mut s = *s;
+                    s[f] = k;
+                    next.push(s);
+                }
+            }
+            all = next;
+        }
+        all
+    }
+
+    #[test]
+    fn the_packed_odometer_visits_every_sub_multiset_once_in_order() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut cases = vec![[0u8; 6], [1; 6], [0, 0, 0, 0, 0, 3], [40, 0, 0, 0, 0, 2]];
+        for _ in 0..300 {
+            let mut of = [0u8; 6];
+            for k in &mut of {
+                *k = if rng.gen_bool(0.4) {
+                    0
+                } else {
+                    rng.gen_range(1..=4)
+                };
+            }
+            cases.push(of);
+        }
+        for of in cases {
+            let mut odo = SubMultisets::new(&of);
+            let mut seen = vec![odo.sub()];
+            assert_eq!((odo.sum, odo.lowest()), sum_low(&odo.sub()));
+            while odo.step() {
+                assert_eq!((odo.sum, odo.lowest()), sum_low(&odo.sub()), "{of:?}");
+                assert_eq!(odo.any(), odo.sub() != [0; 6]);
+                seen.push(odo.sub());
+            }
+            assert_eq!(seen, by_definition(&of), "{of:?}");
         }
     }
 }
