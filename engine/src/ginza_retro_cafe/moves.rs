@@ -243,6 +243,17 @@ impl GinzaRetroCafe {
             0
         };
         let mut odo = SubMultisets::new(dice);
+        // Every serve needs the dice taken, plus a common die or the bonus, to reach `n`: when
+        // all the dice and the most either adds fall short, there is none.
+        let most_added = if common == 0 {
+            0
+        } else {
+            8 - common.leading_zeros() as u16
+        };
+        let most_added = most_added.max(bonus.map_or(0, u16::from));
+        if odo.total() + most_added < n {
+            return;
+        }
         loop {
             let sum = odo.sum;
             debug_assert_eq!((sum, odo.lowest()), sum_low(&odo.sub()));
@@ -331,8 +342,8 @@ struct SubMultisets {
     /// Their total.
     sum: u16,
     /// `drop[f]`: the total of every die of the faces below `f + 1`, which a step that turns
-    /// face `f + 1` takes away (those faces go back to none). Eight long, as a byte index of a
-    /// `u64` is, so that no bounds check is needed.
+    /// face `f + 1` takes away (those faces go back to none); `drop[6]` is every die's total.
+    /// Eight long, as a byte index of a `u64` is, so that no bounds check is needed.
     drop: [u16; 8],
 }
 
@@ -340,7 +351,7 @@ impl SubMultisets {
     /// At the empty sub-multiset of `of`.
     fn new(of: &[u8; 6]) -> SubMultisets {
         let mut drop = [0u16; 8];
-        for f in 1..6 {
+        for f in 1..7 {
             drop[f] = drop[f - 1] + f as u16 * u16::from(of[f - 1]);
         }
         SubMultisets {
@@ -349,6 +360,11 @@ impl SubMultisets {
             sum: 0,
             drop,
         }
+    }
+
+    /// The total of every die.
+    fn total(&self) -> u16 {
+        self.drop[6]
     }
 
     /// Dice of each face taken.
