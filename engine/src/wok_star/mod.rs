@@ -78,7 +78,8 @@ pub struct WokStar {
     /// Recipes in the game's box (all but those a 2-player game removes), bit set.
     recipe_box: u16,
     /// For each ingredient's method and each face `a` (1 to 6), the faces `b` (bit `b - 1`)
-    /// with which a die showing `a` meets the method's condition.
+    /// with which a die showing `a` meets the method's condition; at index 0, the faces `a`
+    /// (bit `a - 1`) that meet it with some face.
     pair_faces: Vec<[[u8; 7]; data::METHODS]>,
 }
 
@@ -185,6 +186,7 @@ impl WokStar {
                             *x |= u8::from(m.condition.holds(a as u8, b)) << (b - 1);
                         }
                     }
+                    t[0] = (1..=6).fold(0, |f, a| f | u8::from(t[a] != 0) << (a - 1));
                     t
                 })
             })

@@ -264,8 +264,12 @@ impl WokStar {
             };
             // The partners of a first die of `seat`'s own, and of another player's.
             let partners = [with(0), with(1)];
+            if partners == [0, 0] {
+                continue;
+            }
             let faces = &self.pair_faces[k][m];
-            let mut firsts = present;
+            // Only dice whose face meets the condition with some face can come first.
+            let mut firsts = present & u32::from(faces[0]) * 0x41041;
             while firsts != 0 {
                 let i = firsts.trailing_zeros();
                 firsts &= firsts - 1;
