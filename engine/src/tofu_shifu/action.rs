@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 /// One decision. Card and tile fields are ids into the game's data tables; table and slot fields
 /// are 0-based positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Four bytes (three without): an action is written to the legal list in whole words.
+#[repr(align(4))]
 pub enum Action {
     /// Complete a face-up Town objective (index into the data's town objectives), paying its coins.
     ClaimTown(u8),

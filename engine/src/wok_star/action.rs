@@ -16,6 +16,8 @@ pub struct Die {
 
 /// One decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Eight bytes (seven without): an action is written to the legal list in one store.
+#[repr(align(8))]
 pub enum Action {
     /// Set-up, 2 players: this seat starts with the extra die.
     ExtraDie(u8),
