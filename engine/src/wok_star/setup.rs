@@ -62,10 +62,10 @@ impl WokStar {
     pub(crate) fn add_recipe(&self, s: &mut State, r: usize, seat: u8) {
         s.recipe_owner[r] = seat;
         let new = self.data.recipes[r].ingredient_set & !self.ingredients_in_play(s);
-        for k in 0..self.data.ingredients.len() {
-            if new & (1 << k) == 0 {
-                continue;
-            }
+        let mut left = new;
+        while left != 0 {
+            let k = left.trailing_zeros() as usize;
+            left &= left - 1;
             s.track[k] = self.data.track.start;
             s.upgrades[k] = 0;
             for _ in 0..self.data.rulebook.covered_methods {
