@@ -244,26 +244,38 @@ impl WokStar {
             d
         };
         let die = |i: u32| DIE[i as usize];
+        // Whether two dice of which `foreign` belong to others may be used together, for a
+        // method that needs another player's die (`needs_other`) or not.
+        let allowed = |foreign: u8, needs_other: bool| {
+            let cubes = match free {
+                None => foreign <= s.cubes[seat as usize],
+                Some(n) => foreign != 0 && foreign <= n,
+            };
+            cubes
+                && (!needs_other
+                    || match self.params.fourth_method {
+                        ForeignDice::AtLeastOne => foreign >= 1,
+                        ForeignDice::ExactlyOne => foreign == 1,
+                    })
+        };
+        let with = |foreign: u8, needs_other: bool| {
+            let own = if allowed(foreign, needs_other) {
+                own
+            } else {
+                0
+            };
+            let others = if allowed(foreign + 1, needs_other) {
+                others
+            } else {
+                0
+            };
+            own | others
+        };
+        // The partners of a first die of `seat`'s own, and of another player's, by whether the
+        // method needs another player's die: the same for every method, so found once.
+        let partners_by_need = [false, true].map(|needs| [with(0, needs), with(1, needs)]);
         for (k, m, method) in self.preparable_methods(s, seat) {
-            // Whether two dice of which `foreign` belong to others may be used together.
-            let allowed = |foreign: u8| {
-                let cubes = match free {
-                    None => foreign <= s.cubes[seat as usize],
-                    Some(n) => foreign != 0 && foreign <= n,
-                };
-                cubes
-                    && (!method.needs_other_players_die
-                        || match self.params.fourth_method {
-                            ForeignDice::AtLeastOne => foreign >= 1,
-                            ForeignDice::ExactlyOne => foreign == 1,
-                        })
-            };
-            let with = |foreign: u8| {
-                (if allowed(foreign) { own } else { 0 })
-                    | (if allowed(foreign + 1) { others } else { 0 })
-            };
-            // The partners of a first die of `seat`'s own, and of another player's.
-            let partners = [with(0), with(1)];
+            let partners = partners_by_need[usize::from(method.needs_other_players_die)];
             if partners == [0, 0] {
                 continue;
             }
