@@ -281,7 +281,7 @@ impl WokStar {
             }
             let faces = &self.pair_faces[k][m];
             // Only dice whose face meets the condition with some face can come first.
-            let mut firsts = present & u32::from(faces[0]) * 0x41041;
+            let mut firsts = present & (u32::from(faces[0]) * 0x41041);
             while firsts != 0 {
                 let i = firsts.trailing_zeros();
                 firsts &= firsts - 1;
