@@ -64,6 +64,12 @@ pub struct TofuKingdom {
     /// Tells this game apart from every other built in this process (a clone keeps it): the
     /// Prince's determinization keeps what it compiled for the last table, per game.
     id: u64,
+    /// Every question a Prince may ask, in the order the Ask phase lists them: by Prince, then
+    /// by the player asked ([`rules::ask_lists`]).
+    asks: Vec<Action>,
+    /// Where each (Prince, player asked) block of `asks` starts; `[prince][players]` ends the
+    /// Prince's last block.
+    ask_start: [[u16; MAX_PLAYERS + 1]; MAX_PLAYERS],
 }
 
 /// The id of the next game built.
@@ -133,7 +139,10 @@ impl TofuKingdom {
         if target == 0 {
             return Err(EngineError::param("winning_score", "must be at least 1"));
         }
+        let (asks, ask_start) = rules::ask_lists(players, &params);
         Ok(TofuKingdom {
+            asks,
+            ask_start,
             players,
             deck,
             deck_len: list.len() as u8,

@@ -1,10 +1,45 @@
 //! Answers and their truth, the legal actions of each phase, applying an action, scoring.
 
 use super::data::{Eye, Reward};
-use super::params::{CentreAnswer, EndCheck, PrinceReward};
+use super::params::{CentreAnswer, EndCheck, Params, PrinceReward};
 use super::state::{Answer, Exchange, Phase, Question, State, Table, MAX_PLAYERS, NO_CARD};
 use super::{Action, TofuKingdom};
 use rand::Rng;
+
+/// Every question a Prince may ask under `p`, by Prince and then by the player asked (the
+/// Prince's own block is empty), and where each block starts: for each player asked, where
+/// the Princess is, their own card, then each other player's card, as the rules allow.
+pub(super) fn ask_lists(
+    players: u8,
+    p: &Params,
+) -> (Vec<Action>, [[u16; MAX_PLAYERS + 1]; MAX_PLAYERS]) {
+    let mut asks = Vec::new();
+    let mut start = [[0u16; MAX_PLAYERS + 1]; MAX_PLAYERS];
+    for prince in 0..players {
+        for to in 0..players {
+            start[usize::from(prince)][usize::from(to)] = asks.len() as u16;
+            if to == prince {
+                continue;
+            }
+            if p.ask_where {
+                let question = Question::WherePrincess;
+                asks.push(Action::Ask { to, question });
+            }
+            if p.ask_own_card {
+                let question = Question::OwnCard;
+                asks.push(Action::Ask { to, question });
+            }
+            if p.ask_other_card {
+                for x in (0..players).filter(|&x| x != prince && x != to) {
+                    let question = Question::CardOf(x);
+                    asks.push(Action::Ask { to, question });
+                }
+            }
+        }
+        start[usize::from(prince)][usize::from(players)] = asks.len() as u16;
+    }
+    (asks, start)
+}
 
 impl TofuKingdom {
     /// The seat holding Princess Tofu in the world `cards`, or `None` when she is in the centre.
@@ -151,31 +186,19 @@ impl TofuKingdom {
             Phase::Ask => {
                 // One question to each other player, then one extra question to anyone.
                 let first_round = (t.log_len as usize) < n as usize - 1;
-                let p = &self.params;
-                for to in (0..n).filter(|&x| x != t.prince) {
-                    if first_round && t.asked & (1 << to) != 0 {
-                        continue;
-                    }
-                    if p.ask_where {
-                        out.push(Action::Ask {
-                            to,
-                            question: Question::WherePrincess,
-                        });
-                    }
-                    if p.ask_own_card {
-                        out.push(Action::Ask {
-                            to,
-                            question: Question::OwnCard,
-                        });
-                    }
-                    if p.ask_other_card {
-                        for x in (0..n).filter(|&x| x != t.prince && x != to) {
-                            out.push(Action::Ask {
-                                to,
-                                question: Question::CardOf(x),
-                            });
+                let Some(at) = self.ask_start.get(usize::from(t.prince)) else {
+                    return;
+                };
+                if first_round {
+                    for to in 0..usize::from(n) {
+                        if t.asked & (1 << to) == 0 {
+                            let block = usize::from(at[to])..usize::from(at[to + 1]);
+                            out.extend_from_slice(&self.asks[block]);
                         }
                     }
+                } else {
+                    let all = usize::from(at[0])..usize::from(at[usize::from(n)]);
+                    out.extend_from_slice(&self.asks[all]);
                 }
             }
             Phase::Answer { to, question } => self.for_each_answer(t, question, |a| {
@@ -404,5 +427,69 @@ impl Question {
             Question::OwnCard => 1,
             Question::CardOf(_) => 2,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+
+    /// The Ask phase's questions by their definition: one to each other player not yet asked
+    /// in the first round, then any; where the Princess is, their own card, each other card.
+    fn asks_by_definition(g: &TofuKingdom, t: &Table) -> Vec<Action> {
+        let (n, p) = (g.players, &g.params);
+        let first_round = (t.log_len as usize) < n as usize - 1;
+        let mut out = Vec::new();
+        for to in (0..n).filter(|&x| x != t.prince) {
+            if first_round && t.asked & (1 << to) != 0 {
+                continue;
+            }
+            let mut ask = |question| out.push(Action::Ask { to, question });
+            if p.ask_where {
+                ask(Question::WherePrincess);
+            }
+            if p.ask_own_card {
+                ask(Question::OwnCard);
+            }
+            if p.ask_other_card {
+                for x in (0..n).filter(|&x| x != t.prince && x != to) {
+                    ask(Question::CardOf(x));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_ask_phase_lists_the_questions_the_rules_allow() {
+        let mut checked = 0;
+        for kinds in 1..8u8 {
+            for players in 3..=8u8 {
+                let params = Params {
+                    players,
+                    ask_where: kinds & 1 != 0,
+                    ask_own_card: kinds & 2 != 0,
+                    ask_other_card: kinds & 4 != 0,
+                    ..Params::default()
+                };
+                let g = TofuKingdom::with_params(params).unwrap();
+                let mut legal = Vec::new();
+                for seed in 0..6u64 {
+                    let mut rng = crate::rng_from_seed(seed + 10 * u64::from(players));
+                    let mut s = g.new_state(&mut rng);
+                    while g.to_move(&s).is_some() {
+                        g.legal_actions(&s, &mut legal);
+                        if s.table.phase == Phase::Ask {
+                            assert_eq!(legal, asks_by_definition(&g, &s.table));
+                            checked += 1;
+                        }
+                        let a = legal[rand::Rng::gen_range(&mut rng, 0..legal.len())];
+                        g.apply(&mut s, a, &mut rng);
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "only {checked} Ask listings compared");
     }
 }
