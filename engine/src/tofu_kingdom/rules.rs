@@ -74,6 +74,45 @@ impl TofuKingdom {
         }
     }
 
+    /// The answers the holder of `cards[to]` may give to `question`: those
+    /// [`TofuKingdom::answer_allowed`] allows, in [`TofuKingdom::for_each_answer`]'s order, with
+    /// the true answer and the eye's verdicts found once instead of once per answer.
+    fn legal_answers(
+        &self,
+        cards: &[u8; MAX_PLAYERS],
+        t: &Table,
+        to: u8,
+        question: Question,
+        out: &mut Vec<Action>,
+    ) {
+        // `None`: the question has no true answer, so every answer may be given.
+        let true_answer = match question {
+            Question::WherePrincess => match self.princess_holder(cards) {
+                Some(h) => Some(Answer::Seat(h)),
+                None => match self.params.centre_answer {
+                    CentreAnswer::SayCentre => Some(Answer::Centre),
+                    CentreAnswer::Free => None,
+                },
+            },
+            Question::OwnCard => Some(Answer::Card(cards[to as usize])),
+            Question::CardOf(x) => Some(Answer::Card(cards[x as usize])),
+        };
+        let (true_ok, false_ok) = self.eye_allows_each(cards[to as usize]);
+        // A false "in the centre" is refused unless it counts as a lie.
+        let false_centre_ok = false_ok && self.params.centre_is_a_lie;
+        self.for_each_answer(t, question, |a| {
+            let ok = match true_answer {
+                None => true,
+                Some(truth) if a == truth => true_ok,
+                Some(_) if a == Answer::Centre => false_centre_ok,
+                Some(_) => false_ok,
+            };
+            if ok {
+                out.push(Action::Answer(a));
+            }
+        });
+    }
+
     /// Whether `answer` to `question` is true in the world `cards`; `None` when the question
     /// has no true answer there (Princess Tofu in the centre with `centre_answer = free`).
     pub fn is_true(
@@ -201,11 +240,7 @@ impl TofuKingdom {
                     out.extend_from_slice(&self.asks[all]);
                 }
             }
-            Phase::Answer { to, question } => self.for_each_answer(t, question, |a| {
-                if self.answer_allowed(&s.cards, to, question, a) {
-                    out.push(Action::Answer(a));
-                }
-            }),
+            Phase::Answer { to, question } => self.legal_answers(&s.cards, t, to, question, out),
             Phase::Guess => out.extend((0..n).filter(|&x| x != t.prince).map(Action::Guess)),
             Phase::Steal { seat } => out.extend(
                 (0..n)
@@ -459,6 +494,49 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn the_answer_phase_lists_the_answers_each_answer_allowed_check_allows() {
+        let mut checked = 0;
+        for options in 0..16u8 {
+            for players in 3..=8u8 {
+                let params = Params {
+                    players,
+                    centre_answer: if options & 1 != 0 {
+                        CentreAnswer::Free
+                    } else {
+                        CentreAnswer::SayCentre
+                    },
+                    centre_is_a_lie: options & 2 != 0,
+                    ask_own_card: options & 4 != 0,
+                    ask_other_card: options & 8 != 0,
+                    ..Params::default()
+                };
+                let g = TofuKingdom::with_params(params).unwrap();
+                let mut legal = Vec::new();
+                for seed in 0..6u64 {
+                    let mut rng = crate::rng_from_seed(seed + 10 * u64::from(players));
+                    let mut s = g.new_state(&mut rng);
+                    while g.to_move(&s).is_some() {
+                        g.legal_actions(&s, &mut legal);
+                        if let Phase::Answer { to, question } = s.table.phase {
+                            let mut each = Vec::new();
+                            g.for_each_answer(&s.table, question, |a| {
+                                if g.answer_allowed(&s.cards, to, question, a) {
+                                    each.push(Action::Answer(a));
+                                }
+                            });
+                            assert_eq!(legal, each);
+                            checked += 1;
+                        }
+                        let a = legal[rand::Rng::gen_range(&mut rng, 0..legal.len())];
+                        g.apply(&mut s, a, &mut rng);
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "only {checked} Answer listings compared");
     }
 
     #[test]
