@@ -86,17 +86,7 @@ impl TofuKingdom {
         out: &mut Vec<Action>,
     ) {
         // `None`: the question has no true answer, so every answer may be given.
-        let true_answer = match question {
-            Question::WherePrincess => match self.princess_holder(cards) {
-                Some(h) => Some(Answer::Seat(h)),
-                None => match self.params.centre_answer {
-                    CentreAnswer::SayCentre => Some(Answer::Centre),
-                    CentreAnswer::Free => None,
-                },
-            },
-            Question::OwnCard => Some(Answer::Card(cards[to as usize])),
-            Question::CardOf(x) => Some(Answer::Card(cards[x as usize])),
-        };
+        let true_answer = self.true_answer(cards, to, question);
         let (true_ok, false_ok) = self.eye_allows_each(cards[to as usize]);
         // A false "in the centre" is refused unless it counts as a lie.
         let false_centre_ok = false_ok && self.params.centre_is_a_lie;
@@ -113,6 +103,22 @@ impl TofuKingdom {
         });
     }
 
+    /// The true answer to `question` asked of `to` in the world `cards`; `None` when the
+    /// question has none there (Princess Tofu in the centre with `centre_answer = free`).
+    fn true_answer(&self, cards: &[u8; MAX_PLAYERS], to: u8, question: Question) -> Option<Answer> {
+        match question {
+            Question::WherePrincess => match self.princess_holder(cards) {
+                Some(h) => Some(Answer::Seat(h)),
+                None => match self.params.centre_answer {
+                    CentreAnswer::SayCentre => Some(Answer::Centre),
+                    CentreAnswer::Free => None,
+                },
+            },
+            Question::OwnCard => Some(Answer::Card(cards[to as usize])),
+            Question::CardOf(x) => Some(Answer::Card(cards[x as usize])),
+        }
+    }
+
     /// Whether `answer` to `question` is true in the world `cards`; `None` when the question
     /// has no true answer there (Princess Tofu in the centre with `centre_answer = free`).
     pub fn is_true(
@@ -122,17 +128,8 @@ impl TofuKingdom {
         question: Question,
         answer: Answer,
     ) -> Option<bool> {
-        match question {
-            Question::WherePrincess => match self.princess_holder(cards) {
-                Some(h) => Some(answer == Answer::Seat(h)),
-                None => match self.params.centre_answer {
-                    CentreAnswer::SayCentre => Some(answer == Answer::Centre),
-                    CentreAnswer::Free => None,
-                },
-            },
-            Question::OwnCard => Some(answer == Answer::Card(cards[to as usize])),
-            Question::CardOf(x) => Some(answer == Answer::Card(cards[x as usize])),
-        }
+        self.true_answer(cards, to, question)
+            .map(|truth| answer == truth)
     }
 
     /// Whether the holder of `cards[to]` may give `answer` to `question` in the world `cards`:
