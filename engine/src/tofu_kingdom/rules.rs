@@ -493,78 +493,81 @@ mod tests {
         out
     }
 
-    #[test]
-    fn the_answer_phase_lists_the_answers_each_answer_allowed_check_allows() {
+    /// Plays six random games under each of `params`, calling `check` with the game, the state
+    /// and its legal actions at every position; returns how many positions `check` compared.
+    fn every_position(
+        params: impl Iterator<Item = Params>,
+        mut check: impl FnMut(&TofuKingdom, &State, &[Action]) -> bool,
+    ) -> usize {
         let mut checked = 0;
-        for options in 0..16u8 {
-            for players in 3..=8u8 {
-                let params = Params {
-                    players,
-                    centre_answer: if options & 1 != 0 {
-                        CentreAnswer::Free
-                    } else {
-                        CentreAnswer::SayCentre
-                    },
-                    centre_is_a_lie: options & 2 != 0,
-                    ask_own_card: options & 4 != 0,
-                    ask_other_card: options & 8 != 0,
-                    ..Params::default()
-                };
-                let g = TofuKingdom::with_params(params).unwrap();
-                let mut legal = Vec::new();
-                for seed in 0..6u64 {
-                    let mut rng = crate::rng_from_seed(seed + 10 * u64::from(players));
-                    let mut s = g.new_state(&mut rng);
-                    while g.to_move(&s).is_some() {
-                        g.legal_actions(&s, &mut legal);
-                        if let Phase::Answer { to, question } = s.table.phase {
-                            let mut each = Vec::new();
-                            g.for_each_answer(&s.table, question, |a| {
-                                if g.answer_allowed(&s.cards, to, question, a) {
-                                    each.push(Action::Answer(a));
-                                }
-                            });
-                            assert_eq!(legal, each);
-                            checked += 1;
-                        }
-                        let a = legal[rand::Rng::gen_range(&mut rng, 0..legal.len())];
-                        g.apply(&mut s, a, &mut rng);
-                    }
+        for params in params {
+            let players = params.players;
+            let g = TofuKingdom::with_params(params).unwrap();
+            let mut legal = Vec::new();
+            for seed in 0..6u64 {
+                let mut rng = crate::rng_from_seed(seed + 10 * u64::from(players));
+                let mut s = g.new_state(&mut rng);
+                while g.to_move(&s).is_some() {
+                    g.legal_actions(&s, &mut legal);
+                    checked += usize::from(check(&g, &s, &legal));
+                    let a = legal[rand::Rng::gen_range(&mut rng, 0..legal.len())];
+                    g.apply(&mut s, a, &mut rng);
                 }
             }
         }
+        checked
+    }
+
+    #[test]
+    fn the_answer_phase_lists_the_answers_each_answer_allowed_check_allows() {
+        let params = (0..16u8).flat_map(|options| {
+            (3..=8u8).map(move |players| Params {
+                players,
+                centre_answer: if options & 1 != 0 {
+                    CentreAnswer::Free
+                } else {
+                    CentreAnswer::SayCentre
+                },
+                centre_is_a_lie: options & 2 != 0,
+                ask_own_card: options & 4 != 0,
+                ask_other_card: options & 8 != 0,
+                ..Params::default()
+            })
+        });
+        let checked = every_position(params, |g, s, legal| {
+            let Phase::Answer { to, question } = s.table.phase else {
+                return false;
+            };
+            let mut each = Vec::new();
+            g.for_each_answer(&s.table, question, |a| {
+                if g.answer_allowed(&s.cards, to, question, a) {
+                    each.push(Action::Answer(a));
+                }
+            });
+            assert_eq!(legal, each);
+            true
+        });
         assert!(checked > 5_000, "only {checked} Answer listings compared");
     }
 
     #[test]
     fn the_ask_phase_lists_the_questions_the_rules_allow() {
-        let mut checked = 0;
-        for kinds in 1..8u8 {
-            for players in 3..=8u8 {
-                let params = Params {
-                    players,
-                    ask_where: kinds & 1 != 0,
-                    ask_own_card: kinds & 2 != 0,
-                    ask_other_card: kinds & 4 != 0,
-                    ..Params::default()
-                };
-                let g = TofuKingdom::with_params(params).unwrap();
-                let mut legal = Vec::new();
-                for seed in 0..6u64 {
-                    let mut rng = crate::rng_from_seed(seed + 10 * u64::from(players));
-                    let mut s = g.new_state(&mut rng);
-                    while g.to_move(&s).is_some() {
-                        g.legal_actions(&s, &mut legal);
-                        if s.table.phase == Phase::Ask {
-                            assert_eq!(legal, asks_by_definition(&g, &s.table));
-                            checked += 1;
-                        }
-                        let a = legal[rand::Rng::gen_range(&mut rng, 0..legal.len())];
-                        g.apply(&mut s, a, &mut rng);
-                    }
-                }
+        let params = (1..8u8).flat_map(|kinds| {
+            (3..=8u8).map(move |players| Params {
+                players,
+                ask_where: kinds & 1 != 0,
+                ask_own_card: kinds & 2 != 0,
+                ask_other_card: kinds & 4 != 0,
+                ..Params::default()
+            })
+        });
+        let checked = every_position(params, |g, s, legal| {
+            if s.table.phase != Phase::Ask {
+                return false;
             }
-        }
+            assert_eq!(legal, asks_by_definition(g, &s.table));
+            true
+        });
         assert!(checked > 5_000, "only {checked} Ask listings compared");
     }
 }
