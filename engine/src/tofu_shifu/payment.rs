@@ -113,6 +113,18 @@ impl HallCost {
     }
 }
 
+/// What every space's check at the start of a turn shares.
+struct Open<'a> {
+    s: &'a State,
+    seat: usize,
+    /// Other players' markers on each space.
+    occ: &'a [u8; 9],
+    /// The player's payers, packed.
+    pool: PackedHats,
+    /// Whether the player always pays the lower signpost cost.
+    always_lower: bool,
+}
+
 impl TofuShifu {
     /// Whether pool `r` (packed) pays hat cost `h`: [`Self::can_pay`] from the conditions kept.
     #[inline(always)]
@@ -436,27 +448,50 @@ impl TofuShifu {
         })
     }
 
-    /// Writes `Move(space)` for every space the player may move its marker to now.
+    /// Writes `Move(space)` for every space the player may move its marker to now. Each space
+    /// is checked by its own copy of [`Self::move_if_open`], so that its cost, capacity and
+    /// action check are known when compiled (no loop, no jump on the space).
     pub(crate) fn legal_moves(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
         let p = &s.players[seat];
         let occ = self.occupancy(s, seat);
         let pool = self.payers(p, NONE);
         let always_lower = p.has(Bonus::AlwaysLowerSignpost);
-        for (i, space) in Space::ALL.into_iter().enumerate() {
-            // "You must move to a different board space"; "Each board space can hold a maximum
-            // of 2 Shifu markers" (Copy: 1; Rest, on each player's board, has no limit).
-            if p.marker == i as u8 || occ[i] >= self.capacity[i] {
-                continue;
-            }
-            let cost = &self.space_costs[i][(occ[i] != 0 && !always_lower) as usize];
-            let ok = if space == Space::Copy {
-                self.any_copy_target(s, seat, &occ, cost, pool)
-            } else {
-                self.takeable(s, seat, space, cost, pool)
-            };
-            if ok {
-                out.push(Action::Move(space));
-            }
+        let open = Open {
+            s,
+            seat,
+            occ: &occ,
+            pool,
+            always_lower,
+        };
+        self.move_if_open(&open, Space::Upgrade, out);
+        self.move_if_open(&open, Space::Produce, out);
+        self.move_if_open(&open, Space::Seat, out);
+        self.move_if_open(&open, Space::Serve, out);
+        self.move_if_open(&open, Space::Checkout, out);
+        self.move_if_open(&open, Space::Hire, out);
+        self.move_if_open(&open, Space::SetObjective, out);
+        self.move_if_open(&open, Space::Copy, out);
+        self.move_if_open(&open, Space::Rest, out);
+    }
+
+    /// Writes `Move(space)` when the player may move its marker there now.
+    #[inline(always)]
+    fn move_if_open(&self, o: &Open<'_>, space: Space, out: &mut Vec<Action>) {
+        let i = space as usize;
+        let p = &o.s.players[o.seat];
+        // "You must move to a different board space"; "Each board space can hold a maximum
+        // of 2 Shifu markers" (Copy: 1; Rest, on each player's board, has no limit).
+        if p.marker == i as u8 || o.occ[i] >= self.capacity[i] {
+            return;
+        }
+        let cost = &self.space_costs[i][(o.occ[i] != 0 && !o.always_lower) as usize];
+        let ok = if space == Space::Copy {
+            self.any_copy_target(o.s, o.seat, o.occ, cost, o.pool)
+        } else {
+            self.takeable(o.s, o.seat, space, cost, o.pool)
+        };
+        if ok {
+            out.push(Action::Move(space));
         }
     }
 
