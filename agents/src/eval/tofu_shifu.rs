@@ -258,7 +258,16 @@ impl Progress {
         (self.short & 0x1FF) | total(9, 0x1E) | total(10, 0x1E0)
     }
 
-    /// How many of the requirement's parts one more flag of kind `k` advances.
+    /// The flag kinds one more of which advances two of the requirement's parts (its own count
+    /// and the dishes' or hats' total); the other kinds of [`Self::advanced_by`] advance one.
+    fn two_part_kinds(&self) -> u16 {
+        let total = |bit: u16, kinds: u16| if self.short >> bit & 1 == 1 { kinds } else { 0 };
+        self.short & (total(9, 0x1E) | total(10, 0x1E0))
+    }
+
+    /// How many of the requirement's parts one more flag of kind `k` advances (the definition
+    /// [`Self::two_part_kinds`] is held to).
+    #[cfg(test)]
     fn parts(&self, k: usize) -> u8 {
         let total = match k {
             1..=4 => self.short >> 9 & 1,
@@ -266,18 +275,6 @@ impl Progress {
             _ => 0,
         };
         ((self.short >> k & 1) + total) as u8
-    }
-
-    /// What one more flag of kind `k` adds to the share.
-    fn advance(&self, k: usize) -> f64 {
-        self.parts(k) as f64 / self.frac_need
-    }
-
-    /// Whether one more flag of kind `k` completes the objective: those parts are all that is
-    /// missing and the coins are there.
-    fn completes(&self, k: usize) -> bool {
-        let parts = self.parts(k);
-        self.paid && parts > 0 && parts as u32 == self.missing
     }
 }
 
@@ -359,11 +356,23 @@ fn objective_progress(
         total += x.share;
         // Kinds the objective is not short of add nothing (weights are finite).
         let mut kinds = x.advanced_by() & shared.to_be_had;
+        if kinds == 0 {
+            continue;
+        }
+        // A flag advances one or two parts (its kind's count, and the dishes' or hats' total):
+        // the gain of each, found once per objective (`advance` with the same operations).
+        let two = x.two_part_kinds();
+        let step = [
+            w.objective_progress * (1.0 / x.frac_need),
+            w.objective_progress * (2.0 / x.frac_need),
+        ];
         while kinds != 0 {
             let k = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
-            gain[k] += w.objective_progress * x.advance(k);
-            if x.completes(k) {
+            let parts = 1 + (two >> k & 1) as u32;
+            gain[k] += step[parts as usize - 1];
+            // `completes`: those parts are all that is missing and the coins are there.
+            if x.paid && parts == x.missing {
                 gain[k] += completion;
             }
         }
@@ -773,6 +782,14 @@ mod tests {
             let fast = progress(pack(&want), asked, packed(&have), packed(&avail), coins);
             let slow = progress_by_count(&want, asked, &have, &avail, coins);
             assert_eq!(fast, slow, "want {want:?}, have {have:?}, avail {avail:?}");
+            if let Some(x) = &fast {
+                // The kinds advancing two parts are those `parts` counts two for.
+                for k in 0..9 {
+                    let two = x.two_part_kinds() >> k & 1 == 1;
+                    assert_eq!(two, x.parts(k) == 2, "kind {k}, short {:b}", x.short);
+                    assert_eq!(x.advanced_by() >> k & 1 == 1, x.parts(k) > 0);
+                }
+            }
             seen[match &fast {
                 None => 0,
                 Some(x) if x.short == 0 => 1,
@@ -902,6 +919,7 @@ mod tests {
             (x.parts(0), x.parts(1), x.parts(3), x.parts(5)),
             (1, 1, 2, 0)
         );
+        assert_eq!(x.two_part_kinds(), 0b1000);
         // Short of a Lantern no card can still supply: nothing to be had.
         let no_lantern = packed(&[0, 9, 9, 9, 9, 9, 9, 9, 9]);
         assert_eq!(progress(want, 0, none, no_lantern, 0), None);
