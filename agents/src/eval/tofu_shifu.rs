@@ -492,20 +492,33 @@ fn cards_value(
 ) -> f64 {
     // A few cards are held, so a short buffer usually does (a longer one costs its zeroing).
     if held.count_ones() <= 16 {
-        best_cards_value(g, p, held, flag_gain, w, &mut [0.0; 16])
+        best_cards_value(g, p, held, flag_gain, w, &mut [0; 16])
     } else {
-        best_cards_value(g, p, held, flag_gain, w, &mut [0.0; 128])
+        best_cards_value(g, p, held, flag_gain, w, &mut [0; 128])
     }
 }
 
-/// [`cards_value`], with `values` as long as the cards held at least.
+/// `x` as an integer whose order is [`f64::total_cmp`]'s (the same bit operation), so that
+/// values sort as integers; [`from_order_key`] gives `x` back, every bit.
+fn order_key(x: f64) -> i64 {
+    let b = x.to_bits() as i64;
+    b ^ (((b >> 63) as u64) >> 1) as i64
+}
+
+/// The value whose [`order_key`] is `k`.
+fn from_order_key(k: i64) -> f64 {
+    // The sign bit is left as it was, so the same operation undoes it.
+    f64::from_bits((k ^ (((k >> 63) as u64) >> 1) as i64) as u64)
+}
+
+/// [`cards_value`], with `keys` as long as the cards held at least.
 fn best_cards_value(
     g: &TofuShifu,
     p: &PlayerState,
     held: CardSet,
     flag_gain: &[f64; 9],
     w: &TofuShifuWeights,
-    values: &mut [f64],
+    keys: &mut [i64],
 ) -> f64 {
     let mut n = 0;
     for c in cards(held) {
@@ -519,12 +532,16 @@ fn best_cards_value(
         } else {
             0.0
         };
-        values[n] = upgrade.max(objective).max(w.card_hat);
+        keys[n] = order_key(upgrade.max(objective).max(w.card_hat));
         n += 1;
     }
-    let v = &mut values[..n];
-    v.sort_unstable_by(|a, b| b.total_cmp(a));
-    v.iter().take(g.hand_limit(p) as usize).sum()
+    // The best first (as sorting the values by `total_cmp` would), summed in that order.
+    let v = &mut keys[..n];
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    v.iter()
+        .take(g.hand_limit(p) as usize)
+        .map(|&k| from_order_key(k))
+        .sum()
 }
 
 /// One seat's total, before the opponent term.
@@ -902,6 +919,35 @@ mod tests {
             // And the first case once more, remembered or not.
             let first = remembered_seat_value(&g, &s, seat, &shared, &w);
             assert_eq!(first.to_bits(), v.to_bits(), "case {i}");
+        }
+    }
+
+    /// Order keys sort as `total_cmp` sorts the values, and give every value back.
+    #[test]
+    fn order_keys_sort_as_total_cmp_and_give_the_value_back() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            f64::MIN_POSITIVE / 2.0,
+            -f64::MIN_POSITIVE / 2.0,
+            f64::MAX,
+            f64::MIN,
+        ];
+        xs.extend((0..2000).map(|_| f64::from_bits(rng.gen())));
+        xs.extend((0..2000).map(|_| rng.gen_range(-10.0..10.0)));
+        for &a in &xs {
+            assert_eq!(from_order_key(order_key(a)).to_bits(), a.to_bits());
+        }
+        for pair in xs.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert_eq!(order_key(a).cmp(&order_key(b)), a.total_cmp(&b), "{a} {b}");
         }
     }
 
