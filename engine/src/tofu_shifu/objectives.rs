@@ -97,7 +97,9 @@ impl TofuShifu {
     /// objective.
     #[inline]
     fn covered(&self, counts: u128) -> u32 {
-        let folded = (counts as u64) ^ (counts >> 64) as u64;
+        // The high half (the last Hat count and the two totals) is spread by a multiply before
+        // it is folded in: XOR alone cancels a dish count against the dishes' total.
+        let folded = (counts as u64) ^ ((counts >> 64) as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
         // Fibonacci hashing: the product's top bits pick the slot.
         let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             >> (u64::BITS - COVERED_SLOTS.trailing_zeros())) as usize;
