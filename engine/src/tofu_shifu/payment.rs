@@ -463,15 +463,18 @@ impl TofuShifu {
             pool,
             always_lower,
         };
-        self.move_if_open(&open, Space::Upgrade, out);
-        self.move_if_open(&open, Space::Produce, out);
-        self.move_if_open(&open, Space::Seat, out);
-        self.move_if_open(&open, Space::Serve, out);
-        self.move_if_open(&open, Space::Checkout, out);
-        self.move_if_open(&open, Space::Hire, out);
-        self.move_if_open(&open, Space::SetObjective, out);
-        self.move_if_open(&open, Space::Copy, out);
-        self.move_if_open(&open, Space::Rest, out);
+        // Every space of `Space::ALL`, in its order (the pattern fails to compile if a space is
+        // added), each a constant once inlined: written out, as a loop is not unrolled.
+        let [a, b, c, d, e, f, g, h, i] = Space::ALL;
+        self.move_if_open(&open, a, out);
+        self.move_if_open(&open, b, out);
+        self.move_if_open(&open, c, out);
+        self.move_if_open(&open, d, out);
+        self.move_if_open(&open, e, out);
+        self.move_if_open(&open, f, out);
+        self.move_if_open(&open, g, out);
+        self.move_if_open(&open, h, out);
+        self.move_if_open(&open, i, out);
     }
 
     /// Writes `Move(space)` when the player may move its marker there now.
