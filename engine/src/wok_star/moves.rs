@@ -1,9 +1,10 @@
 //! The legal actions.
 
 use super::action::{Action, Die};
+#[cfg(test)]
 use super::data::Method;
 use super::params::{ForeignDice, TrackTop};
-use super::state::{Phase, State, DIRTY, NOBODY};
+use super::state::{Phase, State, MAX_DICE, MAX_PLAYERS, NOBODY};
 use super::WokStar;
 
 impl WokStar {
@@ -177,7 +178,9 @@ impl WokStar {
     }
 
     /// The (ingredient, method) pairs `seat` may prepare with: its own ingredients' open
-    /// methods, less those refused at the top of the track.
+    /// methods, less those refused at the top of the track: the definition
+    /// [`Self::legal_prepare_pairwise`] walks.
+    #[cfg(test)]
     fn preparable_methods<'a>(
         &'a self,
         s: &'a State,
@@ -203,7 +206,9 @@ impl WokStar {
     /// but from bit masks: die class (owner, face) is bit `6 * owner + face - 1`, so a first
     /// die's partners are the classes whose face meets the method's condition
     /// ([`WokStar::pair_faces`], copied to every owner's six bits by one multiply) and whose
-    /// owner the cube rules allow, and only the preparations listed are visited.
+    /// owner the cube rules allow, and only the preparations listed are visited. A first die's
+    /// preparations are written by one `extend` of a counted range, which reserves once and
+    /// keeps the list's length in a register.
     pub(crate) fn legal_prepare_with(
         &self,
         s: &State,
@@ -211,39 +216,9 @@ impl WokStar {
         out: &mut Vec<Action>,
         free: Option<u8>,
     ) {
-        // The classes present, and those with two dice or more.
-        let (mut present, mut twice) = (0u32, 0u32);
-        for owner in 0..self.players {
-            if owner != seat && s.cubes[seat as usize] == 0 && free.is_none() {
-                continue;
-            }
-            let (mut seen, mut again) = (0u32, 0u32);
-            for &d in &s.dice[owner as usize][..s.dice_count[owner as usize] as usize] {
-                if (1..=6).contains(&d) {
-                    let bit = 1u32 << (d - 1);
-                    again |= seen & bit;
-                    seen |= bit;
-                }
-            }
-            present |= seen << (6 * owner);
-            twice |= again << (6 * owner);
-        }
+        let (present, twice) = die_classes_present(s, self.players, seat, free);
         let own = present & (0x3F << (6 * seat));
         let others = present & !own;
-        // Die class `i` (bit `6 * owner + face - 1`).
-        const DIE: [Die; 24] = {
-            let mut d = [Die { owner: 0, face: 0 }; 24];
-            let mut i = 0;
-            while i < 24 {
-                d[i] = Die {
-                    owner: (i / 6) as u8,
-                    face: (i % 6) as u8 + 1,
-                };
-                i += 1;
-            }
-            d
-        };
-        let die = |i: u32| DIE[i as usize];
         // Whether two dice of which `foreign` belong to others may be used together, for a
         // method that needs another player's die (`needs_other`) or not.
         let allowed = |foreign: u8, needs_other: bool| {
@@ -274,36 +249,62 @@ impl WokStar {
         // The partners of a first die of `seat`'s own, and of another player's, by whether the
         // method needs another player's die: the same for every method, so found once.
         let partners_by_need = [false, true].map(|needs| [with(0, needs), with(1, needs)]);
-        for (k, m, method) in self.preparable_methods(s, seat) {
-            let partners = partners_by_need[usize::from(method.needs_other_players_die)];
-            if partners == [0, 0] {
-                continue;
-            }
-            let faces = &self.pair_faces[k][m];
-            // Only dice whose face meets the condition with some face can come first.
-            let mut firsts = present & (u32::from(faces[0]) * 0x41041);
-            while firsts != 0 {
-                let i = firsts.trailing_zeros();
-                firsts &= firsts - 1;
-                let a = die(i);
-                let fits = u32::from(faces[a.face as usize]) * 0x41041;
-                // The second class comes at or after the first; the same class needs two dice.
-                let mut js = partners[usize::from(a.owner != seat)]
-                    & fits
-                    & !((1u32 << i) - 1)
-                    & !(!twice & (1 << i));
-                while js != 0 {
-                    let j = js.trailing_zeros();
-                    js &= js - 1;
-                    out.push(Action::Prepare {
-                        ingredient: k as u8,
-                        method: m as u8,
-                        a,
-                        b: die(j),
-                    });
+        if partners_by_need == [[0, 0], [0, 0]] {
+            return;
+        }
+        let refuse = self.params.track_top == TrackTop::Refuse;
+        let top = self.data.track.max;
+        let mut owned = self.owned_ingredients(s, seat);
+        while owned != 0 {
+            let k = owned.trailing_zeros() as usize;
+            owned &= owned - 1;
+            let methods = &self.data.ingredients[k].methods;
+            let pair_faces = &self.pair_faces[k];
+            for m in 0..self.open_methods(s, k) {
+                let method = methods[m];
+                if refuse && s.track[k] + method.gain > top {
+                    continue;
+                }
+                let partners = partners_by_need[usize::from(method.needs_other_players_die)];
+                let faces = &pair_faces[m];
+                // Only dice whose face meets the condition with some face can come first.
+                let mut firsts = present & (u32::from(faces[0]) * 0x41041);
+                if partners == [0, 0] {
+                    firsts = 0;
+                }
+                while firsts != 0 {
+                    let i = firsts.trailing_zeros();
+                    firsts &= firsts - 1;
+                    let a = DIE_CLASS[(i & 31) as usize];
+                    let fits = u32::from(faces[usize::from(a.face)]) * 0x41041;
+                    // The second class comes at or after the first; the same class needs two
+                    // dice.
+                    let mut js = partners[usize::from(a.owner != seat)]
+                        & fits
+                        & !((1u32 << i) - 1)
+                        & !(!twice & (1 << i));
+                    out.extend((0..js.count_ones()).map(|_| {
+                        let j = js.trailing_zeros();
+                        js &= js.wrapping_sub(1);
+                        Action::Prepare {
+                            ingredient: k as u8,
+                            method: m as u8,
+                            a,
+                            b: DIE_CLASS[(j & 31) as usize],
+                        }
+                    }));
                 }
             }
         }
+    }
+
+    /// The ingredient cards `seat` owns, a bit each.
+    fn owned_ingredients(&self, s: &State, seat: u8) -> u16 {
+        let mut owned = 0u16;
+        for (k, &o) in s.ingredient_owner.iter().enumerate() {
+            owned |= u16::from(o == seat) << k;
+        }
+        owned & ((1u32 << self.data.ingredients.len()) - 1) as u16
     }
 
     /// [`Self::legal_prepare_with`] by its definition: every pair of die classes, each checked.
@@ -354,12 +355,12 @@ impl WokStar {
         }
     }
 
+    /// The faces `seat`'s unused dice show, face `f` at bit `f - 1`.
     fn own_faces(&self, s: &State, seat: u8) -> u8 {
+        let seat = seat as usize;
         let mut faces = 0u8;
-        for &d in &s.dice[seat as usize][..s.dice_count[seat as usize] as usize] {
-            if d != DIRTY {
-                faces |= 1 << (d - 1);
-            }
+        for &d in &s.dice[seat][..usize::from(s.dice_count[seat]).min(MAX_DICE)] {
+            faces |= FACE_BIT[usize::from(d)];
         }
         faces
     }
@@ -368,25 +369,27 @@ impl WokStar {
         if s.hustle_supply == 0 {
             return;
         }
-        let faces = self.own_faces(s, seat);
-        for f in 1..=6u8 {
-            if faces & (1 << (f - 1)) != 0 {
-                out.push(Action::GainHustle(f));
-            }
-        }
+        let mut faces = self.own_faces(s, seat);
+        out.extend((0..faces.count_ones()).map(|_| {
+            let f = faces.trailing_zeros() as u8 + 1;
+            faces &= faces.wrapping_sub(1);
+            Action::GainHustle(f)
+        }));
     }
 
     fn legal_spend_hustle(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
         if s.hustle_pool == 0 {
             return;
         }
-        let faces = self.own_faces(s, seat);
-        for f in 1..=6u8 {
-            if faces & (1 << (f - 1)) != 0 {
-                out.push(Action::Rotate { face: f, up: true });
-                out.push(Action::Rotate { face: f, up: false });
+        let mut faces = self.own_faces(s, seat);
+        out.extend((0..2 * faces.count_ones()).map(|n| {
+            let f = faces.trailing_zeros() as u8 + 1;
+            let up = n % 2 == 0;
+            if !up {
+                faces &= faces.wrapping_sub(1);
             }
-        }
+            Action::Rotate { face: f, up }
+        }));
         self.legal_cube_moves(s, out, false);
     }
 
@@ -406,6 +409,54 @@ impl WokStar {
             }
         }
     }
+}
+
+/// Face `d` at bit `d - 1`; a dirty die (0), and anything above 6, at none.
+const FACE_BIT: [u8; 256] = {
+    let mut b = [0u8; 256];
+    let mut d = 1;
+    while d <= 6 {
+        b[d] = 1 << (d - 1);
+        d += 1;
+    }
+    b
+};
+
+/// Die class `i` (bit `6 * owner + face - 1` of [`die_classes_present`]'s masks), padded to 32
+/// so that a class found by `trailing_zeros` of a `u32` needs no bounds check.
+const DIE_CLASS: [Die; 32] = {
+    let mut d = [Die { owner: 0, face: 0 }; 32];
+    let mut i = 0;
+    while i < 24 {
+        d[i] = Die {
+            owner: (i / 6) as u8,
+            face: (i % 6) as u8 + 1,
+        };
+        i += 1;
+    }
+    d
+};
+
+/// The die classes `seat` may use, a bit each (bit `6 * owner + face - 1`), and those with two
+/// dice or more: its own dice, and the others' when it has a cube to give or `free` dice.
+fn die_classes_present(s: &State, players: u8, seat: u8, free: Option<u8>) -> (u32, u32) {
+    let (mut present, mut twice) = (0u32, 0u32);
+    let others_too = s.cubes[seat as usize] != 0 || free.is_some();
+    for owner in 0..players.min(MAX_PLAYERS as u8) {
+        if owner != seat && !others_too {
+            continue;
+        }
+        let (mut seen, mut again) = (0u32, 0u32);
+        let o = owner as usize;
+        for &d in &s.dice[o][..usize::from(s.dice_count[o]).min(MAX_DICE)] {
+            let bit = u32::from(FACE_BIT[usize::from(d)]);
+            again |= seen & bit;
+            seen |= bit;
+        }
+        present |= seen << (6 * owner);
+        twice |= again << (6 * owner);
+    }
+    (present, twice)
 }
 
 #[cfg(test)]
