@@ -267,7 +267,8 @@ impl GinzaRetroCafe {
                         ..base
                     }));
                 }
-            } else {
+            } else if sum + most_added >= n {
+                // (Short of `n` by more than a common die or the bonus adds: no serve.)
                 // The common faces that reach `n`: face `f + 1` with `sum + f + 1 >= n`.
                 let lacking = n - sum - 1;
                 let mut reach = if lacking < 6 {
