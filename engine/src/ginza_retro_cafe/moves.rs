@@ -411,14 +411,20 @@ impl SubMultisets {
 /// face's count plus one, less the empty one, so they are written by one `extend` of a counted
 /// range, which reserves once and keeps the list's length in a register.
 fn push_rerolls(of: &[u8; 6], out: &mut Vec<Action>) {
-    let mut odo = SubMultisets::new(of);
     let count = of
         .iter()
         .fold(1u64, |n, &k| n.saturating_mul(u64::from(k) + 1))
         - 1;
+    // [`SubMultisets::step`] without the totals, and without its test for the end, which the
+    // count makes needless: some face is always left to turn.
+    let all = packed(of);
+    let mut sub = 0u64;
     out.extend((0..count).map(|_| {
-        odo.step();
-        Action::Reroll(odo.sub())
+        let unit = 1u64 << ((all - sub).trailing_zeros() & !7);
+        sub = (sub & unit.wrapping_neg()) + unit;
+        let mut d = [0u8; 6];
+        d.copy_from_slice(&sub.to_le_bytes()[..6]);
+        Action::Reroll(d)
     }));
 }
 
