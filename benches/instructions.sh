@@ -52,5 +52,7 @@ echo "instructions and by inclusive ones (with their callees):"
 for how in no yes; do
   echo
   callgrind_annotate --inclusive=$how "$work/tofu-shifu-4-2.out" 2> /dev/null \
-    | grep -E '^ *[0-9,]+ \(' | grep -E 'shifu_(engine|agents)::' | head -12
+    | grep -E '^ *[0-9,]+ \(' | grep -E 'shifu_(engine|agents)::' | head -12 || true
+  # (`head` closes the pipe early; under pipefail that would end the script before the
+  # inclusive listing.)
 done
