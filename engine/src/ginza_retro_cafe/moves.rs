@@ -370,24 +370,17 @@ impl SubMultisets {
 
     /// Dice of each face taken.
     fn sub(&self) -> [u8; 6] {
-        // One copy of six bytes (a four- and a two-byte store), not six byte stores.
-        let mut d = [0u8; 6];
-        d.copy_from_slice(&self.sub.to_le_bytes()[..6]);
-        d
+        unpacked(self.sub)
     }
 
     /// Steps to the next sub-multiset; false after the last.
     #[inline]
     fn step(&mut self) -> bool {
-        // The faces not yet all taken are the non-zero bytes of `of - sub` (no byte borrows):
-        // the lowest turns, and every face below it (all taken) goes back to none.
-        let open = self.of - self.sub;
-        if open == 0 {
+        if self.sub == self.of {
             return false;
         }
-        let f = open.trailing_zeros() / 8;
-        let below = (1u64 << (8 * f)) - 1;
-        self.sub = (self.sub & !below) + (1 << (8 * f));
+        let f = (self.of - self.sub).trailing_zeros() / 8;
+        self.sub = turned(self.of, self.sub);
         self.sum = self.sum - self.drop[f as usize] + f as u16 + 1;
         true
     }
@@ -420,12 +413,25 @@ fn push_rerolls(of: &[u8; 6], out: &mut Vec<Action>) {
     let all = packed(of);
     let mut sub = 0u64;
     out.extend((0..count).map(|_| {
-        let unit = 1u64 << ((all - sub).trailing_zeros() & !7);
-        sub = (sub & unit.wrapping_neg()) + unit;
-        let mut d = [0u8; 6];
-        d.copy_from_slice(&sub.to_le_bytes()[..6]);
-        Action::Reroll(d)
+        sub = turned(all, sub);
+        Action::Reroll(unpacked(sub))
     }));
+}
+
+/// The odometer's next sub-multiset of `all` after `sub` (both [`packed`]; `sub` not yet `all`):
+/// the faces not yet all taken are the non-zero bytes of `all - sub` (no byte borrows), the
+/// lowest turns, and every face below it (all taken) goes back to none.
+fn turned(all: u64, sub: u64) -> u64 {
+    let unit = 1u64 << ((all - sub).trailing_zeros() & !7);
+    (sub & unit.wrapping_neg()) + unit
+}
+
+/// Dice counted per face from [`packed`]: one copy of six bytes (a four- and a two-byte store),
+/// not six byte stores.
+fn unpacked(sub: u64) -> [u8; 6] {
+    let mut d = [0u8; 6];
+    d.copy_from_slice(&sub.to_le_bytes()[..6]);
+    d
 }
 
 #[cfg(test)]

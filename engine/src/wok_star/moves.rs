@@ -266,12 +266,12 @@ impl WokStar {
                     continue;
                 }
                 let partners = partners_by_need[usize::from(method.needs_other_players_die)];
+                if partners == [0, 0] {
+                    continue;
+                }
                 let faces = &pair_faces[m];
                 // Only dice whose face meets the condition with some face can come first.
                 let mut firsts = present & (u32::from(faces[0]) * 0x41041);
-                if partners == [0, 0] {
-                    firsts = 0;
-                }
                 while firsts != 0 {
                     let i = firsts.trailing_zeros();
                     firsts &= firsts - 1;
