@@ -87,6 +87,8 @@ pub struct TofuShifu {
     payers_of: [u8; 32],
     /// Each space's hat costs with their Hall conditions: lower, then higher.
     space_costs: [[payment::HallCost; 2]; 9],
+    /// Which of those costs each pool pays, looked up.
+    signpost_pays: payment::SignpostPays,
     /// Each space's marker capacity (Rest, on each player's board: no limit).
     capacity: [u8; 9],
     /// Cards by the flag they add as an upgrade, indexed by [`flag_index`].

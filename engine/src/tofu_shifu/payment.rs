@@ -123,9 +123,71 @@ struct Open<'a> {
     pool: PackedHats,
     /// Whether the player always pays the lower signpost cost.
     always_lower: bool,
+    /// The spaces whose lower and higher cost the pool pays ([`TofuShifu::signpost_payable`]).
+    payable: [u16; 2],
+}
+
+/// The most hats a signpost cost may ask for in all for [`SignpostPays`] to hold its answers:
+/// a pool's count of each kind is capped at this many, which changes no answer when every cost
+/// asks for no more (each Hall condition's demand is at most the cost's total, and a capped
+/// count that reaches the cap alone meets it).
+const SIGNPOST_CAP: u64 = 3;
+
+/// The index of pool `r` (packed) in [`SignpostPays`]: each kind's count capped at
+/// [`SIGNPOST_CAP`], two bits a kind.
+#[inline(always)]
+fn capped_index(r: PackedHats) -> usize {
+    (0..5).fold(0, |i, k| {
+        i | (((r >> (8 * k)) & 0xFF).min(SIGNPOST_CAP) as usize) << (2 * k)
+    })
+}
+
+/// Which signpost costs a pool of payers pays, found once when the game is built: for each pool
+/// with its counts capped ([`capped_index`]), a bit per space for its lower cost and one for its
+/// higher cost. Empty when some signpost cost asks for more than [`SIGNPOST_CAP`] hats; the
+/// answers are then found by [`TofuShifu::pays`] each time.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SignpostPays(Box<[[u16; 2]]>);
+
+impl SignpostPays {
+    /// The table for signpost costs `costs` (each space's lower, then higher).
+    pub(crate) fn new(g: &TofuShifu, costs: &[[HallCost; 2]; 9]) -> SignpostPays {
+        let most = costs.iter().flatten().map(|h| byte_sum(h.packed)).max();
+        if most.unwrap_or(0) > SIGNPOST_CAP {
+            return SignpostPays::default();
+        }
+        let table = (0..1usize << 10)
+            .map(|i| {
+                let pool = (0..5).fold(0, |r, k| r | (((i >> (2 * k)) & 3) as u64) << (8 * k));
+                g.signpost_payable_by_costs(costs, pool)
+            })
+            .collect();
+        SignpostPays(table)
+    }
 }
 
 impl TofuShifu {
+    /// For each space, whether pool `pool` (packed) pays its lower (bit in the first mask) and
+    /// its higher signpost cost (the second).
+    #[inline]
+    pub(crate) fn signpost_payable(&self, pool: PackedHats) -> [u16; 2] {
+        match self.signpost_pays.0.get(capped_index(pool)) {
+            Some(&masks) => masks,
+            None => self.signpost_payable_by_costs(&self.space_costs, pool),
+        }
+    }
+
+    /// [`Self::signpost_payable`] found cost by cost.
+    fn signpost_payable_by_costs(&self, costs: &[[HallCost; 2]; 9], pool: PackedHats) -> [u16; 2] {
+        let mut masks = [0u16; 2];
+        for (i, pair) in costs.iter().enumerate() {
+            for (mask, cost) in masks.iter_mut().zip(pair) {
+                *mask |= (self.pays(cost, pool) as u16) << i;
+            }
+        }
+        masks
+    }
+
     /// Whether pool `r` (packed) pays hat cost `h`: [`Self::can_pay`] from the conditions kept.
     #[inline(always)]
     pub(crate) fn pays(&self, h: &HallCost, r: PackedHats) -> bool {
@@ -358,14 +420,31 @@ impl TofuShifu {
         cost: &HallCost,
         pool: PackedHats,
     ) -> bool {
+        match space {
+            // Their checks include the cost.
+            Space::Upgrade | Space::SetObjective => self.takeable_paid(s, seat, space, cost, pool),
+            // Free when entered; when copied, the Copy signpost's cost must still be payable.
+            _ => self.pays(cost, pool) && self.takeable_paid(s, seat, space, cost, pool),
+        }
+    }
+
+    /// [`Self::takeable`] for a cost `cost` known to be payable from `pool`.
+    #[inline(always)]
+    fn takeable_paid(
+        &self,
+        s: &State,
+        seat: usize,
+        space: Space,
+        cost: &HallCost,
+        pool: PackedHats,
+    ) -> bool {
         let p = &s.players[seat];
         match space {
-            // Free when entered; when copied, the Copy signpost's cost must still be payable.
-            Space::Rest => self.pays(cost, pool),
+            Space::Rest => true,
             Space::Upgrade => self.any_upgrade_feasible(p, cost.packed, pool),
             Space::SetObjective => self.objective_settable(p, cost, pool),
             Space::Copy => false, // handled by `any_copy_target`
-            _ => self.pays(cost, pool) && self.effective(s, p, space),
+            _ => self.effective(s, p, space),
         }
     }
 
@@ -422,8 +501,8 @@ impl TofuShifu {
         }
     }
 
-    /// Whether some target can be copied after paying `copy_cost`. Targets with a plain
-    /// payment share one check of the cost.
+    /// Whether some target can be copied after paying `copy_cost`, known to be payable from
+    /// `pool`.
     fn any_copy_target(
         &self,
         s: &State,
@@ -432,19 +511,8 @@ impl TofuShifu {
         copy_cost: &HallCost,
         pool: PackedHats,
     ) -> bool {
-        let p = &s.players[seat];
-        let mut plain = None;
         Space::ALL.into_iter().any(|t| {
-            self.copy_occupied(s, seat, t, occ)
-                && match t {
-                    Space::Rest | Space::Upgrade | Space::SetObjective => {
-                        self.takeable(s, seat, t, copy_cost, pool)
-                    }
-                    _ => {
-                        *plain.get_or_insert_with(|| self.pays(copy_cost, pool))
-                            && self.effective(s, p, t)
-                    }
-                }
+            self.copy_occupied(s, seat, t, occ) && self.takeable_paid(s, seat, t, copy_cost, pool)
         })
     }
 
@@ -462,6 +530,7 @@ impl TofuShifu {
             occ: &occ,
             pool,
             always_lower,
+            payable: self.signpost_payable(pool),
         };
         // Every space of `Space::ALL`, in its order (the pattern fails to compile if a space is
         // added), each a constant once inlined: written out, as a loop is not unrolled.
@@ -487,11 +556,16 @@ impl TofuShifu {
         if p.marker == i as u8 || o.occ[i] >= self.capacity[i] {
             return;
         }
-        let cost = &self.space_costs[i][(o.occ[i] != 0 && !o.always_lower) as usize];
+        let higher = (o.occ[i] != 0 && !o.always_lower) as usize;
+        // Every space's action needs its cost paid first.
+        if o.payable[higher] >> i & 1 == 0 {
+            return;
+        }
+        let cost = &self.space_costs[i][higher];
         let ok = if space == Space::Copy {
             self.any_copy_target(o.s, o.seat, o.occ, cost, o.pool)
         } else {
-            self.takeable(o.s, o.seat, space, cost, o.pool)
+            self.takeable_paid(o.s, o.seat, space, cost, o.pool)
         };
         if ok {
             out.push(Action::Move(space));
@@ -537,6 +611,34 @@ mod tests {
             for h in costs {
                 assert!(h.n as usize <= 2, "{h:?}");
             }
+        }
+    }
+
+    /// Every pool with up to five hats of each kind: the signpost costs looked up in
+    /// [`SignpostPays`] are those [`TofuShifu::pays`] pays, and a signpost cost of more than
+    /// three hats leaves the table empty and the answers to `pays`.
+    #[test]
+    fn signpost_costs_looked_up_are_those_paid() {
+        let g = TofuShifu::with_params(Params::with_players(4)).unwrap();
+        assert_eq!(g.signpost_pays.0.len(), 1024);
+        let mut big = CardData::builtin("calibrated").unwrap();
+        big.spaces[Space::Serve as usize].higher = [0, 0, 2, 0, 2];
+        let big = TofuShifu::new(big, Params::with_players(4)).unwrap();
+        assert!(big.signpost_pays.0.is_empty());
+        for g in [&g, &big] {
+            let mut answers = [0u32; 2];
+            for i in 0..6usize.pow(5) {
+                let pool = (0..5).fold(0, |r, k| r | ((i / 6usize.pow(k) % 6) as u64) << (8 * k));
+                let masks = g.signpost_payable(pool);
+                for (space, costs) in g.space_costs.iter().enumerate() {
+                    for (mask, cost) in masks.iter().zip(costs) {
+                        let paid = g.pays(cost, pool);
+                        assert_eq!(mask >> space & 1 == 1, paid, "space {space}, pool {pool:x}");
+                        answers[paid as usize] += 1;
+                    }
+                }
+            }
+            assert!(answers[0] > 1_000 && answers[1] > 1_000, "{answers:?}");
         }
     }
 }

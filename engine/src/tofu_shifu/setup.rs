@@ -174,9 +174,10 @@ impl TofuShifu {
         });
         let mut capacity = data.spaces.each_ref().map(|d| d.capacity);
         capacity[Space::Rest as usize] = u8::MAX;
-        Ok(TofuShifu {
+        let mut g = TofuShifu {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             space_costs,
+            signpost_pays: payment::SignpostPays::default(),
             capacity,
             town_fast,
             player_fast,
@@ -202,7 +203,9 @@ impl TofuShifu {
             payers_of,
             cards_by_flag,
             coverable,
-        })
+        };
+        g.signpost_pays = payment::SignpostPays::new(&g, &g.space_costs);
+        Ok(g)
     }
 
     /// Draws a card from the deck into nothing (the caller places it), or [`NONE`] if empty.
