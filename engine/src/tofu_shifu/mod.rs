@@ -89,8 +89,9 @@ pub struct TofuShifu {
     space_costs: [[payment::HallCost; 2]; 9],
     /// Which of those costs each pool pays, looked up.
     signpost_pays: payment::SignpostPays,
-    /// Each space's marker capacity (Rest, on each player's board: no limit).
-    capacity: [u8; 9],
+    /// For `k` below the most other players, the spaces that hold at most `k + 1` markers, a bit
+    /// each (Rest, on each player's board, has no limit).
+    holds_at_most: [u16; MAX_PLAYERS - 1],
     /// Cards by the flag they add as an upgrade, indexed by [`flag_index`].
     cards_by_flag: [CardSet; 9],
     /// Cards whose restaurant objective some one or two customer tiles can be served in full.

@@ -41,11 +41,11 @@ impl TofuShifu {
                 }
             }
             Phase::CopyTarget => {
-                let occ = self.occupancy(s, seat);
+                let (occupied, _) = self.markers(s, seat);
                 let pool = self.payers(p, NONE);
                 let cost = HallCost::generic(pack(&t.pending));
                 for space in Space::ALL {
-                    if self.copy_target_with(s, seat, space, &occ, &cost, pool) {
+                    if self.copy_target_with(s, seat, space, occupied, &cost, pool) {
                         out.push(Action::CopyTarget(space));
                     }
                 }

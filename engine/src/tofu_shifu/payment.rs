@@ -117,14 +117,14 @@ impl HallCost {
 struct Open<'a> {
     s: &'a State,
     seat: usize,
-    /// Other players' markers on each space.
-    occ: &'a [u8; 9],
+    /// Spaces with another player's marker, a bit each.
+    occupied: u16,
     /// The player's payers, packed.
     pool: PackedHats,
-    /// Whether the player always pays the lower signpost cost.
-    always_lower: bool,
-    /// The spaces whose lower and higher cost the pool pays ([`TofuShifu::signpost_payable`]).
-    payable: [u16; 2],
+    /// Spaces whose higher signpost cost the player pays.
+    higher: u16,
+    /// Spaces the player may enter and whose cost the pool pays, their action aside.
+    enterable: u16,
 }
 
 /// The most hats a signpost cost may ask for in all for [`SignpostPays`] to hold its answers:
@@ -326,6 +326,29 @@ impl TofuShifu {
         occ
     }
 
+    /// Other players' markers on the Town map, a bit per space: the spaces with at least one
+    /// (occupied), and those with as many as the space holds (full). Rest counts none.
+    #[inline]
+    pub(crate) fn markers(&self, s: &State, seat: usize) -> (u16, u16) {
+        // `more[k]`: the spaces with more than `k` other markers.
+        let mut more = [0u16; MAX_PLAYERS - 1];
+        for (q, other) in s.players[..s.num_players as usize].iter().enumerate() {
+            debug_assert!((other.marker as usize) < Space::ALL.len());
+            let at = if q == seat {
+                0
+            } else {
+                1u16 << (other.marker & 15)
+            };
+            for k in (1..more.len()).rev() {
+                more[k] |= more[k - 1] & at;
+            }
+            more[0] |= at;
+        }
+        let town = !(1u16 << Space::Rest as u16);
+        let full = (0..more.len()).fold(0, |f, k| f | more[k] & self.holds_at_most[k]);
+        (more[0] & town, full & town)
+    }
+
     /// Other players' markers on a Town-map space.
     pub(crate) fn others_at(&self, s: &State, seat: usize, space: Space) -> u8 {
         self.occupancy(s, seat)[space as usize]
@@ -479,16 +502,17 @@ impl TofuShifu {
         s: &State,
         seat: usize,
         target: Space,
-        occ: &[u8; 9],
+        occupied: u16,
         copy_cost: &HallCost,
         pool: PackedHats,
     ) -> bool {
-        self.copy_occupied(s, seat, target, occ) && self.takeable(s, seat, target, copy_cost, pool)
+        self.copy_occupied(s, seat, target, occupied)
+            && self.takeable(s, seat, target, copy_cost, pool)
     }
 
     /// Whether another player's marker occupies `target` for a copy (never Copy itself).
     #[inline(always)]
-    fn copy_occupied(&self, s: &State, seat: usize, target: Space, occ: &[u8; 9]) -> bool {
+    fn copy_occupied(&self, s: &State, seat: usize, target: Space, occupied: u16) -> bool {
         match target {
             Space::Copy => false,
             // Rest is on each player board: occupied when another player's marker is on theirs.
@@ -497,7 +521,7 @@ impl TofuShifu {
                     && (0..s.num_players as usize)
                         .any(|q| q != seat && s.players[q].marker == Space::Rest as u8)
             }
-            _ => occ[target as usize] > 0,
+            _ => occupied >> target as usize & 1 == 1,
         }
     }
 
@@ -507,12 +531,13 @@ impl TofuShifu {
         &self,
         s: &State,
         seat: usize,
-        occ: &[u8; 9],
+        occupied: u16,
         copy_cost: &HallCost,
         pool: PackedHats,
     ) -> bool {
         Space::ALL.into_iter().any(|t| {
-            self.copy_occupied(s, seat, t, occ) && self.takeable_paid(s, seat, t, copy_cost, pool)
+            self.copy_occupied(s, seat, t, occupied)
+                && self.takeable_paid(s, seat, t, copy_cost, pool)
         })
     }
 
@@ -521,16 +546,31 @@ impl TofuShifu {
     /// action check are known when compiled (no loop, no jump on the space).
     pub(crate) fn legal_moves(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
         let p = &s.players[seat];
-        let occ = self.occupancy(s, seat);
+        let (occupied, full) = self.markers(s, seat);
         let pool = self.payers(p, NONE);
-        let always_lower = p.has(Bonus::AlwaysLowerSignpost);
+        // "To move to a board space without another Shifu marker, pay the lower cost.
+        // Otherwise, pay the higher cost."
+        let higher = if p.has(Bonus::AlwaysLowerSignpost) {
+            0
+        } else {
+            occupied
+        };
+        let [lower_paid, higher_paid] = self.signpost_payable(pool);
+        // "You must move to a different board space"; "Each board space can hold a maximum
+        // of 2 Shifu markers" (Copy: 1; Rest, on each player's board, has no limit). And every
+        // space's action needs its cost paid first.
+        let enterable =
+            !full & !(1u16 << (p.marker & 15)) & (lower_paid & !higher | higher_paid & higher);
+        if enterable == 0 {
+            return;
+        }
         let open = Open {
             s,
             seat,
-            occ: &occ,
+            occupied,
             pool,
-            always_lower,
-            payable: self.signpost_payable(pool),
+            higher,
+            enterable,
         };
         // Every space of `Space::ALL`, in its order (the pattern fails to compile if a space is
         // added), each a constant once inlined: written out, as a loop is not unrolled.
@@ -550,20 +590,12 @@ impl TofuShifu {
     #[inline(always)]
     fn move_if_open(&self, o: &Open<'_>, space: Space, out: &mut Vec<Action>) {
         let i = space as usize;
-        let p = &o.s.players[o.seat];
-        // "You must move to a different board space"; "Each board space can hold a maximum
-        // of 2 Shifu markers" (Copy: 1; Rest, on each player's board, has no limit).
-        if p.marker == i as u8 || o.occ[i] >= self.capacity[i] {
+        if o.enterable >> i & 1 == 0 {
             return;
         }
-        let higher = (o.occ[i] != 0 && !o.always_lower) as usize;
-        // Every space's action needs its cost paid first.
-        if o.payable[higher] >> i & 1 == 0 {
-            return;
-        }
-        let cost = &self.space_costs[i][higher];
+        let cost = &self.space_costs[i][(o.higher >> i & 1) as usize];
         let ok = if space == Space::Copy {
-            self.any_copy_target(o.s, o.seat, o.occ, cost, o.pool)
+            self.any_copy_target(o.s, o.seat, o.occupied, cost, o.pool)
         } else {
             self.takeable_paid(o.s, o.seat, space, cost, o.pool)
         };

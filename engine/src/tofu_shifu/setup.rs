@@ -174,11 +174,14 @@ impl TofuShifu {
         });
         let mut capacity = data.spaces.each_ref().map(|d| d.capacity);
         capacity[Space::Rest as usize] = u8::MAX;
+        let holds_at_most = std::array::from_fn(|k| {
+            (0..9).fold(0, |m, i| m | u16::from(capacity[i] as usize <= k + 1) << i)
+        });
         let mut g = TofuShifu {
+            holds_at_most,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             space_costs,
             signpost_pays: payment::SignpostPays::default(),
-            capacity,
             town_fast,
             player_fast,
             player_all,
