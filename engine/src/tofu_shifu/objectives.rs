@@ -63,13 +63,21 @@ fn covers(have: u128, need: u128) -> bool {
     ((have | HIGH) - need) & HIGH == HIGH
 }
 
-/// One remembered answer of [`TofuShifu::covered`]: the objectives whose upgrades the packed
-/// counts `counts` cover in game `game`.
+/// One remembered answer of [`TofuShifu::covered`]: the objectives whose upgrades a player with
+/// flags `flags` ([`flags_key`]) and lanterns `tag & 0xFF` covers in the game whose id is
+/// `tag >> 8`.
 #[derive(Clone, Copy)]
 struct Covered {
-    counts: u128,
-    game: u64,
+    flags: u64,
+    tag: u64,
     objectives: u32,
+}
+
+/// A player's dish flags (low four bytes) and hat flags (high four), as loaded: what the
+/// memory of covered objectives is keyed by, with the lanterns, so that a lookup packs nothing.
+#[inline(always)]
+fn flags_key(p: &PlayerState) -> u64 {
+    u64::from(u32::from_le_bytes(p.dish_flags)) | u64::from(u32::from_le_bytes(p.hat_flags)) << 32
 }
 
 /// Slots of the memory of covered objectives, per thread: sets of two (a power of two).
@@ -82,13 +90,12 @@ thread_local! {
     static LOOKUPS: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
 }
 
-/// The first of the two slots of the memory of covered objectives where packed counts
-/// `counts` may be.
+/// The first of the two slots of the memory of covered objectives where a player with flags
+/// `flags` ([`flags_key`]) and lanterns `lanterns` may be.
 #[inline]
-fn covered_set(counts: u128) -> usize {
-    // The high half (the last Hat count and the two totals) is spread by a multiply before it
-    // is folded in: XOR alone cancels a dish count against the dishes' total.
-    let folded = (counts as u64) ^ ((counts >> 64) as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+fn covered_set(flags: u64, lanterns: u8) -> usize {
+    // The lanterns are spread by a multiply before they are folded in.
+    let folded = flags ^ u64::from(lanterns).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
     // Fibonacci hashing: the product's top bits pick the set.
     let sets = COVERED_SLOTS / 2;
     2 * (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (u64::BITS - sets.trailing_zeros())) as usize
@@ -102,8 +109,8 @@ thread_local! {
     static COVERED: [Cell<Covered>; COVERED_SLOTS] = const {
         [const {
             Cell::new(Covered {
-                counts: 0,
-                game: u64::MAX,
+                flags: 0,
+                tag: u64::MAX,
                 objectives: 0,
             })
         }; COVERED_SLOTS]
@@ -111,16 +118,17 @@ thread_local! {
 }
 
 impl TofuShifu {
-    /// The objectives whose upgrades the packed counts `counts` ([`pack_requirement`]'s form)
-    /// cover, coins aside: Town objective `i` at bit `i`, Player objective `j` at bit `16 + j`.
-    /// Remembered per thread, so that a turn usually looks it up instead of checking each open
-    /// objective.
+    /// The objectives whose upgrades player `p`'s cover, coins aside: Town objective `i` at bit
+    /// `i`, Player objective `j` at bit `16 + j`. Remembered per thread, keyed by the player's
+    /// flags, so that a turn usually looks it up instead of checking each open objective.
     #[inline]
-    fn covered(&self, counts: u128) -> u32 {
-        let set = covered_set(counts);
+    fn covered(&self, p: &PlayerState) -> u32 {
+        let flags = flags_key(p);
+        let tag = self.id << 8 | u64::from(p.lanterns);
+        let set = covered_set(flags, p.lanterns);
         COVERED.with(|memo| {
             let (first, second) = (memo[set].get(), memo[set + 1].get());
-            let is = |m: &Covered| m.counts == counts && m.game == self.id;
+            let is = |m: &Covered| m.flags == flags && m.tag == tag;
             #[cfg(test)]
             LOOKUPS.with(|c| {
                 let (n, missed) = c.get();
@@ -132,21 +140,31 @@ impl TofuShifu {
             if is(&second) {
                 return second.objectives;
             }
-            let mut objectives = 0u32;
-            for (i, r) in self.town_fast[..self.town_req.len()].iter().enumerate() {
-                objectives |= u32::from(covers(counts, r.packed)) << i;
-            }
-            for (j, r) in self.player_fast[..self.player_req.len()].iter().enumerate() {
-                objectives |= u32::from(covers(counts, r.packed)) << (16 + j);
-            }
-            memo[set + 1].set(first);
-            memo[set].set(Covered {
-                counts,
-                game: self.id,
-                objectives,
-            });
-            objectives
+            self.remember_covered(&memo[set..set + 2], p, tag)
         })
+    }
+
+    /// [`Self::covered`] when the memory misses: checks each objective and remembers the answer
+    /// in the first of slots `ways`, moving what was there to the second. Kept out of line, so
+    /// that a lookup that hits saves no registers for it.
+    #[cold]
+    #[inline(never)]
+    fn remember_covered(&self, ways: &[Cell<Covered>], p: &PlayerState, tag: u64) -> u32 {
+        let counts = self.packed_counts(p);
+        let mut objectives = 0u32;
+        for (i, r) in self.town_fast[..self.town_req.len()].iter().enumerate() {
+            objectives |= u32::from(covers(counts, r.packed)) << i;
+        }
+        for (j, r) in self.player_fast[..self.player_req.len()].iter().enumerate() {
+            objectives |= u32::from(covers(counts, r.packed)) << (16 + j);
+        }
+        ways[1].set(ways[0].get());
+        ways[0].set(Covered {
+            flags: flags_key(p),
+            tag,
+            objectives,
+        });
+        objectives
     }
 
     /// The player's upgrade counts packed like [`pack_requirement`].
@@ -184,7 +202,7 @@ impl TofuShifu {
     /// Appends the objectives the player to move may complete now.
     pub(crate) fn legal_claims(&self, s: &State, out: &mut Vec<Action>) {
         let p = s.me();
-        let covered = self.covered(self.packed_counts(p));
+        let covered = self.covered(p);
         if self.may_claim_town(s) {
             let mut display = s.town_display & covered as u16;
             while display != 0 {
