@@ -79,6 +79,8 @@ pub struct TofuShifu {
     display_pool: u16,
     /// Each card's upgrade cost in compact form, by card id.
     card_costs: Vec<CardCost>,
+    /// For each card, the cards with the same costs and hat type (itself included).
+    same_costs: Vec<CardSet>,
     /// Cards by the hat type they pay when discarded.
     cards_by_hat: [CardSet; 5],
     all_cards: CardSet,
@@ -127,8 +129,6 @@ struct CardCost {
     dishes: u32,
     coins: u16,
     hat_type: u8,
-    /// Cards with equal costs and hat type share a signature (below 128).
-    signature: u8,
     /// The dishes its restaurant objective asks a table for, packed one per byte (at most 8 of a
     /// kind: the data file's lists hold at most 8 entries).
     objective: u32,

@@ -411,16 +411,13 @@ impl TofuShifu {
         space_cost: PackedHats,
         pool: PackedHats,
     ) -> bool {
-        let mut tried = 0u128;
-        for c in cards(p.hand) {
-            let sig = self.card_costs[c as usize].signature;
-            if tried & (1u128 << sig) != 0 {
-                continue;
-            }
-            tried |= 1u128 << sig;
-            if self.upgrade_feasible_with(p, c as usize, space_cost, pool) {
+        let mut left = p.hand;
+        while left != 0 {
+            let c = left.trailing_zeros() as usize;
+            if self.upgrade_feasible_with(p, c, space_cost, pool) {
                 return true;
             }
+            left &= !self.same_costs[c];
         }
         false
     }

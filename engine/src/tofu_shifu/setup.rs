@@ -131,23 +131,21 @@ impl TofuShifu {
                 }
             }
         }
-        let mut signatures: Vec<(HatCounts, DishCounts, u16, Hat)> = Vec::new();
+        let costs_of = |c: &ProductionCard| (c.cost_hats, c.cost_dishes, c.cost_coins, c.hat_type);
+        let same_costs = (data.cards.iter())
+            .map(|c| {
+                (data.cards.iter().enumerate())
+                    .filter(|(_, d)| costs_of(d) == costs_of(c))
+                    .fold(0 as CardSet, |m, (j, _)| m | 1 << j)
+            })
+            .collect();
         let mut card_costs = Vec::with_capacity(data.cards.len());
         for c in &data.cards {
-            let key = (c.cost_hats, c.cost_dishes, c.cost_coins, c.hat_type);
-            let signature = match signatures.iter().position(|k| *k == key) {
-                Some(i) => i,
-                None => {
-                    signatures.push(key);
-                    signatures.len() - 1
-                }
-            };
             card_costs.push(CardCost {
                 hats: payment::pack(&c.cost_hats),
                 dishes: u32::from_le_bytes(c.cost_dishes),
                 coins: c.cost_coins,
                 hat_type: c.hat_type as u8,
-                signature: signature as u8, // at most 128 cards, so below 128
                 objective: u32::from_le_bytes(c.objective),
             });
         }
@@ -200,6 +198,7 @@ impl TofuShifu {
             player_req,
             coin_stack,
             display_pool,
+            same_costs,
             cards_by_hat,
             all_cards,
             all_tiles,
