@@ -283,6 +283,7 @@ impl TofuShifu {
 
     /// Seat: draw the tiles. "Draw 2 Customer Tiles from the Tile Bag. You may spend a maximum of
     /// 3 extra Waiter Hats to draw 2 extra tiles per extra hat spent."
+    #[inline(never)]
     fn seat_draw<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         let p = s.me();
         let mut n = self.data.seat_base_draw as u32
@@ -316,6 +317,7 @@ impl TofuShifu {
 
     /// Checkout: "Clean up any number of tables, returning customer tiles to the tile bag and
     /// dish tokens to the reserve."
+    #[inline(never)]
     fn clean_table(&self, s: &mut State, t: usize, objective: u8) {
         let seat = s.current as usize;
         let p = s.players[seat];
@@ -358,6 +360,7 @@ impl TofuShifu {
     /// Rest after buying: "shift the remaining Production cards right to fill the gap, and deal
     /// new Production cards to fill all empty spaces", then "Return all cards in the Rest zone to
     /// your hand", keeping at most the hand limit.
+    #[inline(never)]
     fn end_buying<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         let slots = self.market_slots;
         let mut packed = [NONE; MAX_MARKET];
@@ -397,6 +400,7 @@ impl TofuShifu {
 
     /// Ends the turn. "Before each of the first player's rounds, if any player has completed 8
     /// or more Objectives, the game ends."
+    #[inline(never)]
     fn end_turn(&self, s: &mut State) {
         s.turns += 1;
         let reached = s.me().objectives() >= self.end_objectives as u32;
