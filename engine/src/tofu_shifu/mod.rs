@@ -81,6 +81,10 @@ pub struct TofuShifu {
     card_costs: Vec<CardCost>,
     /// For each card, the cards with the same costs and hat type (itself included).
     same_costs: Vec<CardSet>,
+    /// For each hat symbol, the kinds of hat able to pay it, a bit each.
+    kinds_paying: [u8; 5],
+    /// For each hat symbol, the cards able to pay it.
+    cards_paying: [CardSet; 5],
     /// Cards by the hat type they pay when discarded.
     cards_by_hat: [CardSet; 5],
     all_cards: CardSet,

@@ -105,31 +105,38 @@ impl TofuShifu {
             return;
         };
         let rest = pack(&t.pending) - one(sym as usize);
-        let pool = self.payers(p, t.card);
-        // Whether paying with a hat of kind `h` (token or card alike) leaves the rest
-        // payable depends only on `h`: decide it once per kind, and gather the cards of
-        // the kinds that may pay.
-        let mut ok = [false; 5];
-        let mut payable: CardSet = 0;
-        for (h, okh) in ok.iter_mut().enumerate() {
-            if (pool >> (8 * h)) & 0xFF > 0
-                && self.data.pays[h][sym as usize]
-                && self.can_pay(rest, pool - one(h))
-            {
-                *okh = true;
-                payable |= self.cards_by_hat[h];
-            }
-        }
-        for h in Hat::TOKENS {
-            if ok[h as usize] && p.hats[h as usize] > 0 {
-                out.push(Action::PayToken(h));
-            }
-        }
         let hand = if t.card == NONE {
             p.hand
         } else {
             p.hand & !(1u128 << t.card)
         };
+        // The kinds of hat (a bit each) that may pay the symbol, and their cards.
+        let (ok, payable) = if rest == 0 {
+            // The last symbol: any hat able to pay it may.
+            let sym = sym as usize;
+            (self.kinds_paying[sym], self.cards_paying[sym])
+        } else {
+            // Whether paying with a hat of kind `h` (token or card alike) leaves the rest
+            // payable depends only on `h`: decide it once per kind.
+            let pool = self.payers(p, t.card);
+            let mut ok = 0u8;
+            let mut payable: CardSet = 0;
+            for h in 0..5 {
+                if (pool >> (8 * h)) & 0xFF > 0
+                    && self.data.pays[h][sym as usize]
+                    && self.can_pay(rest, pool - one(h))
+                {
+                    ok |= 1 << h;
+                    payable |= self.cards_by_hat[h];
+                }
+            }
+            (ok, payable)
+        };
+        for h in Hat::TOKENS {
+            if ok >> h as u8 & 1 == 1 && p.hats[h as usize] > 0 {
+                out.push(Action::PayToken(h));
+            }
+        }
         for c in cards(hand & payable) {
             out.push(Action::PayCard(c));
         }

@@ -172,6 +172,13 @@ impl TofuShifu {
         });
         let mut capacity = data.spaces.each_ref().map(|d| d.capacity);
         capacity[Space::Rest as usize] = u8::MAX;
+        let kinds_paying: [u8; 5] =
+            std::array::from_fn(|sym| (0..5).fold(0, |m, h| m | u8::from(data.pays[h][sym]) << h));
+        let cards_paying = kinds_paying.map(|kinds| {
+            (0..5)
+                .filter(|h| kinds >> h & 1 == 1)
+                .fold(0 as CardSet, |m, h| m | cards_by_hat[h])
+        });
         let holds_at_most = std::array::from_fn(|k| {
             (0..9).fold(0, |m, i| m | u16::from(capacity[i] as usize <= k + 1) << i)
         });
@@ -199,6 +206,8 @@ impl TofuShifu {
             coin_stack,
             display_pool,
             same_costs,
+            kinds_paying,
+            cards_paying,
             cards_by_hat,
             all_cards,
             all_tiles,
