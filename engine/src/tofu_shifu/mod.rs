@@ -81,6 +81,9 @@ pub struct TofuShifu {
     card_costs: Vec<CardCost>,
     /// For each card, the cards with the same costs and hat type (itself included).
     same_costs: Vec<CardSet>,
+    /// For each number of tables open, the seats in play as bytes of a word (0xFF each, in
+    /// [`PlayerState::tables`] order).
+    open_seats: [u64; MAX_TABLES + 1],
     /// For each hat symbol, the kinds of hat able to pay it, a bit each.
     kinds_paying: [u8; 5],
     /// For each hat symbol, the cards able to pay it.

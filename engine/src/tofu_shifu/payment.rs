@@ -166,6 +166,13 @@ impl SignpostPays {
     }
 }
 
+/// A player's tables as one word, table by table, seat by seat.
+#[inline(always)]
+fn tables_bytes(t: &[[u8; SEATS_PER_TABLE]; MAX_TABLES]) -> [u8; 8] {
+    const _: () = assert!(SEATS_PER_TABLE * MAX_TABLES == 8);
+    std::array::from_fn(|i| t[i / SEATS_PER_TABLE][i % SEATS_PER_TABLE])
+}
+
 impl TofuShifu {
     /// For each space, whether pool `pool` (packed) pays its lower (bit in the first mask) and
     /// its higher signpost cost (the second).
@@ -424,8 +431,11 @@ impl TofuShifu {
 
     /// Unlocked tables with a free seat.
     pub(crate) fn has_free_seat(&self, p: &PlayerState) -> bool {
-        let per = self.data.customers_per_table as usize;
-        (0..self.tables_open(p)).any(|t| p.tables[t][..per].contains(&NONE))
+        // The seats in play, a byte each, 0xFF where open and 0 elsewhere: the empty ones are
+        // NONE (all ones), so an open seat is empty when its byte of `!tables` is zero.
+        let open = self.open_seats[self.tables_open(p)];
+        let taken = !u64::from_le_bytes(tables_bytes(&p.tables)) | !open;
+        (taken.wrapping_sub(0x0101_0101_0101_0101) & !taken & 0x8080_8080_8080_8080) != 0
     }
 
     /// Whether the action of `space` can be taken after paying `cost` ("you must move to a
@@ -532,10 +542,18 @@ impl TofuShifu {
         copy_cost: &HallCost,
         pool: PackedHats,
     ) -> bool {
-        Space::ALL.into_iter().any(|t| {
-            self.copy_occupied(s, seat, t, occupied)
-                && self.takeable_paid(s, seat, t, copy_cost, pool)
-        })
+        // The targets are the occupied spaces, and Rest where another player rests.
+        let rest = self.copy_occupied(s, seat, Space::Rest, occupied);
+        let mut targets =
+            occupied & !(1 << Space::Copy as u16) | u16::from(rest) << Space::Rest as u16;
+        while targets != 0 {
+            let t = Space::ALL[targets.trailing_zeros() as usize];
+            targets &= targets - 1;
+            if self.takeable_paid(s, seat, t, copy_cost, pool) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Writes `Move(space)` for every space the player may move its marker to now. Each space
@@ -612,6 +630,7 @@ impl TofuShifu {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng_from_seed;
 
     fn packed(i: usize) -> PackedHats {
         pack(&std::array::from_fn(|k| ((i >> (2 * k)) & 3) as u8))
@@ -668,6 +687,33 @@ mod tests {
                 }
             }
             assert!(answers[0] > 1_000 && answers[1] > 1_000, "{answers:?}");
+        }
+    }
+
+    /// The free-seat check on the tables as one word finds a free seat exactly where a table
+    /// in play has an empty seat among its first `customers_per_table`, for every filling of
+    /// the tables, every number of lanterns and one or two customers a table.
+    #[test]
+    fn a_free_seat_is_found_where_a_table_in_play_has_one() {
+        for per in [1, 2] {
+            let mut data = CardData::builtin("calibrated").unwrap();
+            data.customers_per_table = per;
+            let g = TofuShifu::new(data, Params::with_players(4)).unwrap();
+            let mut p = g.deal(&mut rng_from_seed(1)).players[0].clone();
+            let mut answers = [0u32; 2];
+            for lanterns in 0..4 {
+                p.lanterns = lanterns;
+                for filled in 0..=u8::MAX {
+                    for (i, seat) in p.tables.as_flattened_mut().iter_mut().enumerate() {
+                        *seat = if filled >> i & 1 == 1 { i as u8 } else { NONE };
+                    }
+                    let want =
+                        (0..g.tables_open(&p)).any(|t| p.tables[t][..per as usize].contains(&NONE));
+                    assert_eq!(g.has_free_seat(&p), want, "{per} {lanterns} {:?}", p.tables);
+                    answers[want as usize] += 1;
+                }
+            }
+            assert!(answers[0] > 10 && answers[1] > 10, "{answers:?}");
         }
     }
 }

@@ -179,6 +179,12 @@ impl TofuShifu {
                 .filter(|h| kinds >> h & 1 == 1)
                 .fold(0 as CardSet, |m, h| m | cards_by_hat[h])
         });
+        let per = data.customers_per_table as usize;
+        let open_seats = std::array::from_fn(|open| {
+            (0..open.min(MAX_TABLES))
+                .flat_map(|t| (0..per.min(SEATS_PER_TABLE)).map(move |k| t * SEATS_PER_TABLE + k))
+                .fold(0u64, |m, byte| m | 0xFF << (8 * byte))
+        });
         let holds_at_most = std::array::from_fn(|k| {
             (0..9).fold(0, |m, i| m | u16::from(capacity[i] as usize <= k + 1) << i)
         });
@@ -206,6 +212,7 @@ impl TofuShifu {
             coin_stack,
             display_pool,
             same_costs,
+            open_seats,
             kinds_paying,
             cards_paying,
             cards_by_hat,
