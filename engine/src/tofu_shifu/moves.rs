@@ -6,20 +6,15 @@ use super::*;
 
 /// Cards of `hand` that may be picked next when `left` more are to be picked in increasing id
 /// order from `cursor` on: a card qualifies when enough higher cards remain for the rest, so
-/// every card from `cursor` on but the highest `left - 1`.
-fn next_in_order(hand: CardSet, cursor: u8, left: u32) -> CardSet {
-    let mut ok = if cursor as usize >= MAX_CARDS {
+/// every card from `cursor` on but the highest `left - 1`, lowest first.
+fn next_in_order(hand: CardSet, cursor: u8, left: u32) -> impl Iterator<Item = u8> {
+    let from = if cursor as usize >= MAX_CARDS {
         0
     } else {
         hand & !((1u128 << cursor) - 1)
     };
-    for _ in 1..left {
-        if ok == 0 {
-            break;
-        }
-        ok &= !(1u128 << (127 - ok.leading_zeros()));
-    }
-    ok
+    let qualify = from.count_ones().saturating_sub(left.saturating_sub(1));
+    cards(from).take(qualify as usize)
 }
 
 impl TofuShifu {
@@ -280,7 +275,7 @@ impl TofuShifu {
         let p = s.me();
         let t = &s.turn;
         let excess = p.hand.count_ones() - self.hand_limit(p) as u32;
-        for c in cards(next_in_order(p.hand, t.cursor, excess)) {
+        for c in next_in_order(p.hand, t.cursor, excess) {
             out.push(Action::ReturnCard(c));
         }
     }
@@ -291,7 +286,7 @@ impl TofuShifu {
         let p = s.me();
         let t = &s.turn;
         let need = self.hand_limit(p) as u32 - t.kept.count_ones();
-        for c in cards(next_in_order(p.hand, t.cursor, need)) {
+        for c in next_in_order(p.hand, t.cursor, need) {
             out.push(Action::KeepCard(c));
         }
     }
