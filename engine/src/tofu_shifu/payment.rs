@@ -699,7 +699,7 @@ mod tests {
             let mut data = CardData::builtin("calibrated").unwrap();
             data.customers_per_table = per;
             let g = TofuShifu::new(data, Params::with_players(4)).unwrap();
-            let mut p = g.deal(&mut rng_from_seed(1)).players[0].clone();
+            let mut p = g.deal(&mut rng_from_seed(1)).players[0];
             let mut answers = [0u32; 2];
             for lanterns in 0..4 {
                 p.lanterns = lanterns;
