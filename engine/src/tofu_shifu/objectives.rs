@@ -200,6 +200,7 @@ impl TofuShifu {
     }
 
     /// Appends the objectives the player to move may complete now.
+    #[inline(always)]
     pub(crate) fn legal_claims(&self, s: &State, out: &mut Vec<Action>) {
         let p = s.me();
         let covered = self.covered(p);
