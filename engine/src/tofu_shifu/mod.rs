@@ -84,8 +84,6 @@ pub struct TofuShifu {
     /// For each number of tables open, the seats in play as bytes of a word (0xFF each, in
     /// [`PlayerState::tables`] order).
     open_seats: [u64; MAX_TABLES + 1],
-    /// For each hat symbol, the kinds of hat able to pay it, a bit each.
-    kinds_paying: [u8; 5],
     /// For each hat symbol, the cards able to pay it.
     cards_paying: [CardSet; 5],
     /// Cards by the hat type they pay when discarded.

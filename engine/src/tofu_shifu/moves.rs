@@ -109,7 +109,7 @@ impl TofuShifu {
         let (ok, payable) = if rest == 0 {
             // The last symbol: any hat able to pay it may.
             let sym = sym as usize;
-            (self.kinds_paying[sym], self.cards_paying[sym])
+            (self.payers_of[1 << sym], self.cards_paying[sym])
         } else {
             // Whether paying with a hat of kind `h` (token or card alike) leaves the rest
             // payable depends only on `h`: decide it once per kind.

@@ -151,7 +151,8 @@ pub(crate) struct SignpostPays(Box<[[u16; 2]]>);
 
 impl SignpostPays {
     /// The table for signpost costs `costs` (each space's lower, then higher).
-    pub(crate) fn new(g: &TofuShifu, costs: &[[HallCost; 2]; 9]) -> SignpostPays {
+    pub(crate) fn new(g: &TofuShifu) -> SignpostPays {
+        let costs = &g.space_costs;
         let most = costs.iter().flatten().map(|h| byte_sum(h.packed)).max();
         if most.unwrap_or(0) > SIGNPOST_CAP {
             return SignpostPays::default();
@@ -159,7 +160,7 @@ impl SignpostPays {
         let table = (0..1usize << 10)
             .map(|i| {
                 let pool = (0..5).fold(0, |r, k| r | (((i >> (2 * k)) & 3) as u64) << (8 * k));
-                g.signpost_payable_by_costs(costs, pool)
+                g.signpost_payable_by_costs(pool)
             })
             .collect();
         SignpostPays(table)
@@ -180,14 +181,14 @@ impl TofuShifu {
     pub(crate) fn signpost_payable(&self, pool: PackedHats) -> [u16; 2] {
         match self.signpost_pays.0.get(capped_index(pool)) {
             Some(&masks) => masks,
-            None => self.signpost_payable_by_costs(&self.space_costs, pool),
+            None => self.signpost_payable_by_costs(pool),
         }
     }
 
     /// [`Self::signpost_payable`] found cost by cost.
-    fn signpost_payable_by_costs(&self, costs: &[[HallCost; 2]; 9], pool: PackedHats) -> [u16; 2] {
+    fn signpost_payable_by_costs(&self, pool: PackedHats) -> [u16; 2] {
         let mut masks = [0u16; 2];
-        for (i, pair) in costs.iter().enumerate() {
+        for (i, pair) in self.space_costs.iter().enumerate() {
             for (mask, cost) in masks.iter_mut().zip(pair) {
                 *mask |= (self.pays(cost, pool) as u16) << i;
             }
@@ -321,18 +322,6 @@ impl TofuShifu {
 
     // ---------------------------------------------------------------- entering a space
 
-    /// Other players' markers on each space (Rest is player-exclusive and counts 0).
-    pub(crate) fn occupancy(&self, s: &State, seat: usize) -> [u8; 9] {
-        let mut occ = [0u8; 9];
-        for q in 0..s.num_players as usize {
-            if q != seat {
-                occ[s.players[q].marker as usize] += 1;
-            }
-        }
-        occ[Space::Rest as usize] = 0;
-        occ
-    }
-
     /// Other players' markers on the Town map, a bit per space: the spaces with at least one
     /// (occupied), and those with as many as the space holds (full). Rest counts none.
     #[inline]
@@ -356,25 +345,16 @@ impl TofuShifu {
         (more[0] & town, full & town)
     }
 
-    /// Other players' markers on a Town-map space.
-    pub(crate) fn others_at(&self, s: &State, seat: usize, space: Space) -> u8 {
-        self.occupancy(s, seat)[space as usize]
-    }
-
-    /// The hat cost of a space given the other markers on it: "To move to a board space without
-    /// another Shifu marker, pay the lower cost. Otherwise, pay the higher cost."
-    pub(crate) fn cost_with(&self, p: &PlayerState, space: Space, others: u8) -> HatCounts {
+    /// The hat cost of moving to `space` now: "To move to a board space without another Shifu
+    /// marker, pay the lower cost. Otherwise, pay the higher cost."
+    pub fn space_cost(&self, s: &State, seat: usize, space: Space) -> HatCounts {
+        let (occupied, _) = self.markers(s, seat);
         let def = &self.data.spaces[space as usize];
-        if others == 0 || p.has(Bonus::AlwaysLowerSignpost) {
+        if occupied >> space as usize & 1 == 0 || s.players[seat].has(Bonus::AlwaysLowerSignpost) {
             def.lower
         } else {
             def.higher
         }
-    }
-
-    /// The hat cost of moving to `space` now.
-    pub fn space_cost(&self, s: &State, seat: usize, space: Space) -> HatCounts {
-        self.cost_with(&s.players[seat], space, self.others_at(s, seat, space))
     }
 
     /// The coins an upgrade with `card` costs this player.
@@ -438,27 +418,9 @@ impl TofuShifu {
         (taken.wrapping_sub(0x0101_0101_0101_0101) & !taken & 0x8080_8080_8080_8080) != 0
     }
 
-    /// Whether the action of `space` can be taken after paying `cost` ("you must move to a
-    /// different board space that you can afford and whose action you can take"), with `pool`
-    /// the player's payers.
-    #[inline(always)]
-    fn takeable(
-        &self,
-        s: &State,
-        seat: usize,
-        space: Space,
-        cost: &HallCost,
-        pool: PackedHats,
-    ) -> bool {
-        match space {
-            // Their checks include the cost.
-            Space::Upgrade | Space::SetObjective => self.takeable_paid(s, seat, space, cost, pool),
-            // Free when entered; when copied, the Copy signpost's cost must still be payable.
-            _ => self.pays(cost, pool) && self.takeable_paid(s, seat, space, cost, pool),
-        }
-    }
-
-    /// [`Self::takeable`] for a cost `cost` known to be payable from `pool`.
+    /// Whether the action of `space` can be taken after paying `cost`, known to be payable from
+    /// `pool` ("you must move to a different board space that you can afford and whose action
+    /// you can take"; Upgrade and Set Objective check the cost again with the card).
     #[inline(always)]
     fn takeable_paid(
         &self,
@@ -514,7 +476,11 @@ impl TofuShifu {
         pool: PackedHats,
     ) -> bool {
         self.copy_occupied(s, seat, target, occupied)
-            && self.takeable(s, seat, target, copy_cost, pool)
+            // Upgrade's and Set Objective's checks include the cost; Rest, free when entered,
+            // still needs the Copy signpost's cost paid.
+            && (matches!(target, Space::Upgrade | Space::SetObjective)
+                || self.pays(copy_cost, pool))
+            && self.takeable_paid(s, seat, target, copy_cost, pool)
     }
 
     /// Whether another player's marker occupies `target` for a copy (never Copy itself).

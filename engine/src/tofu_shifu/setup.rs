@@ -172,11 +172,9 @@ impl TofuShifu {
         });
         let mut capacity = data.spaces.each_ref().map(|d| d.capacity);
         capacity[Space::Rest as usize] = u8::MAX;
-        let kinds_paying: [u8; 5] =
-            std::array::from_fn(|sym| (0..5).fold(0, |m, h| m | u8::from(data.pays[h][sym]) << h));
-        let cards_paying = kinds_paying.map(|kinds| {
+        let cards_paying: [CardSet; 5] = std::array::from_fn(|sym| {
             (0..5)
-                .filter(|h| kinds >> h & 1 == 1)
+                .filter(|h| payers_of[1 << sym] >> h & 1 == 1)
                 .fold(0 as CardSet, |m, h| m | cards_by_hat[h])
         });
         let per = data.customers_per_table as usize;
@@ -213,7 +211,6 @@ impl TofuShifu {
             display_pool,
             same_costs,
             open_seats,
-            kinds_paying,
             cards_paying,
             cards_by_hat,
             all_cards,
@@ -222,7 +219,7 @@ impl TofuShifu {
             cards_by_flag,
             coverable,
         };
-        g.signpost_pays = payment::SignpostPays::new(&g, &g.space_costs);
+        g.signpost_pays = payment::SignpostPays::new(&g);
         Ok(g)
     }
 
