@@ -88,6 +88,9 @@ pub struct TofuShifu {
     cards_paying: [CardSet; 5],
     /// Cards by the hat type they pay when discarded.
     cards_by_hat: [CardSet; 5],
+    /// Each card's hat type as one hat, packed (0 past the last card), by card id: a hand's
+    /// payers are the sum over its few cards.
+    card_hat: [payment::PackedHats; 128],
     all_cards: CardSet,
     all_tiles: TileSet,
     /// For each set `S` of hat-cost kinds (bit per [`Hat`]): the kinds of hat that pay some cost in `S`.

@@ -273,8 +273,14 @@ impl TofuShifu {
             p.hand & !(1u128 << reserved)
         };
         let mut r = u32::from_le_bytes(p.hats) as PackedHats;
-        for (h, &cards) in self.cards_by_hat.iter().enumerate() {
-            r += ((hand & cards).count_ones() as PackedHats) << (8 * h);
+        // A hand holds a few cards (about two at the start of a turn in random play): adding
+        // each card's hat costs less than counting the hand's cards of each of five kinds.
+        for (half, word) in [hand as u64, (hand >> 64) as u64].into_iter().enumerate() {
+            let mut left = word;
+            while left != 0 {
+                r += self.card_hat[half * 64 + left.trailing_zeros() as usize % 64];
+                left &= left - 1;
+            }
         }
         r
     }
@@ -348,9 +354,12 @@ impl TofuShifu {
     /// The hat cost of moving to `space` now: "To move to a board space without another Shifu
     /// marker, pay the lower cost. Otherwise, pay the higher cost."
     pub fn space_cost(&self, s: &State, seat: usize, space: Space) -> HatCounts {
-        let (occupied, _) = self.markers(s, seat);
+        // Another player's marker there, as [`Self::markers`] counts them (Rest counts none).
+        let players = &s.players[..s.num_players as usize];
+        let occupied = space != Space::Rest
+            && (players.iter().enumerate()).any(|(q, o)| q != seat && o.marker == space as u8);
         let def = &self.data.spaces[space as usize];
-        if occupied >> space as usize & 1 == 0 || s.players[seat].has(Bonus::AlwaysLowerSignpost) {
+        if !occupied || s.players[seat].has(Bonus::AlwaysLowerSignpost) {
             def.lower
         } else {
             def.higher
@@ -653,6 +662,52 @@ mod tests {
                 }
             }
             assert!(answers[0] > 1_000 && answers[1] > 1_000, "{answers:?}");
+        }
+    }
+
+    /// At every step of random games at 2 to 4 players, for every seat: the hats a hand pays
+    /// with, added card by card, are its cards counted kind by kind (with no card set aside and
+    /// with each one), and entering a space costs the lower cost exactly where the markers
+    /// leave it unoccupied by other players (or the seat always pays the lower one).
+    #[test]
+    fn payers_and_space_costs_agree_with_counting_by_kind_and_the_markers() {
+        use crate::Game;
+        use rand::Rng;
+        for players in 2..=4 {
+            let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
+            let mut buf = Vec::new();
+            let mut seen = [0u32; 2];
+            for seed in 0..30 {
+                let mut rng = rng_from_seed(seed);
+                let mut s = g.new_state(&mut rng);
+                while g.to_move(&s).is_some() {
+                    for seat in 0..players as usize {
+                        let p = &s.players[seat];
+                        for reserved in std::iter::once(NONE).chain(cards(p.hand)) {
+                            let hand = p.hand & !(1u128.checked_shl(reserved as u32).unwrap_or(0));
+                            let want =
+                                (0..5).fold(u32::from_le_bytes(p.hats) as PackedHats, |r, h| {
+                                    r + (((hand & g.cards_by_hat[h]).count_ones() as PackedHats)
+                                        << (8 * h))
+                                });
+                            assert_eq!(g.payers(p, reserved), want, "seed {seed}, seat {seat}");
+                        }
+                        let (occupied, _) = g.markers(&s, seat);
+                        for space in Space::ALL {
+                            let def = &g.data.spaces[space as usize];
+                            let lower = occupied >> space as usize & 1 == 0
+                                || p.has(Bonus::AlwaysLowerSignpost);
+                            let want = if lower { def.lower } else { def.higher };
+                            assert_eq!(g.space_cost(&s, seat, space), want, "{space:?}");
+                            seen[lower as usize] += 1;
+                        }
+                    }
+                    g.legal_actions(&s, &mut buf);
+                    let a = buf[rng.gen_range(0..buf.len())];
+                    g.apply(&mut s, a, &mut rng);
+                }
+            }
+            assert!(seen[0] > 1_000 && seen[1] > 1_000, "{seen:?}");
         }
     }
 

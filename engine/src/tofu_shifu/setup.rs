@@ -108,8 +108,10 @@ impl TofuShifu {
             .fold(0u16, |m, i| m | (1 << i));
 
         let mut cards_by_hat = [0 as CardSet; 5];
+        let mut card_hat = [0; 128];
         for (i, c) in data.cards.iter().enumerate() {
             cards_by_hat[c.hat_type as usize] |= 1 << i;
+            card_hat[i] = payment::one(c.hat_type as usize);
         }
         let all_cards = if data.cards.len() == 128 {
             CardSet::MAX
@@ -213,6 +215,7 @@ impl TofuShifu {
             open_seats,
             cards_paying,
             cards_by_hat,
+            card_hat,
             all_cards,
             all_tiles,
             payers_of,
