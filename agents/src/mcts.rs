@@ -159,6 +159,8 @@ pub struct MctsAgent<G: Evaluate> {
     path: Vec<u32>,
     legal: Vec<G::Action>,
     untried: Vec<G::Action>,
+    /// The child of each legal action at the node being descended (`NO_NODE` where none).
+    children: Vec<u32>,
     /// Paired search: each root action's reward in each world, world-major.
     paired: Vec<f64>,
     /// Paired search: the root actions still compared.
@@ -190,6 +192,7 @@ impl<G: Evaluate> MctsAgent<G> {
             path: Vec::with_capacity(256),
             legal: Vec::with_capacity(64),
             untried: Vec::with_capacity(64),
+            children: Vec::with_capacity(64),
             paired: Vec::new(),
             survivors: Vec::new(),
             ranked: Vec::new(),
@@ -595,6 +598,7 @@ impl<G: Evaluate> MctsAgent<G> {
             avail: 0,
             reward: 0.0,
         });
+        let ln = ln_table();
         let started = Instant::now();
         let limit = self.config.time_ms.map(Duration::from_millis);
         let mut calls = 0u64;
@@ -619,21 +623,24 @@ impl<G: Evaluate> MctsAgent<G> {
             // Selection and expansion.
             while let Some(mover) = game.to_move(&s) {
                 game.legal_actions(&s, &mut self.legal);
+                // Each legal action's child, looked up once (legal actions are distinct).
                 self.untried.clear();
+                self.children.clear();
                 for i in 0..self.legal.len() {
                     let a = self.legal[i];
-                    if self.child_with(node, a) == NO_NODE {
+                    let c = self.child_with(node, a);
+                    if c == NO_NODE {
                         self.untried.push(a);
                     }
+                    self.children.push(c);
                 }
                 if !self.untried.is_empty() {
                     let a = self.untried[self.rng.gen_range(0..self.untried.len())];
                     let child = self.add_child(node, a, mover);
                     self.nodes[child as usize].avail = 1;
                     // Siblings that were selectable this time are available too.
-                    for i in 0..self.legal.len() {
-                        let c = self.child_with(node, self.legal[i]);
-                        if c != child && c != NO_NODE {
+                    for &c in &self.children {
+                        if c != NO_NODE {
                             self.nodes[c as usize].avail += 1;
                         }
                     }
@@ -644,12 +651,15 @@ impl<G: Evaluate> MctsAgent<G> {
                 }
                 let mut best = NO_NODE;
                 let mut best_u = f64::NEG_INFINITY;
-                for i in 0..self.legal.len() {
-                    let c = self.child_with(node, self.legal[i]);
+                for &c in &self.children {
                     let n = &mut self.nodes[c as usize];
                     n.avail += 1;
+                    let ln_avail = match ln.get(n.avail as usize) {
+                        Some(&x) => x,
+                        None => (n.avail as f64).ln(),
+                    };
                     let u = n.reward / n.visits as f64
-                        + self.config.c * ((n.avail as f64).ln() / n.visits as f64).sqrt();
+                        + self.config.c * (ln_avail / n.visits as f64).sqrt();
                     if u > best_u {
                         best_u = u;
                         best = c;
@@ -685,6 +695,16 @@ impl<G: Evaluate> MctsAgent<G> {
         }
         best
     }
+}
+
+/// How many availability counts [`ln_table`] holds the logarithm of.
+const LN_COUNTS: usize = 4096;
+
+/// `ln(n)` for `n` below [`LN_COUNTS`], each computed once by [`f64::ln`], so that the
+/// selection's exploration term has the same bits as computing it every time.
+fn ln_table() -> &'static [f64] {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| (0..LN_COUNTS).map(|n| (n as f64).ln()).collect())
 }
 
 /// The mean of action `i`'s rewards over the first `worlds` rows of `v` (rows of `m`).
@@ -760,10 +780,20 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{beats_by, column_mean, margin_rewards, rank_reward};
+    use super::{beats_by, column_mean, ln_table, margin_rewards, rank_reward, LN_COUNTS};
 
     fn beats_by_a_standard_error(v: &[f64], m: usize, w: usize, best: usize, base: usize) -> bool {
         beats_by(v, m, 0..w, best, base, 1.0)
+    }
+
+    /// The logarithms looked up in the selection are [`f64::ln`]'s, every bit.
+    #[test]
+    fn looked_up_logarithms_are_those_computed() {
+        let t = ln_table();
+        assert_eq!(t.len(), LN_COUNTS);
+        for (n, x) in t.iter().enumerate() {
+            assert_eq!(x.to_bits(), (n as f64).ln().to_bits(), "{n}");
+        }
     }
 
     #[test]
