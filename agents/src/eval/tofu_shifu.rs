@@ -181,6 +181,7 @@ fn top_bits(x: Packed) -> u16 {
 /// remaining card supplies them). `have` and `avail` are the seat's counts and the flags still to
 /// be had, [`packed`]: capped at 127, which decides as the counts would, since no count asked for
 /// is more.
+#[inline]
 fn progress(
     want: Packed,
     coins_asked: u16,
@@ -188,6 +189,48 @@ fn progress(
     avail: Packed,
     coins: u16,
 ) -> Option<Progress> {
+    let (need, missing, short) = missing_parts(want, have, avail)?;
+    Some(Progress::new(need, missing, short, coins_asked, coins))
+}
+
+/// The requirement's parts (its counts summed), those missing, and the counts short (a bit
+/// each, [`Packed`]'s order); `None` when more is missing of some kind than is still to be had.
+#[inline]
+fn missing_parts(want: Packed, have: Packed, avail: Packed) -> Option<(u32, u32, u16)> {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of every x86-64 target.
+    return unsafe { missing_parts_sse2(want, have, avail) };
+    #[cfg(not(target_arch = "x86_64"))]
+    missing_parts_scalar(want, have, avail)
+}
+
+/// [`missing_parts`] in one SSE2 register: a saturating subtraction per byte gives what is
+/// missing, and a sum of absolute differences against zero sums the bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn missing_parts_sse2(want: Packed, have: Packed, avail: Packed) -> Option<(u32, u32, u16)> {
+    use std::arch::x86_64::*;
+    let v = |x: Packed| _mm_set_epi64x((x >> 64) as i64, x as i64);
+    let zero = _mm_setzero_si128();
+    let want = v(want);
+    // Per byte, want - have where want is the larger, else 0.
+    let missing = _mm_subs_epu8(want, v(have));
+    // Some kind missing more than is still to be had.
+    let beyond = _mm_subs_epu8(missing, v(avail));
+    if _mm_movemask_epi8(_mm_cmpeq_epi8(beyond, zero)) != 0xFFFF {
+        return None;
+    }
+    let short = !_mm_movemask_epi8(_mm_cmpeq_epi8(missing, zero)) as u16;
+    let sum = |x: __m128i| {
+        let s = _mm_sad_epu8(x, zero);
+        (_mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(s, s))) as u32
+    };
+    Some((sum(want), sum(missing), short))
+}
+
+/// [`missing_parts`] in two words (the other targets' path, and the SSE2 path's reference).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn missing_parts_scalar(want: Packed, have: Packed, avail: Packed) -> Option<(u32, u32, u16)> {
     // Per byte 128 + want - have: the top bit is set where want >= have, and the low seven
     // bits then hold what is missing.
     let t = (want | HIGH) - have;
@@ -197,14 +240,7 @@ fn progress(
     if ((avail | HIGH) - missing) & HIGH != HIGH {
         return None;
     }
-    let short = top_bits(missing + LOW7);
-    Some(Progress::new(
-        byte_sum(want),
-        byte_sum(missing),
-        short,
-        coins_asked,
-        coins,
-    ))
+    Some((byte_sum(want), byte_sum(missing), top_bits(missing + LOW7)))
 }
 
 /// How far one objective is, and what one more flag of each kind would do for it.
@@ -789,7 +825,8 @@ mod tests {
 
     /// The packed check of a requirement decides as counting kind by kind does: the same share,
     /// short counts, missing parts and coins, for requirements (each count at most 127, as the
-    /// data check ensures) and counts drawn at random, counts past the 127 cap included.
+    /// data check ensures) and counts drawn at random, counts past the 127 cap included; and
+    /// the two-word path of other targets decides as the SSE2 one.
     #[test]
     fn packed_progress_decides_as_counting_kind_by_kind() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
@@ -808,6 +845,12 @@ mod tests {
             let fast = progress(pack(&want), asked, packed(&have), packed(&avail), coins);
             let slow = progress_by_count(&want, asked, &have, &avail, coins);
             assert_eq!(fast, slow, "want {want:?}, have {have:?}, avail {avail:?}");
+            // The other targets' path decides as this one's.
+            let args = (pack(&want), packed(&have), packed(&avail));
+            assert_eq!(
+                missing_parts_scalar(args.0, args.1, args.2),
+                missing_parts(args.0, args.1, args.2)
+            );
             if let Some(x) = &fast {
                 // The kinds advancing two parts are those `parts` counts two for.
                 for k in 0..9 {
