@@ -81,6 +81,9 @@ pub struct TofuShifu {
     card_costs: Vec<CardCost>,
     /// For each card, the cards with the same costs and hat type (itself included).
     same_costs: Vec<CardSet>,
+    /// `coins_at_most[k]`: the cards whose upgrade costs at most `k` coins, for `k` below
+    /// [`COINS_LOOKED_UP`] (more coins leave no card out).
+    coins_at_most: [CardSet; COINS_LOOKED_UP],
     /// For each number of tables open, the seats in play as bytes of a word (0xFF each, in
     /// [`PlayerState::tables`] order).
     open_seats: [u64; MAX_TABLES + 1],
@@ -110,6 +113,9 @@ pub struct TofuShifu {
     /// objectives a player's upgrades cover are remembered per game.
     id: u64,
 }
+
+/// Coin counts for which the cards a player can afford to upgrade with are looked up.
+const COINS_LOOKED_UP: usize = 16;
 
 /// The id of the next game built.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

@@ -76,7 +76,12 @@ impl TofuShifu {
         let t = &s.turn;
         let cost = pack(&t.pending);
         let pool = self.payers(p, NONE);
-        for c in cards(p.hand) {
+        let hand = if t.action == Space::Upgrade {
+            p.hand & self.coins_cover(p)
+        } else {
+            p.hand
+        };
+        for c in cards(hand) {
             let ok = match t.action {
                 Space::Upgrade => self.upgrade_feasible_with(p, c as usize, cost, pool),
                 // The card is set, so it cannot pay: the pool without it.

@@ -399,6 +399,17 @@ impl TofuShifu {
         self.can_pay(space_cost + c.hats, pool - one(c.hat_type as usize))
     }
 
+    /// The cards whose upgrade coins the player has (after the upgrade discount power), looked
+    /// up, or every card once the coins pass the table: a card left out certainly fails
+    /// [`Self::upgrade_feasible_with`].
+    pub(crate) fn coins_cover(&self, p: &PlayerState) -> CardSet {
+        let coins = usize::from(p.coins) + usize::from(p.has(Bonus::UpgradeDiscount));
+        self.coins_at_most
+            .get(coins)
+            .copied()
+            .unwrap_or(CardSet::MAX)
+    }
+
     /// Whether some card in hand can be played as an upgrade after paying `space_cost`. Cards
     /// with the same costs and hat type are tried once.
     fn any_upgrade_feasible(
@@ -407,7 +418,7 @@ impl TofuShifu {
         space_cost: PackedHats,
         pool: PackedHats,
     ) -> bool {
-        let mut left = p.hand;
+        let mut left = p.hand & self.coins_cover(p);
         while left != 0 {
             let c = left.trailing_zeros() as usize;
             if self.upgrade_feasible_with(p, c, space_cost, pool) {
@@ -708,6 +719,42 @@ mod tests {
                 }
             }
             assert!(seen[0] > 1_000 && seen[1] > 1_000, "{seen:?}");
+        }
+    }
+
+    /// The cards whose coins a player has are those [`TofuShifu::upgrade_coins`] asks no more
+    /// than the player's coins for (every card past the table), with and without the upgrade
+    /// discount, for every coin count up to 40, on the default data and on data with cards
+    /// dearer than the table looks up.
+    #[test]
+    fn cards_whose_coins_the_player_has_are_those_the_upgrade_asks_no_more_than() {
+        let g = TofuShifu::with_params(Params::with_players(4)).unwrap();
+        let mut dear = CardData::builtin("calibrated").unwrap();
+        for (i, c) in dear.cards.iter_mut().enumerate().step_by(7) {
+            c.cost_coins = 14 + (i % 9) as u16;
+        }
+        let dear = TofuShifu::new(dear, Params::with_players(4)).unwrap();
+        for g in [&g, &dear] {
+            let mut p = g.deal(&mut rng_from_seed(3)).players[0];
+            let mut answers = [0u32; 2];
+            for discount in [false, true] {
+                p.bonuses = if discount {
+                    Bonus::UpgradeDiscount.bit()
+                } else {
+                    0
+                };
+                for coins in 0..=40 {
+                    p.coins = coins;
+                    let cover = g.coins_cover(&p);
+                    let past = usize::from(coins) + usize::from(discount) >= COINS_LOOKED_UP;
+                    for c in 0..g.data.cards.len() {
+                        let want = past || g.upgrade_coins(&p, c) <= coins;
+                        assert_eq!(cover >> c & 1 == 1, want, "card {c}, {coins} coins");
+                        answers[want as usize] += 1;
+                    }
+                }
+            }
+            assert!(answers[0] > 100 && answers[1] > 100, "{answers:?}");
         }
     }
 

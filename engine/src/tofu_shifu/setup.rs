@@ -151,6 +151,11 @@ impl TofuShifu {
                 objective: u32::from_le_bytes(c.objective),
             });
         }
+        let coins_at_most = std::array::from_fn(|k| {
+            (data.cards.iter().enumerate())
+                .filter(|(_, c)| usize::from(c.cost_coins) <= k)
+                .fold(0 as CardSet, |m, (i, _)| m | 1 << i)
+        });
         let mut town_fast = [objectives::FastRequirement::default(); MAX_TOWN_OBJECTIVES];
         for (f, r) in town_fast.iter_mut().zip(&town_req) {
             *f = objectives::FastRequirement::new(r);
@@ -197,6 +202,7 @@ impl TofuShifu {
             player_fast,
             player_all,
             card_costs,
+            coins_at_most,
             price_mode: params.market_price_mode.unwrap_or(data.price_mode),
             data,
             params,
