@@ -250,16 +250,37 @@ pub fn nth_bit_u128(x: CardSet, n: u32) -> u8 {
 }
 
 /// Iterates the set bits of a card set, lowest first.
-pub fn cards(mut set: CardSet) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let c = set.trailing_zeros() as u8;
-            set &= set - 1;
+pub fn cards(set: CardSet) -> impl Iterator<Item = u8> {
+    Cards {
+        low: set as u64,
+        high: (set >> 64) as u64,
+    }
+}
+
+/// The cards of a set, a word at a time (a 128-bit step costs twice a 64-bit one, and the
+/// default data's cards fit in the low word).
+struct Cards {
+    low: u64,
+    high: u64,
+}
+
+impl Iterator for Cards {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.low != 0 {
+            let c = self.low.trailing_zeros() as u8;
+            self.low &= self.low - 1;
             Some(c)
+        } else if self.high != 0 {
+            let c = 64 + self.high.trailing_zeros() as u8;
+            self.high &= self.high - 1;
+            Some(c)
+        } else {
+            None
         }
-    })
+    }
 }
 
 /// Iterates the set bits of a tile set, lowest first.
@@ -286,5 +307,25 @@ mod tests {
         assert_eq!(nth_bit_u128(x, 1), 64);
         assert_eq!(nth_bit_u128(x, 2), 100);
         assert_eq!(cards(x).collect::<Vec<_>>(), vec![3, 64, 100]);
+    }
+
+    /// The cards of a set, a word at a time, are its set bits lowest first: for the empty and
+    /// the full set, sets in one word or the other, and sets drawn at random.
+    #[test]
+    fn cards_are_the_set_bits_lowest_first() {
+        use rand::Rng;
+        let mut rng = crate::rng_from_seed(5);
+        let mut sets = vec![
+            0,
+            CardSet::MAX,
+            u64::MAX as CardSet,
+            CardSet::MAX << 64,
+            1 << 127,
+        ];
+        sets.extend((0..2000).map(|_| rng.gen::<CardSet>() & rng.gen::<CardSet>()));
+        for x in sets {
+            let want: Vec<u8> = (0..128).filter(|&i| x >> i & 1 == 1).collect();
+            assert_eq!(cards(x).collect::<Vec<_>>(), want, "{x:x}");
+        }
     }
 }
