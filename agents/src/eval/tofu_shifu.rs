@@ -490,7 +490,8 @@ fn restaurant_value(g: &TofuShifu, p: &PlayerState, w: &TofuShifuWeights) -> f64
         }
         best = next;
     }
-    let matched = best.iter().cloned().fold(0.0, f64::max);
+    // Masks past the open tables were never reached (they hold -inf, which `max` passes over).
+    let matched = best[..1 << tables].iter().cloned().fold(0.0, f64::max);
     base + w.restaurant_progress * matched
 }
 

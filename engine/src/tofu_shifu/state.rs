@@ -246,12 +246,23 @@ pub struct State {
 impl State {
     /// The player whose turn it is.
     pub fn me(&self) -> &PlayerState {
-        &self.players[self.current as usize]
+        &self.players[self.seat()]
     }
 
     /// The player whose turn it is, mutably.
     pub fn me_mut(&mut self) -> &mut PlayerState {
-        &mut self.players[self.current as usize]
+        let seat = self.seat();
+        &mut self.players[seat]
+    }
+
+    /// The seat whose turn it is, as an index into `players`. `current` is below the player
+    /// count (the load check refuses any other), so the mask changes nothing; it spares the
+    /// hot paths a bounds check on every use of the index.
+    #[inline]
+    pub(crate) fn seat(&self) -> usize {
+        const _: () = assert!(MAX_PLAYERS.is_power_of_two());
+        debug_assert!(self.current < self.num_players);
+        self.current as usize % MAX_PLAYERS
     }
 
     /// Whether the game is over.
