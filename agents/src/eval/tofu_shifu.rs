@@ -116,13 +116,8 @@ fn available(g: &TofuShifu, s: &State) -> Kinds {
         used |= p.upgrades | p.objective_zone | p.restaurant_done;
     }
     let mut a = [0u8; 9];
-    for (i, x) in a.iter_mut().enumerate() {
-        let f = match i {
-            0 => Flag::Lantern,
-            1..=4 => Flag::Dish(Dish::from_index(i - 1)),
-            _ => Flag::Hat(Hat::from_index(i - 5)),
-        };
-        *x = (g.cards_with_flag(f) & !used).count_ones() as u8;
+    for (k, x) in a.iter_mut().enumerate() {
+        *x = (g.cards_with_flag(flag_of_kind(k)) & !used).count_ones() as u8;
     }
     a
 }
@@ -505,6 +500,22 @@ fn engine_value(g: &TofuShifu, p: &PlayerState, f: Flag, w: &TofuShifuWeights) -
     }
 }
 
+/// The flag kinds (a bit per [`flag_index`]) the cards in `held` add as upgrades.
+fn held_kinds(g: &TofuShifu, held: CardSet) -> u16 {
+    (0..9).fold(0, |m, k| {
+        m | u16::from(g.cards_with_flag(flag_of_kind(k)) & held != 0) << k
+    })
+}
+
+/// The flag of kind `k` ([`flag_index`]).
+fn flag_of_kind(k: usize) -> Flag {
+    match k {
+        0 => Flag::Lantern,
+        1..=4 => Flag::Dish(Dish::from_index(k - 1)),
+        _ => Flag::Hat(Hat::from_index(k - 5)),
+    }
+}
+
 /// Coins the seat's next purchases need: its two dearest useful upgrades in hand and the dearest
 /// open objective (`objective`, from [`objective_progress`]).
 fn coins_needed(g: &TofuShifu, p: &PlayerState, held: CardSet, objective: u16) -> u16 {
@@ -590,7 +601,7 @@ fn seat_value(g: &TofuShifu, s: &State, seat: usize, shared: &Shared, w: &TofuSh
     let held = p.hand | p.rest;
     // What one more flag would add is asked only of the held cards' kinds (the cards' values
     // read no other).
-    let wanted = cards(held).fold(0u16, |m, c| m | 1 << flag_index(d.cards[c as usize].flag));
+    let wanted = held_kinds(g, held);
     let (progress, flag_gain, objective_coins) = objective_progress(g, p, shared, wanted, w);
     let need = coins_needed(g, p, held, objective_coins);
     let coins =
@@ -924,7 +935,8 @@ mod tests {
     /// Asking only the held cards' flag kinds what one more flag adds changes nothing the
     /// evaluation reads: at every step of random games at 2 to 4 players, for every seat, the
     /// progress, the coins and the gains of the held kinds are those found asking every kind
-    /// (to the bit), and some gains of other kinds were left out.
+    /// (to the bit), and some gains of other kinds were left out. The held kinds found from each
+    /// kind's cards ([`held_kinds`]) are those of the held cards taken one by one.
     #[test]
     fn flag_gains_asked_of_held_kinds_are_those_of_every_kind() {
         use shifu_engine::tofu_shifu::Params;
@@ -944,6 +956,7 @@ mod tests {
                         let wanted = cards(held).fold(0u16, |m, c| {
                             m | 1 << flag_index(g.data.cards[c as usize].flag)
                         });
+                        assert_eq!(held_kinds(&g, held), wanted);
                         let (total, gain, coins) = objective_progress(&g, p, &shared, 0x1FF, &w);
                         let (t, got, c) = objective_progress(&g, p, &shared, wanted, &w);
                         assert_eq!((t.to_bits(), c), (total.to_bits(), coins));
