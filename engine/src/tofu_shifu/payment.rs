@@ -272,17 +272,11 @@ impl TofuShifu {
         } else {
             p.hand & !(1u128 << reserved)
         };
-        let mut r = u32::from_le_bytes(p.hats) as PackedHats;
         // A hand holds a few cards (about two at the start of a turn in random play): adding
         // each card's hat costs less than counting the hand's cards of each of five kinds.
-        for (half, word) in [hand as u64, (hand >> 64) as u64].into_iter().enumerate() {
-            let mut left = word;
-            while left != 0 {
-                r += self.card_hat[half * 64 + left.trailing_zeros() as usize % 64];
-                left &= left - 1;
-            }
-        }
-        r
+        cards(hand).fold(u32::from_le_bytes(p.hats) as PackedHats, |r, c| {
+            r + self.card_hat[c as usize % 128]
+        })
     }
 
     /// Whether hats `r` (a pool) can pay every symbol of cost `c`, both packed. A transportation
@@ -354,12 +348,9 @@ impl TofuShifu {
     /// The hat cost of moving to `space` now: "To move to a board space without another Shifu
     /// marker, pay the lower cost. Otherwise, pay the higher cost."
     pub fn space_cost(&self, s: &State, seat: usize, space: Space) -> HatCounts {
-        // Another player's marker there, as [`Self::markers`] counts them (Rest counts none).
-        let players = &s.players[..s.num_players as usize];
-        let occupied = space != Space::Rest
-            && (players.iter().enumerate()).any(|(q, o)| q != seat && o.marker == space as u8);
+        let (occupied, _) = self.markers(s, seat);
         let def = &self.data.spaces[space as usize];
-        if !occupied || s.players[seat].has(Bonus::AlwaysLowerSignpost) {
+        if occupied >> space as usize & 1 == 0 || s.players[seat].has(Bonus::AlwaysLowerSignpost) {
             def.lower
         } else {
             def.higher
@@ -678,8 +669,8 @@ mod tests {
 
     /// At every step of random games at 2 to 4 players, for every seat: the hats a hand pays
     /// with, added card by card, are its cards counted kind by kind (with no card set aside and
-    /// with each one), and entering a space costs the lower cost exactly where the markers
-    /// leave it unoccupied by other players (or the seat always pays the lower one).
+    /// with each one), and entering a space costs the lower cost exactly where no other
+    /// player's marker is, counted one by one (or the seat always pays the lower one).
     #[test]
     fn payers_and_space_costs_agree_with_counting_by_kind_and_the_markers() {
         use crate::Game;
@@ -703,10 +694,15 @@ mod tests {
                                 });
                             assert_eq!(g.payers(p, reserved), want, "seed {seed}, seat {seat}");
                         }
-                        let (occupied, _) = g.markers(&s, seat);
                         for space in Space::ALL {
                             let def = &g.data.spaces[space as usize];
-                            let lower = occupied >> space as usize & 1 == 0
+                            // Other players' markers counted one by one (Rest is each player's
+                            // own and counts none).
+                            let others = (0..players as usize)
+                                .filter(|&q| q != seat && s.players[q].marker == space as u8)
+                                .count();
+                            let lower = space == Space::Rest
+                                || others == 0
                                 || p.has(Bonus::AlwaysLowerSignpost);
                             let want = if lower { def.lower } else { def.higher };
                             assert_eq!(g.space_cost(&s, seat, space), want, "{space:?}");
