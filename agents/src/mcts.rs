@@ -316,10 +316,11 @@ impl<G: Evaluate> MctsAgent<G> {
                 self.rng = random.into_rng();
                 return (self.heuristic_reward(game, s, n), calls);
             }
-            game.legal_actions(s, &mut self.legal);
             let a = match self.config.rollout {
-                Rollout::Random => random.pick(&self.legal),
+                // The same draw as `random.pick` over the listed actions.
+                Rollout::Random => game.random_action(s, &mut self.legal, random.rng_mut()),
                 Rollout::Greedy => {
+                    game.legal_actions(s, &mut self.legal);
                     // The game's own greedy choice where it has one (a policy such as Wok
                     // Star's kitchen routine), else the best one-ply evaluation.
                     let d = Decision::new(game, s, mover, &self.legal);

@@ -41,8 +41,9 @@ pub fn random_playout<G: Game>(game: &G, seed: u64, buf: &mut Vec<G::Action>) ->
     let mut s = game.new_state(&mut rng);
     let mut steps = 0;
     while game.to_move(&s).is_some() {
-        game.legal_actions(&s, buf);
-        let a = agent.pick(buf);
+        // The same draw as `agent.pick` over the listed actions (`Game::random_action`'s
+        // contract), without writing the list where a game can build the one action drawn.
+        let a = game.random_action(&s, buf, agent.rng_mut());
         game.apply(&mut s, a, &mut rng);
         steps += 1;
     }

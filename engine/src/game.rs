@@ -187,6 +187,22 @@ pub trait Game: Send + Sync {
     /// over). Never allocates once `out` has grown to the game's largest list.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
 
+    /// A legal action drawn uniformly at random: exactly the action that [`Game::legal_actions`]
+    /// followed by `legal[rng.gen_range(0..legal.len())]` gives, with the same draw from `rng`,
+    /// so a random playout is the same game either way. Ginza Retro Café, whose turns list many
+    /// rerolls, counts the legal actions and builds only the one drawn; the others list into
+    /// `buf`, which is scratch space. The game must not be over.
+    #[inline(always)]
+    fn random_action<R: Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        buf: &mut Vec<Self::Action>,
+        rng: &mut R,
+    ) -> Self::Action {
+        self.legal_actions(state, buf);
+        buf[rng.gen_range(0..buf.len())]
+    }
+
     /// Applies a legal action. Chance events (draws, dice) use `rng`. The action must be legal:
     /// this is the unchecked hot path (checked by `debug_assert!` in debug builds).
     fn apply<R: Rng + ?Sized>(&self, state: &mut Self::State, action: Self::Action, rng: &mut R);

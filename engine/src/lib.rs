@@ -15,6 +15,7 @@ pub mod error;
 pub mod game;
 pub mod ginza_retro_cafe;
 pub mod hostile;
+mod listing;
 pub mod param_file;
 pub mod perft;
 pub mod present;

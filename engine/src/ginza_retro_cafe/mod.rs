@@ -68,6 +68,9 @@ pub struct GinzaRetroCafe {
     tokens: u8,
     yen_per_vp: u8,
     limit_prices: Vec<u8>,
+    /// The order ids of each rank, as a set ([`GinzaData::rank_set`], looked up at every
+    /// arrival); ranks past its end have none.
+    rank_sets: Vec<u64>,
 }
 
 impl GinzaRetroCafe {
@@ -169,11 +172,14 @@ impl GinzaRetroCafe {
             }
         }
         let tokens = rb.action_tokens[&players];
+        let top_rank = data.orders.iter().map(|o| o.rank).max().unwrap_or(0);
+        let rank_sets = (0..=top_rank).map(|r| data.rank_set(r)).collect();
         Ok(GinzaRetroCafe {
             players,
             tokens,
             yen_per_vp,
             limit_prices,
+            rank_sets,
             data,
             params,
         })
@@ -228,6 +234,21 @@ impl Game for GinzaRetroCafe {
 
     fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
         self.legal(s, out)
+    }
+
+    /// Counts the legal actions and builds only the one drawn (a turn lists 32 on average,
+    /// mostly rerolls, which are counted from a product and built from their number).
+    fn random_action<R: Rng + ?Sized>(
+        &self,
+        s: &State,
+        buf: &mut Vec<Action>,
+        rng: &mut R,
+    ) -> Action {
+        crate::listing::draw_uniform(self, s, rng).unwrap_or_else(|| {
+            // Nothing is legal: the game is over. Index the empty list as the listing would.
+            self.legal(s, buf);
+            buf[rng.gen_range(0..buf.len())]
+        })
     }
 
     fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {

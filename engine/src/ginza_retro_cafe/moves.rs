@@ -5,6 +5,7 @@ use super::data::{Ability, Condition};
 use super::params::DrinkDice;
 use super::state::{Phase, State, NONE};
 use super::GinzaRetroCafe;
+use crate::listing::{Listing, Sink};
 
 /// Where a token is parked, as a bit number of [`State::parked_on`]: the Arrange cards are 0..3,
 /// then the Dishwashing area, then "set aside" (a token with no legal action).
@@ -12,9 +13,11 @@ pub(crate) const WASH_SPOT: u8 = 3;
 /// A token set aside (only with `stacked_tokens` off, when no action is legal).
 pub(crate) const ASIDE_SPOT: u8 = 4;
 
-impl GinzaRetroCafe {
-    pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
-        out.clear();
+impl Listing for GinzaRetroCafe {
+    type State = State;
+    type Action = Action;
+
+    fn list<S: Sink<Action>>(&self, s: &State, out: &mut S) {
         match s.phase {
             Phase::Over => {}
             Phase::ChoosePlayerCard { seat } => {
@@ -45,6 +48,13 @@ impl GinzaRetroCafe {
                 }
             }
         }
+    }
+}
+
+impl GinzaRetroCafe {
+    pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
+        out.clear();
+        self.list(s, out);
     }
 
     /// Coins a seat pays to raise an Arrange level.
@@ -98,20 +108,19 @@ impl GinzaRetroCafe {
         vp
     }
 
-    /// Whether a seat may put a token on this spot (an Arrange card 0..3, or 3 Dishwashing).
-    fn spot_free(&self, s: &State, seat: usize, spot: u8) -> bool {
-        self.params.stacked_tokens || s.parked_on[seat] & (1 << spot) == 0
-    }
-
-    fn legal_turn(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
+    /// The upgrades a seat can pay for: each Arrange card at Lv.1 whose colour's orders give
+    /// enough VP, then the dice limit.
+    fn push_raises(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
         let rb = &self.data.rulebook;
         let coins = s.coins[seat];
-        for k in 0..3u8 {
-            if s.levels[seat][usize::from(k)] == 1
-                && self.arrange_vp(s, seat, k) >= u32::from(rb.arrange_upgrade_vp)
-                && coins >= u16::from(self.arrange_price(s, seat))
-            {
-                out.push(Action::RaiseLevel(k));
+        // The price first: the VP walk over the seat's orders only when it can pay.
+        if coins >= u16::from(self.arrange_price(s, seat)) {
+            for k in 0..3u8 {
+                if s.levels[seat][usize::from(k)] == 1
+                    && self.arrange_vp(s, seat, k) >= u32::from(rb.arrange_upgrade_vp)
+                {
+                    out.push(Action::RaiseLevel(k));
+                }
             }
         }
         let limit = s.limit[seat];
@@ -121,10 +130,21 @@ impl GinzaRetroCafe {
                 out.push(Action::RaiseLimit);
             }
         }
-        self.push_serves(s, seat, out);
+    }
+
+    /// Whether a seat may put a token on this spot (an Arrange card 0..3, or 3 Dishwashing).
+    fn spot_free(&self, s: &State, seat: usize, spot: u8) -> bool {
+        self.params.stacked_tokens || s.parked_on[seat] & (1 << spot) == 0
+    }
+
+    fn legal_turn(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
+        let rb = &self.data.rulebook;
+        let limit = s.limit[seat];
+        out.part(|out| self.push_raises(s, seat, out));
+        out.part(|out| self.push_serves(s, seat, out));
         let count = s.dice_count(seat);
         if count > 0 && self.spot_free(s, seat, 0) {
-            self.push_changes(s, seat, out);
+            out.part(|out| self.push_changes(s, seat, out));
         }
         if count > 0 && self.spot_free(s, seat, 1) {
             push_rerolls(&s.dice[seat], out);
@@ -133,24 +153,36 @@ impl GinzaRetroCafe {
             let lv = usize::from(s.levels[seat][2]) - 1;
             let most = rb.add_dice[lv].min(limit - count);
             let least = if self.params.arrange_partial { 1 } else { most };
-            for k in least..=most {
-                out.push(Action::Add(k));
-            }
+            let mut k = least;
+            out.extend(
+                usize::from(most + 1 - least),
+                || {
+                    k += 1;
+                    Action::Add(k - 1)
+                },
+                |i| Action::Add(least + i as u8),
+            );
         }
         if self.spot_free(s, seat, WASH_SPOT) {
             let table = &self.data.players[usize::from(s.card[seat])].dishwashing;
             let most = (s.dice[seat][0] as usize).min(table.len() - 1);
-            for k in 0..=most {
-                out.push(Action::Wash(k as u8));
-            }
+            let mut k = 0u8;
+            out.extend(
+                most + 1,
+                || {
+                    k += 1;
+                    Action::Wash(k - 1)
+                },
+                |i| Action::Wash(i as u8),
+            );
         }
-        if out.is_empty() {
+        if out.listed() == 0 {
             // Only with `stacked_tokens` off: every spot is taken and no dish can be served.
             out.push(Action::Stop);
         }
     }
 
-    fn push_changes(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
+    fn push_changes(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
         for f in 0..6u8 {
             if s.dice[seat][usize::from(f)] == 0 {
                 continue;
@@ -171,12 +203,18 @@ impl GinzaRetroCafe {
         }
     }
 
-    fn push_serves(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
+    fn push_serves(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
         let common_ok = s.coins[seat] >= u16::from(self.common_price(s, seat));
         let bonus = self
             .drink_bonus(s, seat)
             .filter(|_| s.bonus_used & (1 << seat) == 0);
         let dice = &s.dice[seat];
+        // The faces of the common dice a seat may take: the top bit of the face's byte.
+        let commons = if common_ok {
+            (0..6).fold(0u64, |m, f| m | u64::from(s.common[f] > 0) << (8 * f + 7))
+        } else {
+            0
+        };
         for (p, pl) in s.places.iter().enumerate() {
             if !pl.occupied() {
                 continue;
@@ -194,27 +232,7 @@ impl GinzaRetroCafe {
                     bonus: false,
                 };
                 match order.serve {
-                    Condition::Faces(need) => {
-                        if covers(dice, &need) {
-                            out.push(Action::Serve(Serve { dice: need, ..base }));
-                        }
-                        if !common_ok {
-                            continue;
-                        }
-                        for f in 0..6 {
-                            if need[f] > 0 && s.common[f] > 0 {
-                                let mut own = need;
-                                own[f] -= 1;
-                                if covers(dice, &own) {
-                                    out.push(Action::Serve(Serve {
-                                        dice: own,
-                                        common: f as u8 + 1,
-                                        ..base
-                                    }));
-                                }
-                            }
-                        }
-                    }
+                    Condition::Faces(need) => push_dishes(dice, &need, commons, base, out),
                     Condition::SumAtLeast(n) => {
                         self.push_drinks(s, dice, n, common_ok, bonus, base, out);
                     }
@@ -232,7 +250,7 @@ impl GinzaRetroCafe {
         common_ok: bool,
         bonus: Option<u8>,
         base: Serve,
-        out: &mut Vec<Action>,
+        out: &mut impl Sink<Action>,
     ) {
         let minimal = self.params.drink_dice == DrinkDice::Minimal;
         let n = u16::from(n);
@@ -301,6 +319,89 @@ impl GinzaRetroCafe {
             }
             if !odo.step() {
                 return;
+            }
+        }
+    }
+}
+
+/// The top bit of every byte of a [`packed`] word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+/// One in every byte of a [`packed`] word.
+const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
+
+/// Pushes the serves of a dish asking for the faces `need`: the seat's own dice alone, then each
+/// face the dish asks for whose common die may stand in for one of the seat's (`commons`: the
+/// top bit of that face's byte, as [`packed`]). A stand-in needs the seat's dice to cover the
+/// dish but for one die of its face: when they cover it all, every such face serves; when they
+/// fall short by exactly one die, only that die's face; otherwise none. The faces are compared
+/// a byte each in one word; counts above 126 take the plain path, [`push_dishes_plain`].
+fn push_dishes(
+    dice: &[u8; 6],
+    need: &[u8; 6],
+    commons: u64,
+    base: Serve,
+    out: &mut impl Sink<Action>,
+) {
+    let (have, want) = (packed(dice), packed(need));
+    // A byte of 128 or more shows in `have | want`; then 127 in `have + 1` (no carry).
+    if (have | want | have.wrapping_add(BYTE_ONES)) & HIGH_BITS != 0 {
+        return push_dishes_plain(dice, need, commons, base, out);
+    }
+    // With every byte below 127 no byte borrows: the top bit says `have >= want` (`+ 1`).
+    let short = !((have | HIGH_BITS) - want) & HIGH_BITS;
+    let short_by_two = !(((have + BYTE_ONES) | HIGH_BITS) - want) & HIGH_BITS;
+    let mut stand_ins = if short == 0 {
+        out.push(Action::Serve(Serve {
+            dice: *need,
+            ..base
+        }));
+        let asked = ((want | HIGH_BITS) - BYTE_ONES) & HIGH_BITS;
+        asked & commons
+    } else if short & (short - 1) == 0 && short_by_two == 0 {
+        short & commons
+    } else {
+        0
+    };
+    while stand_ins != 0 {
+        let f = (stand_ins.trailing_zeros() / 8) as usize;
+        stand_ins &= stand_ins - 1;
+        push_stand_in(need, f, base, out);
+    }
+}
+
+/// A serve of the dish `need` with a common die of face `f + 1` standing in for one of the
+/// seat's.
+fn push_stand_in(need: &[u8; 6], f: usize, base: Serve, out: &mut impl Sink<Action>) {
+    let mut own = *need;
+    own[f] -= 1;
+    out.push(Action::Serve(Serve {
+        dice: own,
+        common: f as u8 + 1,
+        ..base
+    }));
+}
+
+/// [`push_dishes`] by its definition: the seat's dice alone, then each face the dish asks for
+/// with a common die of it, if the seat's dice cover the rest.
+fn push_dishes_plain(
+    dice: &[u8; 6],
+    need: &[u8; 6],
+    commons: u64,
+    base: Serve,
+    out: &mut impl Sink<Action>,
+) {
+    if covers(dice, need) {
+        out.push(Action::Serve(Serve {
+            dice: *need,
+            ..base
+        }));
+    }
+    for f in 0..6 {
+        if need[f] > 0 && commons & (0x80 << (8 * f)) != 0 {
+            let mut own = *need;
+            own[f] -= 1;
+            if covers(dice, &own) {
+                push_stand_in(need, f, base, out);
             }
         }
     }
@@ -401,21 +502,37 @@ impl SubMultisets {
 }
 
 /// Pushes a reroll for every non-empty sub-multiset of `of`: as many as the product of each
-/// face's count plus one, less the empty one, so they are written by one `extend` of a counted
-/// range, which reserves once and keeps the list's length in a register.
-fn push_rerolls(of: &[u8; 6], out: &mut Vec<Action>) {
+/// face's count plus one, less the empty one, so they are handed over as one counted run
+/// (written by one `extend` of a counted range, counted without a walk, drawn by number).
+fn push_rerolls(of: &[u8; 6], out: &mut impl Sink<Action>) {
     let count = of
         .iter()
-        .fold(1u64, |n, &k| n.saturating_mul(u64::from(k) + 1))
+        .fold(1usize, |n, &k| n.saturating_mul(usize::from(k) + 1))
         - 1;
     // [`SubMultisets::step`] without the totals, and without its test for the end, which the
     // count makes needless: some face is always left to turn.
     let all = packed(of);
     let mut sub = 0u64;
-    out.extend((0..count).map(|_| {
-        sub = turned(all, sub);
-        Action::Reroll(unpacked(sub))
-    }));
+    out.extend(
+        count,
+        || {
+            sub = turned(all, sub);
+            Action::Reroll(unpacked(sub))
+        },
+        |i| Action::Reroll(nth_sub_multiset(of, i + 1)),
+    );
+}
+
+/// The odometer's sub-multiset number `i` of `of` (0 is the empty one): `i` written in the mixed
+/// radix whose digit for face `f` runs to `of[f]`, face 1 the lowest digit.
+fn nth_sub_multiset(of: &[u8; 6], mut i: usize) -> [u8; 6] {
+    let mut d = [0u8; 6];
+    for (k, &n) in d.iter_mut().zip(of) {
+        let radix = usize::from(n) + 1;
+        *k = (i % radix) as u8;
+        i /= radix;
+    }
+    d
 }
 
 /// The odometer's next sub-multiset of `all` after `sub` (both [`packed`]; `sub` not yet `all`):
@@ -453,7 +570,7 @@ mod tests {
         common_ok: bool,
         bonus: Option<u8>,
         base: Serve,
-        out: &mut Vec<Action>,
+        out: &mut impl Sink<Action>,
     ) {
         let minimal = g.params.drink_dice == DrinkDice::Minimal;
         let n = u16::from(n);
@@ -545,6 +662,76 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "only {checked} serves compared");
+    }
+
+    #[test]
+    fn every_action_is_counted_and_drawn_as_listed() {
+        let mut checked = 0;
+        for bits in 0..8u32 {
+            for players in 2..=4u8 {
+                let p = Params {
+                    players,
+                    drink_dice: if bits & 1 != 0 {
+                        DrinkDice::Minimal
+                    } else {
+                        DrinkDice::Any
+                    },
+                    arrange_partial: bits & 2 == 0,
+                    stacked_tokens: bits & 4 == 0,
+                    ..Params::default()
+                };
+                let g = GinzaRetroCafe::with_params(p).unwrap();
+                let mut legal = Vec::new();
+                for seed in 0..6u64 {
+                    let mut rng = crate::rng_from_seed(seed + 10 * u64::from(bits));
+                    let mut s = g.new_state(&mut rng);
+                    while g.to_move(&s).is_some() {
+                        checked += crate::listing::assert_counted_and_picked_as_listed(&g, &s);
+                        g.legal_actions(&s, &mut legal);
+                        let a = legal[rng.gen_range(0..legal.len())];
+                        g.apply(&mut s, a, &mut rng);
+                    }
+                    crate::listing::assert_counted_and_picked_as_listed(&g, &s);
+                }
+            }
+        }
+        assert!(checked > 100_000, "only {checked} actions drawn");
+    }
+
+    #[test]
+    fn dishes_in_one_word_are_listed_as_their_definition_lists_them() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let base = Serve {
+            place: 1,
+            slot: 2,
+            dice: [0; 6],
+            common: 0,
+            bonus: false,
+        };
+        let face_counts = |rng: &mut rand_chacha::ChaCha8Rng| {
+            let mut d = [0u8; 6];
+            for k in &mut d {
+                *k = match rng.gen_range(0..10) {
+                    0..=3 => 0,
+                    4..=8 => rng.gen_range(1..4),
+                    // Past the word's range, on the plain path.
+                    _ => rng.gen_range(120..=255),
+                };
+            }
+            d
+        };
+        let (mut some, mut stand_ins) = (0, 0);
+        for _ in 0..20_000 {
+            let (dice, need) = (face_counts(&mut rng), face_counts(&mut rng));
+            let commons = (0..6).fold(0u64, |m, f| m | u64::from(rng.gen_bool(0.5)) << (8 * f + 7));
+            let (mut fast, mut plain) = (Vec::new(), Vec::new());
+            push_dishes(&dice, &need, commons, base, &mut fast);
+            push_dishes_plain(&dice, &need, commons, base, &mut plain);
+            assert_eq!(fast, plain, "{dice:?} {need:?} {commons:x}");
+            some += usize::from(!fast.is_empty());
+            stand_ins += fast.len().saturating_sub(1);
+        }
+        assert!(some > 1_000 && stand_ins > 1_000, "{some} {stand_ins}");
     }
 
     /// The sub-multisets of `of` by their definition, in the odometer's order (face 1 turns

@@ -181,7 +181,8 @@ impl GinzaRetroCafe {
             ..Place::EMPTY
         };
         for (k, &rank) in self.data.customers[p][c].orders.iter().enumerate() {
-            let pile = s.order_deck & self.data.rank_set(rank);
+            let ranked = self.rank_sets.get(usize::from(rank)).copied().unwrap_or(0);
+            let pile = s.order_deck & ranked;
             // The build refuses data whose customers could empty a deck.
             debug_assert!(pile != 0);
             if pile != 0 {
