@@ -311,8 +311,17 @@ impl<G: Evaluate> MctsAgent<G> {
         let mut calls = 0u64;
         let mut depth = 0u32;
         let mut random = RandomAgent::new(self.rng.clone());
+        // The cut's settings, read once (`cut_here` with them).
+        let most = if self.config.depth > 0 {
+            self.config.depth
+        } else {
+            u32::MAX
+        };
+        let horizon = self.config.round_horizon;
         while let Some(mover) = game.to_move(s) {
-            if self.cut_here(game, s, depth) {
+            let cut = depth >= most || (horizon && game.round(s) != self.root_round);
+            debug_assert_eq!(cut, self.cut_here(game, s, depth));
+            if cut {
                 self.rng = random.into_rng();
                 return (self.heuristic_reward(game, s, n), calls);
             }

@@ -415,12 +415,23 @@ fn objective_progress(
 
 /// Whether the seat can produce every dish `need` asks for (it has a flag of each), or could
 /// after upgrades: 1, else 0.5 (a flag is missing).
-fn producible(p: &PlayerState, need: &[u8; 4]) -> f64 {
-    if (0..4).all(|d| need[d] == 0 || p.dish_flags[d] > 0) {
+/// `flagged`: [`dishes_flagged`] of the seat.
+fn producible(flagged: u32, need: &[u8; 4]) -> f64 {
+    if nonzero_bytes(u32::from_le_bytes(*need)) & !flagged == 0 {
         1.0
     } else {
         0.5
     }
+}
+
+/// The dishes the seat has a flag of, the top bit of a byte each (as [`nonzero_bytes`]).
+fn dishes_flagged(p: &PlayerState) -> u32 {
+    nonzero_bytes(u32::from_le_bytes(p.dish_flags))
+}
+
+/// The top bit of each non-zero byte of `x`: the low seven bits carried into it, or its own.
+fn nonzero_bytes(x: u32) -> u32 {
+    (((x & 0x7F7F_7F7F) + 0x7F7F_7F7F) | x) & 0x8080_8080
 }
 
 /// Share of card `c`'s restaurant objective served at table `t`, or `None` when the table can
@@ -465,12 +476,10 @@ fn restaurant_value(g: &TofuShifu, p: &PlayerState, w: &TofuShifuWeights) -> f64
     // best[mask]: the best progress sum with the tables in `mask` taken.
     let mut best = [f64::NEG_INFINITY; 1 << MAX_TABLES];
     best[0] = 0.0;
-    for c in cards(p.objective_zone) {
+    let flagged = dishes_flagged(p);
+    for c in cards(p.objective_zone & g.coverable_objectives()) {
         let c = c as usize;
-        if !g.objective_coverable(c) {
-            continue;
-        }
-        base += w.restaurant_set * producible(p, &g.data.cards[c].objective);
+        base += w.restaurant_set * producible(flagged, &g.data.cards[c].objective);
         let mut next = best;
         for (mask, &done) in best.iter().enumerate().take(1 << tables) {
             if done == f64::NEG_INFINITY {
@@ -502,9 +511,8 @@ fn engine_value(g: &TofuShifu, p: &PlayerState, f: Flag, w: &TofuShifuWeights) -
 
 /// The flag kinds (a bit per [`flag_index`]) the cards in `held` add as upgrades.
 fn held_kinds(g: &TofuShifu, held: CardSet) -> u16 {
-    (0..9).fold(0, |m, k| {
-        m | u16::from(g.cards_with_flag(flag_of_kind(k)) & held != 0) << k
-    })
+    let by_kind = g.cards_by_flag_kind();
+    (0..9).fold(0, |m, k| m | u16::from(by_kind[k] & held != 0) << k)
 }
 
 /// The flag of kind `k` ([`flag_index`]).
@@ -516,30 +524,17 @@ fn flag_of_kind(k: usize) -> Flag {
     }
 }
 
-/// Coins the seat's next purchases need: its two dearest useful upgrades in hand and the dearest
-/// open objective (`objective`, from [`objective_progress`]).
-fn coins_needed(g: &TofuShifu, p: &PlayerState, held: CardSet, objective: u16) -> u16 {
-    let mut upgrade = [0u16; 2];
-    for c in cards(held) {
-        let x = g.upgrade_cost_coins(p, c as usize);
-        if x > upgrade[0] {
-            upgrade = [x, upgrade[0]];
-        } else if x > upgrade[1] {
-            upgrade[1] = x;
-        }
-    }
-    upgrade[0] + upgrade[1] + objective
-}
-
 /// What the held cards are worth: each card at the best of becoming an upgrade, a restaurant
-/// objective or a hat payment; only the best `hand_limit` count.
+/// objective or a hat payment; only the best `hand_limit` count. Also the coins of the two
+/// dearest upgrades among them, which the seat's next purchases need (with the dearest open
+/// objective).
 fn cards_value(
     g: &TofuShifu,
     p: &PlayerState,
     held: CardSet,
     flag_gain: &[f64; 9],
     w: &TofuShifuWeights,
-) -> f64 {
+) -> (f64, u16) {
     // A few cards are held, so a short buffer usually does (a longer one costs its zeroing).
     if held.count_ones() <= 16 {
         best_cards_value(g, p, held, flag_gain, w, &mut [0; 16])
@@ -569,16 +564,24 @@ fn best_cards_value(
     flag_gain: &[f64; 9],
     w: &TofuShifuWeights,
     keys: &mut [i64],
-) -> f64 {
+) -> (f64, u16) {
     let mut n = 0;
+    let mut dearest = [0u16; 2];
+    let flagged = dishes_flagged(p);
+    let coverable = held & g.coverable_objectives();
     for c in cards(held) {
         let card = &g.data.cards[c as usize];
-        let coins = g.upgrade_cost_coins(p, c as usize) as f64;
+        let x = g.upgrade_cost_coins(p, c as usize);
+        if x > dearest[0] {
+            dearest = [x, dearest[0]];
+        } else if x > dearest[1] {
+            dearest[1] = x;
+        }
         let upgrade = w.card_upgrade
             * (flag_gain[flag_index(card.flag)] + engine_value(g, p, card.flag, w)
-                - w.coins * coins);
-        let objective = if g.objective_coverable(c as usize) {
-            w.card_objective * producible(p, &card.objective)
+                - w.coins * x as f64);
+        let objective = if coverable & (1 << c) != 0 {
+            w.card_objective * producible(flagged, &card.objective)
         } else {
             0.0
         };
@@ -588,10 +591,12 @@ fn best_cards_value(
     // The best first (as sorting the values by `total_cmp` would), summed in that order.
     let v = &mut keys[..n];
     v.sort_unstable_by(|a, b| b.cmp(a));
-    v.iter()
+    let value = v
+        .iter()
         .take(g.hand_limit(p) as usize)
         .map(|&k| from_order_key(k))
-        .sum()
+        .sum();
+    (value, dearest[0] + dearest[1])
 }
 
 /// One seat's total, before the opponent term.
@@ -603,7 +608,8 @@ fn seat_value(g: &TofuShifu, s: &State, seat: usize, shared: &Shared, w: &TofuSh
     // read no other).
     let wanted = held_kinds(g, held);
     let (progress, flag_gain, objective_coins) = objective_progress(g, p, shared, wanted, w);
-    let need = coins_needed(g, p, held, objective_coins);
+    let (held_value, upgrade_coins) = cards_value(g, p, held, &flag_gain, w);
+    let need = upgrade_coins + objective_coins;
     let coins =
         p.coins.min(need) as f64 * w.coins + p.coins.saturating_sub(need) as f64 * w.coins_excess;
     let mut v = w.objectives * p.objectives() as f64 + progress + coins;
@@ -626,7 +632,7 @@ fn seat_value(g: &TofuShifu, s: &State, seat: usize, shared: &Shared, w: &TofuSh
             }
         }
     }
-    v + cards_value(g, p, held, &flag_gain, w)
+    v + held_value
 }
 
 /// A weight set's bits, every field: the pattern names them all (no `..`), so a field added to
@@ -937,6 +943,37 @@ mod tests {
     /// progress, the coins and the gains of the held kinds are those found asking every kind
     /// (to the bit), and some gains of other kinds were left out. The held kinds found from each
     /// kind's cards ([`held_kinds`]) are those of the held cards taken one by one.
+    /// The byte test behind `producible` marks exactly the non-zero bytes, whatever the
+    /// others hold, and `producible` is its definition: a flag of every dish asked for.
+    #[test]
+    fn dishes_asked_and_flagged_are_the_non_zero_counts() {
+        for b in 0..=255u8 {
+            for pos in 0..4 {
+                for rest in [0u8, 1, 0x7F, 0x80, 0xFF] {
+                    let mut bytes = [rest; 4];
+                    bytes[pos] = b;
+                    let want = bytes
+                        .iter()
+                        .enumerate()
+                        .fold(0u32, |m, (i, &x)| m | u32::from(x != 0) << (8 * i + 7));
+                    assert_eq!(nonzero_bytes(u32::from_le_bytes(bytes)), want, "{bytes:?}");
+                }
+            }
+        }
+        let mut rng = shifu_engine::rng_from_seed(8);
+        let mut p = PlayerState::default();
+        for _ in 0..20_000 {
+            let need: [u8; 4] = std::array::from_fn(|_| rng.gen_range(0..3));
+            p.dish_flags = std::array::from_fn(|_| rng.gen_range(0..3));
+            let by_definition = if (0..4).all(|d| need[d] == 0 || p.dish_flags[d] > 0) {
+                1.0
+            } else {
+                0.5
+            };
+            assert_eq!(producible(dishes_flagged(&p), &need), by_definition);
+        }
+    }
+
     #[test]
     fn flag_gains_asked_of_held_kinds_are_those_of_every_kind() {
         use shifu_engine::tofu_shifu::Params;

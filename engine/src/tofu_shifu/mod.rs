@@ -236,10 +236,20 @@ impl TofuShifu {
         self.cards_by_flag[flag_index(f)]
     }
 
+    /// [`Self::cards_with_flag`] of every flag kind, indexed by [`flag_index`].
+    pub fn cards_by_flag_kind(&self) -> &[CardSet; 9] {
+        &self.cards_by_flag
+    }
+
     /// Whether some one or two customer tiles (one table) can be served every dish the card's
     /// restaurant objective asks for ("A customer only accepts one of each Dish they order").
     pub fn objective_coverable(&self, card: usize) -> bool {
         card < MAX_CARDS && self.coverable & (1u128 << card) != 0
+    }
+
+    /// The cards whose restaurant objective is [`Self::objective_coverable`], a bit each.
+    pub fn coverable_objectives(&self) -> CardSet {
+        self.coverable
     }
 
     /// The coins an upgrade with `card` costs this player (after the upgrade discount power).
