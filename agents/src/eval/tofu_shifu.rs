@@ -590,7 +590,17 @@ fn best_cards_value(
     }
     // The best first (as sorting the values by `total_cmp` would), summed in that order.
     let v = &mut keys[..n];
-    v.sort_unstable_by(|a, b| b.cmp(a));
+    // Hands are small: an insertion sort, the best first (equal keys are equal values, so the
+    // order among them changes no sum).
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] < x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
     let value = v
         .iter()
         .take(g.hand_limit(p) as usize)
