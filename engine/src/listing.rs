@@ -64,8 +64,11 @@ const RECORDED_PARTS: usize = 8;
 #[derive(Debug, Clone)]
 pub(crate) struct Counter {
     n: usize,
-    parts: [u32; RECORDED_PARTS],
+    parts: [usize; RECORDED_PARTS],
     recorded: usize,
+    /// Inside a part (debug builds check that parts are not nested).
+    #[cfg(debug_assertions)]
+    in_part: bool,
 }
 
 impl Counter {
@@ -75,6 +78,8 @@ impl Counter {
             n: 0,
             parts: [0; RECORDED_PARTS],
             recorded: 0,
+            #[cfg(debug_assertions)]
+            in_part: false,
         }
     }
 }
@@ -92,10 +97,19 @@ impl<A: Copy> Sink<A> for Counter {
 
     #[inline]
     fn part(&mut self, f: impl FnOnce(&mut Self)) {
+        #[cfg(debug_assertions)]
+        {
+            assert!(!self.in_part, "parts are not nested");
+            self.in_part = true;
+        }
         let before = self.n;
         f(self);
+        #[cfg(debug_assertions)]
+        {
+            self.in_part = false;
+        }
         if self.recorded < RECORDED_PARTS {
-            self.parts[self.recorded] = (self.n - before) as u32;
+            self.parts[self.recorded] = self.n - before;
             self.recorded += 1;
         }
     }
@@ -156,7 +170,7 @@ impl<A: Copy> Sink<A> for Pick<'_, A> {
         let k = self.part;
         self.part += 1;
         if k < self.count.recorded {
-            let len = self.count.parts[k] as usize;
+            let len = self.count.parts[k];
             let holds = self.index >= self.seen && self.index - self.seen < len;
             if !holds {
                 self.seen += len;
@@ -241,6 +255,19 @@ mod tests {
         parts: u32,
     }
 
+    /// A run of `n` actions `(k, from)`, `(k, from + 1)`, ...
+    fn run<S: Sink<(u32, u32)>>(out: &mut S, k: u32, from: u32, n: u32) {
+        let mut j = from;
+        out.extend(
+            n as usize,
+            || {
+                j += 1;
+                (k, j - 1)
+            },
+            |i| (k, from + i as u32),
+        );
+    }
+
     impl Listing for Toy {
         type State = ();
         type Action = (u32, u32);
@@ -252,25 +279,9 @@ mod tests {
                     for j in 0..k % 5 {
                         out.push((k, j));
                     }
-                    let mut j = 10;
-                    out.extend(
-                        (k % 3) as usize,
-                        || {
-                            j += 1;
-                            (k, j - 1)
-                        },
-                        |i| (k, 10 + i as u32),
-                    );
+                    run(out, k, 10, k % 3);
                 });
-                let mut j = 100;
-                out.extend(
-                    (k % 2) as usize,
-                    || {
-                        j += 1;
-                        (k, j - 1)
-                    },
-                    |i| (k, 100 + i as u32),
-                );
+                run(out, k, 100, k % 2);
             }
             if out.listed() % 2 == 0 {
                 out.push((u32::MAX, 0));
