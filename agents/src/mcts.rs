@@ -7,7 +7,7 @@
 //! up a reward vector: each node adds the reward of the seat that chose its action (max^n).
 
 use crate::eval::Evaluate;
-use crate::{Agent, Decision, RandomAgent};
+use crate::{Agent, Decision};
 use rand::{Rng, SeedableRng};
 use shifu_engine::{GameRng, Outcome, Seat, MAX_SEATS};
 use std::time::{Duration, Instant};
@@ -310,7 +310,6 @@ impl<G: Evaluate> MctsAgent<G> {
         let n = game.num_seats();
         let mut calls = 0u64;
         let mut depth = 0u32;
-        let mut random = RandomAgent::new(self.rng.clone());
         // The cut's settings, read once (`cut_here` with them).
         let most = if self.config.depth > 0 {
             self.config.depth
@@ -322,22 +321,19 @@ impl<G: Evaluate> MctsAgent<G> {
             let cut = depth >= most || (horizon && game.round(s) != self.root_round);
             debug_assert_eq!(cut, self.cut_here(game, s, depth));
             if cut {
-                self.rng = random.into_rng();
                 return (self.heuristic_reward(game, s, n), calls);
             }
             let a = match self.config.rollout {
-                // The same draw as `random.pick` over the listed actions.
-                Rollout::Random => game.random_action(s, &mut self.legal, random.rng_mut()),
+                // The same draw as `RandomAgent::pick` over the listed actions.
+                Rollout::Random => game.random_action(s, &mut self.legal, &mut self.rng),
                 Rollout::Greedy => {
                     game.legal_actions(s, &mut self.legal);
                     // The game's own greedy choice where it has one (a policy such as Wok
                     // Star's kitchen routine), else the best one-ply evaluation.
                     let d = Decision::new(game, s, mover, &self.legal);
                     let belief = self.belief.as_ref();
-                    if let Some(a) =
-                        game.rollout_choice(&d, belief, &self.weights, random.rng_mut())
-                    {
-                        game.apply(s, a, random.rng_mut());
+                    if let Some(a) = game.rollout_choice(&d, belief, &self.weights, &mut self.rng) {
+                        game.apply(s, a, &mut self.rng);
                         calls += 1;
                         depth += 1;
                         continue;
@@ -346,7 +342,7 @@ impl<G: Evaluate> MctsAgent<G> {
                     let mut best_v = f64::NEG_INFINITY;
                     for &a in &self.legal {
                         let mut t = s.clone();
-                        game.apply(&mut t, a, random.rng_mut());
+                        game.apply(&mut t, a, &mut self.rng);
                         calls += 1;
                         let v = game.evaluate(&t, mover, &self.weights);
                         if v > best_v {
@@ -357,11 +353,10 @@ impl<G: Evaluate> MctsAgent<G> {
                     best
                 }
             };
-            game.apply(s, a, random.rng_mut());
+            game.apply(s, a, &mut self.rng);
             calls += 1;
             depth += 1;
         }
-        self.rng = random.into_rng();
         let o = game.outcome(s).expect("finished");
         (self.terminal_reward(&o, n), calls)
     }

@@ -480,19 +480,20 @@ fn restaurant_value(g: &TofuShifu, p: &PlayerState, w: &TofuShifuWeights) -> f64
     for c in cards(p.objective_zone & g.coverable_objectives()) {
         let c = c as usize;
         base += w.restaurant_set * producible(flagged, &g.data.cards[c].objective);
-        let mut next = best;
-        for (mask, &done) in best.iter().enumerate().take(1 << tables) {
+        // In place, the largest masks first: a mask is read before any smaller one adds to it
+        // (`max` over these sums, none NaN or -0, is the same in any order).
+        for mask in (0..1usize << tables).rev() {
+            let done = best[mask];
             if done == f64::NEG_INFINITY {
                 continue;
             }
             for t in (0..tables).filter(|t| mask & (1 << t) == 0) {
                 if let Some(x) = table_progress(g, p, c, t) {
                     let m = mask | (1 << t);
-                    next[m] = next[m].max(done + x);
+                    best[m] = best[m].max(done + x);
                 }
             }
         }
-        best = next;
     }
     // Masks past the open tables were never reached (they hold -inf, which `max` passes over).
     let matched = best[..1 << tables].iter().cloned().fold(0.0, f64::max);
@@ -569,24 +570,28 @@ fn best_cards_value(
     let mut dearest = [0u16; 2];
     let flagged = dishes_flagged(p);
     let coverable = held & g.coverable_objectives();
-    for c in cards(held) {
-        let card = &g.data.cards[c as usize];
-        let x = g.upgrade_cost_coins(p, c as usize);
-        if x > dearest[0] {
-            dearest = [x, dearest[0]];
-        } else if x > dearest[1] {
-            dearest[1] = x;
+    // The cards whose objective can be covered, then the others: the keys are sorted below, so
+    // their order changes nothing.
+    for (set, covers) in [(coverable, true), (held & !coverable, false)] {
+        for c in cards(set) {
+            let card = &g.data.cards[c as usize];
+            let x = g.upgrade_cost_coins(p, c as usize);
+            if x > dearest[0] {
+                dearest = [x, dearest[0]];
+            } else if x > dearest[1] {
+                dearest[1] = x;
+            }
+            let upgrade = w.card_upgrade
+                * (flag_gain[flag_index(card.flag)] + engine_value(g, p, card.flag, w)
+                    - w.coins * x as f64);
+            let objective = if covers {
+                w.card_objective * producible(flagged, &card.objective)
+            } else {
+                0.0
+            };
+            keys[n] = order_key(upgrade.max(objective).max(w.card_hat));
+            n += 1;
         }
-        let upgrade = w.card_upgrade
-            * (flag_gain[flag_index(card.flag)] + engine_value(g, p, card.flag, w)
-                - w.coins * x as f64);
-        let objective = if coverable & (1 << c) != 0 {
-            w.card_objective * producible(flagged, &card.objective)
-        } else {
-            0.0
-        };
-        keys[n] = order_key(upgrade.max(objective).max(w.card_hat));
-        n += 1;
     }
     // The best first (as sorting the values by `total_cmp` would), summed in that order.
     let v = &mut keys[..n];
@@ -1027,6 +1032,62 @@ mod tests {
             compared > 10_000 && left_out > 10_000,
             "{compared} {left_out}"
         );
+    }
+
+    /// The best progress of each restaurant objective card matched to its own open table (or
+    /// to none), found by trying every assignment.
+    fn best_assignment(g: &TofuShifu, p: &PlayerState, cards: &[usize], taken: u32) -> f64 {
+        let Some((&c, rest)) = cards.split_first() else {
+            return 0.0;
+        };
+        // Summed in card order, as the table of masks sums them.
+        let mut best = best_assignment(g, p, rest, taken);
+        for t in 0..g.tables_open(p).min(MAX_TABLES) {
+            if taken & (1 << t) == 0 {
+                if let Some(x) = table_progress(g, p, c, t) {
+                    let after = best_assignment(g, p, rest, taken | 1 << t);
+                    best = best.max(x + after);
+                }
+            }
+        }
+        best
+    }
+
+    /// [`restaurant_value`] matches the objective cards to tables as trying every assignment
+    /// does, to the bit, in the states of random games (several cards and tables among them).
+    #[test]
+    fn restaurant_value_is_the_best_assignment_of_cards_to_tables() {
+        use shifu_engine::tofu_shifu::Params;
+        use shifu_engine::{rng_from_seed, Game};
+        let w = TofuShifuWeights::default();
+        let mut buf = Vec::new();
+        let mut several = 0u32;
+        for players in 2..=4 {
+            let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
+            for seed in 0..6u64 {
+                let mut rng = rng_from_seed(seed);
+                let mut s = g.new_state(&mut rng);
+                while g.to_move(&s).is_some() {
+                    for p in &s.players[..players as usize] {
+                        let set: Vec<usize> = cards(p.objective_zone & g.coverable_objectives())
+                            .map(usize::from)
+                            .collect();
+                        let base: f64 = set.iter().fold(0.0, |b, &c| {
+                            b + w.restaurant_set
+                                * producible(dishes_flagged(p), &g.data.cards[c].objective)
+                        });
+                        let tried = base + w.restaurant_progress * best_assignment(&g, p, &set, 0);
+                        let got = restaurant_value(&g, p, &w);
+                        assert_eq!(got.to_bits(), tried.to_bits(), "{got} {tried}");
+                        several += u32::from(set.len() >= 2 && g.tables_open(p) >= 2);
+                    }
+                    g.legal_actions(&s, &mut buf);
+                    let a = buf[rng.gen_range(0..buf.len())];
+                    g.apply(&mut s, a, &mut rng);
+                }
+            }
+        }
+        assert!(several > 1_000, "{several}");
     }
 
     /// Each part of the memory's key counts: the same seat state asked again with fewer flags

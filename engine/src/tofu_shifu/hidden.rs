@@ -63,29 +63,45 @@ impl TofuShifu {
                 s.turn.phase,
                 Phase::TurnStart | Phase::TurnEnd | Phase::GameOver
             );
+        // One exit, so that the re-dealt state is built where it is returned.
+        let mut d = s.clone();
         if !mid_turn {
-            return self.redeal(s, observer, NONE, rng);
+            self.redeal(&mut d, observer, NONE, rng);
+        } else if !self.redeal_finishing(&mut d, s, observer, rng) {
+            self.redeal(&mut d, observer, s.current, rng);
         }
-        for _ in 0..64 {
-            let d = self.redeal(s, observer, NONE, rng);
-            if self.turn_can_finish(&d) {
-                return d;
-            }
-        }
-        self.redeal(s, observer, s.current, rng)
+        d
     }
 
-    /// Re-deals the private cards of every seat but `observer` and `keep`.
-    fn redeal<R: Rng + ?Sized>(&self, s: &State, observer: Seat, keep: u8, rng: &mut R) -> State {
-        let mut d = s.clone();
-        let mut pool = s.deck;
+    /// Re-deals `d` (a copy of `s`) until the player to move can finish its turn, up to 64
+    /// times: whether one could (`d` is then that deal; else `s` again).
+    fn redeal_finishing<R: Rng + ?Sized>(
+        &self,
+        d: &mut State,
+        s: &State,
+        observer: Seat,
+        rng: &mut R,
+    ) -> bool {
+        for _ in 0..64 {
+            self.redeal(d, observer, NONE, rng);
+            if self.turn_can_finish(d) {
+                return true;
+            }
+            d.clone_from(s);
+        }
+        false
+    }
+
+    /// Re-deals, in `d`, the private cards of every seat but `observer` and `keep`.
+    fn redeal<R: Rng + ?Sized>(&self, d: &mut State, observer: Seat, keep: u8, rng: &mut R) {
+        let mut pool = d.deck;
         let redealt = |q: usize| q != observer as usize && q != keep as usize;
-        for q in 0..s.num_players as usize {
+        for q in 0..d.num_players as usize {
             if redealt(q) {
-                pool |= s.players[q].hidden_hand();
+                pool |= d.players[q].hidden_hand();
             }
         }
-        for q in 0..s.num_players as usize {
+        for q in 0..d.num_players as usize {
             if !redealt(q) {
                 continue;
             }
@@ -99,7 +115,6 @@ impl TofuShifu {
             }
         }
         d.deck = pool;
-        d
     }
 
     /// Whether the player to move can complete the phase it is in (the phases whose legality
