@@ -283,6 +283,9 @@ impl WokStar {
                         & fits
                         & !((1u32 << i) - 1)
                         & !(!twice & (1 << i));
+                    if js == 0 {
+                        continue;
+                    }
                     out.extend((0..js.count_ones()).map(|_| {
                         let j = js.trailing_zeros();
                         js &= js.wrapping_sub(1);
