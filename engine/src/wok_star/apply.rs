@@ -11,7 +11,7 @@ use rand::Rng;
 impl WokStar {
     pub(crate) fn play<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
         s.steps += 1;
-        let d = self.durations;
+        let d = &self.durations;
         let seat = match s.phase {
             Phase::Business | Phase::Washing => self.to_move_in_play(s),
             Phase::AfterClose { seat } => seat,
@@ -22,7 +22,7 @@ impl WokStar {
         let in_play = matches!(s.phase, Phase::Business | Phase::Washing);
         // A wait counts towards closing only while no event shows: then nothing but the clock
         // can change until somebody acts.
-        let passing = a == Action::Wait && s.event.is_none();
+        let passing = matches!(a, Action::Wait) && s.event.is_none();
         let mut spent = 0u32;
         match a {
             Action::Character(c) => {

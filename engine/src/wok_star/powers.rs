@@ -131,7 +131,7 @@ impl WokStar {
     ) -> u32 {
         let i = seat as usize;
         s.powers_used |= 1 << seat;
-        let d = self.durations;
+        let d = &self.durations;
         match (self.power_of(s, seat), a) {
             (Some(Power::RefillTimer), Action::UsePower) => {
                 // "flip a running timer back to full": the running one with less sand.
