@@ -30,10 +30,10 @@ impl WokStar {
                     out.push(Action::NoSecondCube);
                     return;
                 }
-                self.legal_prepare(s, seat, out);
-                self.legal_gain_hustle(s, seat, out);
+                let faces = self.legal_prepare(s, seat, out);
+                self.legal_gain_hustle(s, faces, out);
                 if self.params.hustle_after_close {
-                    self.legal_spend_hustle(s, seat, out);
+                    self.legal_spend_hustle(s, faces, out);
                 }
                 out.push(Action::Done);
             }
@@ -52,9 +52,9 @@ impl WokStar {
                 if !washing && self.can_serve(s, seat) {
                     out.push(Action::Serve);
                 }
-                self.legal_prepare(s, seat, out);
-                self.legal_gain_hustle(s, seat, out);
-                self.legal_spend_hustle(s, seat, out);
+                let faces = self.legal_prepare(s, seat, out);
+                self.legal_gain_hustle(s, faces, out);
+                self.legal_spend_hustle(s, faces, out);
                 if !washing {
                     self.legal_powers(s, seat, out);
                 }
@@ -173,7 +173,9 @@ impl WokStar {
         (classes, len)
     }
 
-    pub(crate) fn legal_prepare(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
+    /// The preparations open to `seat`; returns the faces its unused dice show (face `f` at bit
+    /// `f - 1`), which its Hustles list.
+    pub(crate) fn legal_prepare(&self, s: &State, seat: u8, out: &mut Vec<Action>) -> u8 {
         self.legal_prepare_with(s, seat, out, None)
     }
 
@@ -208,16 +210,19 @@ impl WokStar {
     /// ([`WokStar::pair_faces`], copied to every owner's six bits by one multiply) and whose
     /// owner the cube rules allow, and only the preparations listed are visited. A first die's
     /// preparations are written by one `extend` of a counted range, which reserves once and
-    /// keeps the list's length in a register.
+    /// keeps the list's length in a register. Returns the faces `seat`'s own unused dice show
+    /// (face `f` at bit `f - 1`).
     pub(crate) fn legal_prepare_with(
         &self,
         s: &State,
         seat: u8,
         out: &mut Vec<Action>,
         free: Option<u8>,
-    ) {
+    ) -> u8 {
         let (present, twice) = die_classes_present(s, self.players, seat, free);
         let own = present & (0x3F << (6 * seat));
+        let faces = (own >> (6 * seat)) as u8;
+        debug_assert_eq!(faces, self.own_faces(s, seat));
         let others = present & !own;
         // Whether two dice of which `foreign` belong to others may be used together, for a
         // method that needs another player's die (`needs_other`) or not.
@@ -250,7 +255,7 @@ impl WokStar {
         // method needs another player's die: the same for every method, so found once.
         let partners_by_need = [false, true].map(|needs| [with(0, needs), with(1, needs)]);
         if partners_by_need == [[0, 0], [0, 0]] {
-            return;
+            return faces;
         }
         let refuse = self.params.track_top == TrackTop::Refuse;
         let top = self.data.track.max;
@@ -299,6 +304,7 @@ impl WokStar {
                 }
             }
         }
+        faces
     }
 
     /// The ingredient cards `seat` owns, a bit each.
@@ -358,7 +364,8 @@ impl WokStar {
         }
     }
 
-    /// The faces `seat`'s unused dice show, face `f` at bit `f - 1`.
+    /// The faces `seat`'s unused dice show, face `f` at bit `f - 1` (as
+    /// [`Self::legal_prepare_with`] returns them, which debug builds check against this).
     fn own_faces(&self, s: &State, seat: u8) -> u8 {
         let seat = seat as usize;
         let mut faces = 0u8;
@@ -368,11 +375,12 @@ impl WokStar {
         faces
     }
 
-    fn legal_gain_hustle(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
+    /// Gaining a Hustle with a die of each of `faces` (the seat's own, as
+    /// [`Self::legal_prepare`] returns them).
+    fn legal_gain_hustle(&self, s: &State, mut faces: u8, out: &mut Vec<Action>) {
         if s.hustle_supply == 0 {
             return;
         }
-        let mut faces = self.own_faces(s, seat);
         out.extend((0..faces.count_ones()).map(|_| {
             let f = faces.trailing_zeros() as u8 + 1;
             faces &= faces.wrapping_sub(1);
@@ -380,11 +388,11 @@ impl WokStar {
         }));
     }
 
-    fn legal_spend_hustle(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
+    /// Spending a Hustle: a die of each of `faces` turned up or down, or a cube moved.
+    fn legal_spend_hustle(&self, s: &State, mut faces: u8, out: &mut Vec<Action>) {
         if s.hustle_pool == 0 {
             return;
         }
-        let mut faces = self.own_faces(s, seat);
         out.extend((0..2 * faces.count_ones()).map(|n| {
             let f = faces.trailing_zeros() as u8 + 1;
             let up = n % 2 == 0;
