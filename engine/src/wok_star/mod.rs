@@ -225,8 +225,15 @@ impl WokStar {
 
     /// The seat whose clock is earliest (the lower seat on a tie).
     pub fn earliest(&self, s: &State) -> u8 {
-        let n = self.players as usize;
-        (0..n).min_by_key(|&i| (s.clock[i], i)).unwrap_or(0) as u8
+        // One key a seat, its clock above its index, so that the smallest is the earliest clock
+        // and the lower seat on a tie.
+        let n = usize::from(self.players).min(s.clock.len());
+        s.clock[..n]
+            .iter()
+            .zip(0u64..)
+            .map(|(&c, i)| u64::from(c) << 8 | i)
+            .min()
+            .map_or(0, |k| k as u8)
     }
 }
 

@@ -477,6 +477,30 @@ mod tests {
     use crate::{rng_from_seed, Game};
     use rand::Rng;
 
+    /// The earliest seat is the one with the least clock, the lower seat on a tie, at 2 to 4
+    /// players, for clocks drawn from a few values (many ties) and from the whole range.
+    #[test]
+    fn the_earliest_seat_has_the_least_clock_and_the_lower_seat_wins_a_tie() {
+        let mut rng = rng_from_seed(3);
+        for players in 2..=4u8 {
+            let g = WokStar::with_params(Params::with_players(players)).unwrap();
+            let mut s = g.new_state(&mut rng);
+            for k in 0..20_000 {
+                for c in &mut s.clock {
+                    *c = if k % 2 == 0 {
+                        rng.gen_range(0..3)
+                    } else {
+                        rng.gen()
+                    };
+                }
+                let n = usize::from(players);
+                let least = *s.clock[..n].iter().min().unwrap();
+                let want = s.clock[..n].iter().position(|&c| c == least).unwrap();
+                assert_eq!(usize::from(g.earliest(&s)), want, "{:?}", s.clock);
+            }
+        }
+    }
+
     /// The mask enumeration lists exactly the preparations the pairwise definition does, in the
     /// same order, for every seat, with and without Papa Wang's free dice, under both readings
     /// of the top of the track and of the fourth method, over random games at 2 to 4 players.
