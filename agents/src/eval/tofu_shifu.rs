@@ -429,9 +429,9 @@ fn dishes_flagged(p: &PlayerState) -> u32 {
     nonzero_bytes(u32::from_le_bytes(p.dish_flags))
 }
 
-/// The top bit of each non-zero byte of `x`: the low seven bits carried into it, or its own.
+/// The top bit of each non-zero byte of `x` ([`shifu_engine::bytes::nonzero_bytes`]).
 fn nonzero_bytes(x: u32) -> u32 {
-    (((x & 0x7F7F_7F7F) + 0x7F7F_7F7F) | x) & 0x8080_8080
+    shifu_engine::bytes::nonzero_bytes(u64::from(x)) as u32
 }
 
 /// Share of card `c`'s restaurant objective served at table `t`, or `None` when the table can
@@ -989,45 +989,53 @@ mod tests {
         }
     }
 
-    #[test]
-    fn flag_gains_asked_of_held_kinds_are_those_of_every_kind() {
+    /// Calls `f` with every state (before each action) of random games at 2 to 4 players,
+    /// seeds `0..seeds`.
+    fn each_random_state(seeds: u64, mut f: impl FnMut(&TofuShifu, &State)) {
         use shifu_engine::tofu_shifu::Params;
         use shifu_engine::{rng_from_seed, Game};
-        let w = TofuShifuWeights::default();
-        let (mut compared, mut left_out) = (0u32, 0u32);
         let mut buf = Vec::new();
         for players in 2..=4 {
             let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
-            for seed in 0..4u64 {
+            for seed in 0..seeds {
                 let mut rng = rng_from_seed(seed);
                 let mut s = g.new_state(&mut rng);
                 while g.to_move(&s).is_some() {
-                    let shared = Shared::new(&g, &s);
-                    for p in &s.players[..players as usize] {
-                        let held = p.hand | p.rest;
-                        let wanted = cards(held).fold(0u16, |m, c| {
-                            m | 1 << flag_index(g.data.cards[c as usize].flag)
-                        });
-                        assert_eq!(held_kinds(&g, held), wanted);
-                        let (total, gain, coins) = objective_progress(&g, p, &shared, 0x1FF, &w);
-                        let (t, got, c) = objective_progress(&g, p, &shared, wanted, &w);
-                        assert_eq!((t.to_bits(), c), (total.to_bits(), coins));
-                        for k in 0..9 {
-                            if wanted >> k & 1 == 1 {
-                                assert_eq!(got[k].to_bits(), gain[k].to_bits(), "kind {k}");
-                                compared += 1;
-                            } else {
-                                assert_eq!(got[k], 0.0);
-                                left_out += u32::from(gain[k] != 0.0);
-                            }
-                        }
-                    }
+                    f(&g, &s);
                     g.legal_actions(&s, &mut buf);
                     let a = buf[rng.gen_range(0..buf.len())];
                     g.apply(&mut s, a, &mut rng);
                 }
             }
         }
+    }
+
+    #[test]
+    fn flag_gains_asked_of_held_kinds_are_those_of_every_kind() {
+        let w = TofuShifuWeights::default();
+        let (mut compared, mut left_out) = (0u32, 0u32);
+        each_random_state(4, |g, s| {
+            let shared = Shared::new(g, s);
+            for p in &s.players[..s.num_players as usize] {
+                let held = p.hand | p.rest;
+                let wanted = cards(held).fold(0u16, |m, c| {
+                    m | 1 << flag_index(g.data.cards[c as usize].flag)
+                });
+                assert_eq!(held_kinds(g, held), wanted);
+                let (total, gain, coins) = objective_progress(g, p, &shared, 0x1FF, &w);
+                let (t, got, c) = objective_progress(g, p, &shared, wanted, &w);
+                assert_eq!((t.to_bits(), c), (total.to_bits(), coins));
+                for k in 0..9 {
+                    if wanted >> k & 1 == 1 {
+                        assert_eq!(got[k].to_bits(), gain[k].to_bits(), "kind {k}");
+                        compared += 1;
+                    } else {
+                        assert_eq!(got[k], 0.0);
+                        left_out += u32::from(gain[k] != 0.0);
+                    }
+                }
+            }
+        });
         assert!(
             compared > 10_000 && left_out > 10_000,
             "{compared} {left_out}"
@@ -1057,36 +1065,22 @@ mod tests {
     /// does, to the bit, in the states of random games (several cards and tables among them).
     #[test]
     fn restaurant_value_is_the_best_assignment_of_cards_to_tables() {
-        use shifu_engine::tofu_shifu::Params;
-        use shifu_engine::{rng_from_seed, Game};
         let w = TofuShifuWeights::default();
-        let mut buf = Vec::new();
         let mut several = 0u32;
-        for players in 2..=4 {
-            let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
-            for seed in 0..6u64 {
-                let mut rng = rng_from_seed(seed);
-                let mut s = g.new_state(&mut rng);
-                while g.to_move(&s).is_some() {
-                    for p in &s.players[..players as usize] {
-                        let set: Vec<usize> = cards(p.objective_zone & g.coverable_objectives())
-                            .map(usize::from)
-                            .collect();
-                        let base: f64 = set.iter().fold(0.0, |b, &c| {
-                            b + w.restaurant_set
-                                * producible(dishes_flagged(p), &g.data.cards[c].objective)
-                        });
-                        let tried = base + w.restaurant_progress * best_assignment(&g, p, &set, 0);
-                        let got = restaurant_value(&g, p, &w);
-                        assert_eq!(got.to_bits(), tried.to_bits(), "{got} {tried}");
-                        several += u32::from(set.len() >= 2 && g.tables_open(p) >= 2);
-                    }
-                    g.legal_actions(&s, &mut buf);
-                    let a = buf[rng.gen_range(0..buf.len())];
-                    g.apply(&mut s, a, &mut rng);
-                }
+        each_random_state(6, |g, s| {
+            for p in &s.players[..s.num_players as usize] {
+                let set: Vec<usize> = cards(p.objective_zone & g.coverable_objectives())
+                    .map(usize::from)
+                    .collect();
+                let base: f64 = set.iter().fold(0.0, |b, &c| {
+                    b + w.restaurant_set * producible(dishes_flagged(p), &g.data.cards[c].objective)
+                });
+                let tried = base + w.restaurant_progress * best_assignment(g, p, &set, 0);
+                let got = restaurant_value(g, p, &w);
+                assert_eq!(got.to_bits(), tried.to_bits(), "{got} {tried}");
+                several += u32::from(set.len() >= 2 && g.tables_open(p) >= 2);
             }
-        }
+        });
         assert!(several > 1_000, "{several}");
     }
 

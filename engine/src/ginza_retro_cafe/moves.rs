@@ -5,6 +5,7 @@ use super::data::{Ability, Condition};
 use super::params::DrinkDice;
 use super::state::{Phase, State, NONE};
 use super::GinzaRetroCafe;
+use crate::bytes::HIGH_BITS;
 use crate::listing::{Listing, Sink};
 
 /// Where a token is parked, as a bit number of [`State::parked_on`]: the Arrange cards are 0..3,
@@ -324,8 +325,6 @@ impl GinzaRetroCafe {
     }
 }
 
-/// The top bit of every byte of a [`packed`] word.
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// One in every byte of a [`packed`] word.
 const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
 

@@ -63,7 +63,6 @@ impl TofuShifu {
                 s.turn.phase,
                 Phase::TurnStart | Phase::TurnEnd | Phase::GameOver
             );
-        // One exit, so that the re-dealt state is built where it is returned.
         let mut d = s.clone();
         if !mid_turn {
             self.redeal(&mut d, observer, NONE, rng);

@@ -3,10 +3,10 @@
 use super::action::{Action, Die};
 #[cfg(test)]
 use super::data::Method;
-use super::data::MAX_INGREDIENTS;
 use super::params::{ForeignDice, TrackTop};
 use super::state::{Phase, State, MAX_DICE, MAX_PLAYERS, NOBODY};
 use super::WokStar;
+use crate::bytes::bytes_equal;
 
 impl WokStar {
     pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
@@ -419,21 +419,6 @@ impl WokStar {
     }
 }
 
-/// The bytes of `bytes` equal to `x`, byte `k` at bit `k`: eight bytes a word, each compared at
-/// once (a byte is zero after the exclusive or exactly when no carry reaches its top bit).
-fn bytes_equal(bytes: &[u8; MAX_INGREDIENTS], x: u8) -> u16 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW_SEVEN: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let word = |w: u64| {
-        let v = w ^ (u64::from(x) * ONES);
-        let zero = !(((v & LOW_SEVEN) + LOW_SEVEN) | v) & !LOW_SEVEN;
-        // The top bits of the eight bytes gathered into the top byte, byte k at bit 56 + k.
-        ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16
-    };
-    let all = u128::from_le_bytes(*bytes);
-    word(all as u64) | word((all >> 64) as u64) << 8
-}
-
 /// Face `d` at bit `d - 1`; a dirty die (0), and anything above 6, at none.
 const FACE_BIT: [u8; 256] = {
     let mut b = [0u8; 256];
@@ -488,27 +473,6 @@ mod tests {
     use super::super::WokStar;
     use crate::{rng_from_seed, Game};
     use rand::Rng;
-
-    /// The bytes found equal a word at a time are those equal one by one, for every value
-    /// sought (the nobody marker too) in arrays drawn from a few values and from all of them.
-    #[test]
-    fn bytes_equal_a_word_at_a_time_are_those_equal_one_by_one() {
-        let mut rng = rng_from_seed(4);
-        for k in 0..20_000 {
-            let mut bytes = [0u8; super::MAX_INGREDIENTS];
-            for b in &mut bytes {
-                *b = if k % 2 == 0 {
-                    [0, 1, 2, 3, super::NOBODY][rng.gen_range(0..5)]
-                } else {
-                    rng.gen()
-                };
-            }
-            for x in [0, 1, 2, 3, 0x7F, 0x80, 0xFE, super::NOBODY, rng.gen()] {
-                let want = (0..16).fold(0u16, |m, i| m | u16::from(bytes[i] == x) << i);
-                assert_eq!(super::bytes_equal(&bytes, x), want, "{bytes:?} {x}");
-            }
-        }
-    }
 
     /// The earliest seat is the one with the least clock, the lower seat on a tie, at 2 to 4
     /// players, for clocks drawn from a few values (many ties) and from the whole range.
