@@ -81,6 +81,11 @@ pub struct WokStar {
     /// with which a die showing `a` meets the method's condition; at index 0, the faces `a`
     /// (bit `a - 1`) that meet it with some face.
     pair_faces: Vec<[[u8; 7]; data::METHODS]>,
+    /// Each recipe's Regular and Coupon customer cards (bit sets), in recipe order.
+    customer_cards: Vec<(u128, u128)>,
+    /// The set-up's recipe piles, one a seat in dealing order: the recipes in the box at the
+    /// price that seat is dealt (bit set).
+    setup_piles: Vec<u16>,
 }
 
 impl WokStar {
@@ -191,8 +196,21 @@ impl WokStar {
                 })
             })
             .collect();
+        let customer_cards = (0..data.recipes.len())
+            .map(|r| setup::customer_cards(&data, r))
+            .collect();
+        let setup_piles = setup
+            .iter()
+            .map(|&price| {
+                data.recipes.iter().enumerate().fold(0u16, |m, (i, r)| {
+                    m | u16::from(r.price == price && recipe_box & (1 << i) != 0) << i
+                })
+            })
+            .collect();
         Ok(WokStar {
             pair_faces,
+            customer_cards,
+            setup_piles,
             players,
             goals,
             durations,

@@ -5,7 +5,19 @@ use super::data::{CUSTOMER_SLOTS, DAYS, MAX_REGULAR};
 use super::params::{DiceGrowth, RecipeOffer};
 use super::state::{Closing, Phase, Short, State, DIRTY, MAX_PLAYERS, NOBODY};
 use super::WokStar;
+use crate::bytes::bytes_equal;
 use rand::Rng;
+
+/// Recipe `r`'s Regular customer cards and its Coupon customer cards (bit sets): a recipe's
+/// cards take [`CUSTOMER_SLOTS`] bits, its Regular customers first.
+pub(crate) fn customer_cards(data: &super::data::WokData, r: usize) -> (u128, u128) {
+    let rec = &data.recipes[r];
+    let ones = |n: usize| (1u128 << n) - 1;
+    (
+        ones(rec.regular.len()) << (r * CUSTOMER_SLOTS),
+        ones(rec.coupon.len()) << (r * CUSTOMER_SLOTS + MAX_REGULAR),
+    )
+}
 
 /// A uniformly drawn set bit of `set` (which must not be empty).
 pub(crate) fn draw_bit<R: Rng + ?Sized>(set: u128, rng: &mut R) -> u8 {
@@ -25,14 +37,12 @@ pub(crate) fn draw_bit<R: Rng + ?Sized>(set: u128, rng: &mut R) -> u8 {
 impl WokStar {
     /// The Regular customer cards of recipe `r` (bit set).
     pub(crate) fn regular_cards(&self, r: usize) -> u128 {
-        let n = self.data.recipes[r].regular.len();
-        ((1u128 << n) - 1) << (r * CUSTOMER_SLOTS)
+        self.customer_cards[r].0
     }
 
     /// The Coupon customer cards of recipe `r` (bit set).
     pub(crate) fn coupon_cards(&self, r: usize) -> u128 {
-        let n = self.data.recipes[r].coupon.len();
-        ((1u128 << n) - 1) << (r * CUSTOMER_SLOTS + MAX_REGULAR)
+        self.customer_cards[r].1
     }
 
     /// A customer card's income, and whether it is a Coupon customer.
@@ -48,13 +58,14 @@ impl WokStar {
 
     /// Ingredient cards in play or waiting to be handed out (bit set).
     pub(crate) fn ingredients_in_play(&self, s: &State) -> u16 {
-        let mut set = s.pending;
-        for (k, &o) in s.ingredient_owner.iter().enumerate() {
-            if o != NOBODY {
-                set |= 1 << k;
-            }
-        }
-        set
+        let cards = ((1u32 << self.data.ingredients.len()) - 1) as u16;
+        s.pending | !bytes_equal(&s.ingredient_owner, NOBODY) & cards
+    }
+
+    /// The recipes someone owns (bit set).
+    pub(crate) fn recipes_owned(&self, s: &State) -> u16 {
+        let recipes = ((1u32 << self.data.recipes.len()) - 1) as u16;
+        !bytes_equal(&s.recipe_owner, NOBODY) & recipes
     }
 
     /// Puts recipe `r` in play for `seat`: its new ingredient cards wait to be handed out, with
@@ -157,18 +168,8 @@ impl WokStar {
             waited: 0,
         };
         // "Deal each player 1 random Recipe card from the following priced piles."
-        let prices = &rb.setup_recipes[&self.players];
-        for (seat, &price) in prices.iter().enumerate() {
-            let mut pile = 0u128;
-            for (r, rec) in self.data.recipes.iter().enumerate() {
-                if rec.price == price
-                    && self.recipe_box & (1 << r) != 0
-                    && s.recipe_owner[r] == NOBODY
-                {
-                    pile |= 1 << r;
-                }
-            }
-            let r = draw_bit(pile, rng) as usize;
+        for (seat, &pile) in self.setup_piles.iter().enumerate() {
+            let r = draw_bit(u128::from(pile & !self.recipes_owned(&s)), rng) as usize;
             self.add_recipe(&mut s, r, seat as u8);
         }
         s.phase = self.after_characters();
@@ -274,11 +275,12 @@ impl WokStar {
         // "Coupon Customers do not stay in the Regular deck."
         s.deck = 0;
         s.coupons = 0;
-        for r in 0..self.data.recipes.len() {
-            if s.recipe_owner[r] != NOBODY {
-                s.deck |= self.regular_cards(r);
-                s.coupons |= self.coupon_cards(r);
-            }
+        let mut owned = self.recipes_owned(s);
+        while owned != 0 {
+            let r = owned.trailing_zeros() as usize;
+            owned &= owned - 1;
+            s.deck |= self.regular_cards(r);
+            s.coupons |= self.coupon_cards(r);
         }
         s.served = 0;
         s.customer = None;
@@ -321,12 +323,7 @@ impl WokStar {
     /// Draws the recipe offer from the recipes not in the game.
     pub(crate) fn draw_offer<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         s.offer = [NOBODY; 3];
-        let mut left = 0u128;
-        for r in 0..self.data.recipes.len() {
-            if self.recipe_box & (1 << r) != 0 && s.recipe_owner[r] == NOBODY {
-                left |= 1 << r;
-            }
-        }
+        let mut left = u128::from(self.recipe_box & !self.recipes_owned(s));
         let k = usize::from(self.data.rulebook.recipe_offer).min(3);
         for slot in 0..k {
             if left == 0 {
@@ -342,6 +339,67 @@ impl WokStar {
     pub(crate) fn after_purchase<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         if self.params.recipe_offer == RecipeOffer::EachPurchase {
             self.draw_offer(s, rng);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::Params;
+    use super::super::state::NOBODY;
+    use super::super::WokStar;
+    use super::{CUSTOMER_SLOTS, MAX_REGULAR};
+    use crate::{rng_from_seed, Game};
+    use rand::Rng;
+
+    /// The tables built with the game are their definitions: each dealt price's pile is the
+    /// recipes of that price in the box, and each recipe's customer cards are its slots.
+    #[test]
+    fn set_up_piles_and_customer_cards_are_their_definitions() {
+        for players in 2..=4u8 {
+            let g = WokStar::with_params(Params::with_players(players)).unwrap();
+            let prices = &g.data.rulebook.setup_recipes[&players];
+            assert_eq!(g.setup_piles.len(), prices.len());
+            for (&pile, &price) in g.setup_piles.iter().zip(prices) {
+                for (r, rec) in g.data.recipes.iter().enumerate() {
+                    let want = rec.price == price && g.recipe_box & (1 << r) != 0;
+                    assert_eq!(pile >> r & 1 == 1, want, "{players} players, recipe {r}");
+                }
+            }
+            for (r, rec) in g.data.recipes.iter().enumerate() {
+                for slot in 0..CUSTOMER_SLOTS {
+                    let card = r * CUSTOMER_SLOTS + slot;
+                    let regular = slot < rec.regular.len();
+                    let coupon = (MAX_REGULAR..MAX_REGULAR + rec.coupon.len()).contains(&slot);
+                    assert_eq!(g.regular_cards(r) >> card & 1 == 1, regular, "{r}/{slot}");
+                    assert_eq!(g.coupon_cards(r) >> card & 1 == 1, coupon, "{r}/{slot}");
+                }
+            }
+        }
+    }
+
+    /// The ingredient cards in play and the recipes owned, found a word at a time, are those
+    /// found owner by owner, at every step of random games.
+    #[test]
+    fn cards_in_play_and_recipes_owned_are_those_found_one_by_one() {
+        let mut rng = rng_from_seed(8);
+        let mut legal = Vec::new();
+        for game in 0..300u32 {
+            let g = WokStar::with_params(Params::with_players(2 + (game % 3) as u8)).unwrap();
+            let mut s = g.new_state(&mut rng);
+            while !s.is_over() {
+                let in_play = (0..g.data.ingredients.len())
+                    .filter(|&k| s.ingredient_owner[k] != NOBODY)
+                    .fold(s.pending, |m, k| m | 1 << k);
+                assert_eq!(g.ingredients_in_play(&s), in_play);
+                let owned = (0..g.data.recipes.len())
+                    .filter(|&r| s.recipe_owner[r] != NOBODY)
+                    .fold(0u16, |m, r| m | 1 << r);
+                assert_eq!(g.recipes_owned(&s), owned);
+                g.legal_actions(&s, &mut legal);
+                let a = legal[rng.gen_range(0..legal.len())];
+                g.apply(&mut s, a, &mut rng);
+            }
         }
     }
 }
