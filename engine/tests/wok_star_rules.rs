@@ -129,6 +129,36 @@ fn each_player_gets_two_dice_two_fortune_cubes_and_at_least_one_ingredient_card(
     }
 }
 
+/// However the cards are handed out (always to the first seat allowed, or at random), every
+/// player holds one when the day opens ("Each player should have at least 1 Ingredient card"):
+/// the last cards must go to those without.
+#[test]
+fn each_player_should_have_at_least_1_ingredient_card_however_they_are_handed_out() {
+    use rand::Rng;
+    for players in 2..=4u8 {
+        let g = game(players);
+        for seed in 0..40 {
+            let mut rng = rng_from_seed(seed);
+            let mut s = g.new_state(&mut rng);
+            while matches!(s.phase, Phase::ExtraDie | Phase::GiveIngredients) {
+                let legal = legal(&g, &s);
+                let a = if seed % 2 == 0 {
+                    legal[0]
+                } else {
+                    legal[rng.gen_range(0..legal.len())]
+                };
+                g.apply_checked(&mut s, a, &mut rng).unwrap();
+            }
+            for i in 0..players {
+                assert!(
+                    s.ingredient_owner.contains(&i),
+                    "{players} players, seed {seed}: seat {i} holds a card"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn two_players_remove_the_31_recipes_and_one_player_starts_with_3_dice() {
     let g = game(2);

@@ -104,17 +104,24 @@ impl WokStar {
 
     fn legal_give_ingredient(&self, s: &State, out: &mut Vec<Action>) {
         let n = self.players as usize;
-        let mut holds = [false; super::state::MAX_PLAYERS];
-        for &o in &s.ingredient_owner {
-            if o != NOBODY {
-                holds[o as usize] = true;
+        let pending = s.pending.count_ones() as usize;
+        // "Each player should have at least 1 Ingredient card." That binds only once the cards
+        // waiting are no more than the players without one, so the owners are walked only
+        // when the cards waiting are no more than the players.
+        let without = if !s.opened && pending <= n {
+            let mut holds = [false; super::state::MAX_PLAYERS];
+            for &o in &s.ingredient_owner {
+                if o != NOBODY {
+                    holds[o as usize] = true;
+                }
             }
-        }
-        let without = (0..n).filter(|&i| !holds[i]).count();
-        // "Each player should have at least 1 Ingredient card."
-        let must = !s.opened && without > 0 && (s.pending.count_ones() as usize) <= without;
+            (0..n).fold(0u8, |m, i| m | u8::from(!holds[i]) << i)
+        } else {
+            0
+        };
+        let must = without != 0 && pending <= without.count_ones() as usize;
         for i in 0..n {
-            if !must || !holds[i] {
+            if !must || without & (1 << i) != 0 {
                 out.push(Action::GiveIngredient(i as u8));
             }
         }
