@@ -20,11 +20,6 @@ impl RandomAgent {
         &mut self.rng
     }
 
-    /// Gives back the RNG (its stream continues where the agent left it).
-    pub fn into_rng(self) -> GameRng {
-        self.rng
-    }
-
     /// The uniform choice itself, usable without a [`Decision`] (rollouts, benchmarks).
     #[inline]
     pub fn pick<A: Copy>(&mut self, legal: &[A]) -> A {

@@ -317,7 +317,7 @@ impl WokStar {
 
     /// The ingredient cards `seat` owns, a bit each.
     fn owned_ingredients(&self, s: &State, seat: u8) -> u16 {
-        bytes_equal(&s.ingredient_owner, seat) & ((1u32 << self.data.ingredients.len()) - 1) as u16
+        bytes_equal(&s.ingredient_owner, seat) & self.ingredient_cards()
     }
 
     /// [`Self::legal_prepare_with`] by its definition: every pair of die classes, each checked.

@@ -56,10 +56,14 @@ impl WokStar {
         }
     }
 
+    /// Every ingredient card of the data (bit set).
+    pub(crate) fn ingredient_cards(&self) -> u16 {
+        ((1u32 << self.data.ingredients.len()) - 1) as u16
+    }
+
     /// Ingredient cards in play or waiting to be handed out (bit set).
     pub(crate) fn ingredients_in_play(&self, s: &State) -> u16 {
-        let cards = ((1u32 << self.data.ingredients.len()) - 1) as u16;
-        s.pending | !bytes_equal(&s.ingredient_owner, NOBODY) & cards
+        s.pending | !bytes_equal(&s.ingredient_owner, NOBODY) & self.ingredient_cards()
     }
 
     /// The recipes someone owns (bit set).
