@@ -65,11 +65,10 @@ build() {
 race() {
   local name=$1
   shift
-  local first=() now=() t out want=""
+  local first=() now=() t want=""
   for _ in $(seq "$rounds"); do
     for b in first now; do
-      out=$( { TIMEFORMAT=%U; time "$work/$name-$b" "$@" > "$work/out"; } 2>&1 )
-      t=$out
+      t=$( { TIMEFORMAT=%U; time "$work/$name-$b" "$@" > "$work/out"; } 2>&1 )
       if [ -z "$want" ]; then want=$(cat "$work/out"); fi
       if [ "$(cat "$work/out")" != "$want" ]; then
         echo "the builds disagree: '$want' against '$(cat "$work/out")'" >&2
