@@ -142,14 +142,18 @@ impl WokStar {
             }
         }
         let setup = &rb.setup_recipes[&players];
-        for &price in setup {
+        // The set-up's piles, one a seat: the recipes in the box at the price it is dealt.
+        let setup_piles: Vec<u16> = setup
+            .iter()
+            .map(|&price| {
+                data.recipes.iter().enumerate().fold(0u16, |m, (i, r)| {
+                    m | u16::from(r.price == price && recipe_box & (1 << i) != 0) << i
+                })
+            })
+            .collect();
+        for (&price, pile) in setup.iter().zip(&setup_piles) {
             let wanted = setup.iter().filter(|&&p| p == price).count();
-            let pile = data
-                .recipes
-                .iter()
-                .enumerate()
-                .filter(|&(i, r)| r.price == price && recipe_box & (1 << i) != 0)
-                .count();
+            let pile = pile.count_ones() as usize;
             if pile < wanted {
                 return Err(EngineError::field(
                     &data.source,
@@ -198,14 +202,6 @@ impl WokStar {
             .collect();
         let customer_cards = (0..data.recipes.len())
             .map(|r| setup::customer_cards(&data, r))
-            .collect();
-        let setup_piles = setup
-            .iter()
-            .map(|&price| {
-                data.recipes.iter().enumerate().fold(0u16, |m, (i, r)| {
-                    m | u16::from(r.price == price && recipe_box & (1 << i) != 0) << i
-                })
-            })
             .collect();
         Ok(WokStar {
             pair_faces,

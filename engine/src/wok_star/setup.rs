@@ -19,6 +19,11 @@ pub(crate) fn customer_cards(data: &super::data::WokData, r: usize) -> (u128, u1
     )
 }
 
+/// The lowest `n` bits (`n` at most 16: the data holds at most 16 recipes and 16 ingredients).
+fn first_bits(n: usize) -> u16 {
+    ((1u32 << n) - 1) as u16
+}
+
 /// A uniformly drawn set bit of `set` (which must not be empty).
 pub(crate) fn draw_bit<R: Rng + ?Sized>(set: u128, rng: &mut R) -> u8 {
     let n = set.count_ones();
@@ -58,7 +63,7 @@ impl WokStar {
 
     /// Every ingredient card of the data (bit set).
     pub(crate) fn ingredient_cards(&self) -> u16 {
-        ((1u32 << self.data.ingredients.len()) - 1) as u16
+        first_bits(self.data.ingredients.len())
     }
 
     /// Ingredient cards in play or waiting to be handed out (bit set).
@@ -68,8 +73,7 @@ impl WokStar {
 
     /// The recipes someone owns (bit set).
     pub(crate) fn recipes_owned(&self, s: &State) -> u16 {
-        let recipes = ((1u32 << self.data.recipes.len()) - 1) as u16;
-        !bytes_equal(&s.recipe_owner, NOBODY) & recipes
+        !bytes_equal(&s.recipe_owner, NOBODY) & first_bits(self.data.recipes.len())
     }
 
     /// Puts recipe `r` in play for `seat`: its new ingredient cards wait to be handed out, with
@@ -380,6 +384,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A data file whose set-up deals more recipes of a price than the box holds at that
+    /// player count is refused, naming the field: at 2 players the $31 recipes are removed, so
+    /// two $31 piles are empty, and two $11 piles need two $11 recipes.
+    #[test]
+    fn a_set_up_price_with_too_few_recipes_is_refused_naming_the_field() {
+        use super::super::data::WokData;
+        let mut data = WokData::embedded();
+        data.rulebook.setup_recipes.insert(2, vec![31, 31]);
+        let err = WokStar::new(data, Params::with_players(2)).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("rulebook.setup_recipes.2"), "{msg}");
+        assert!(
+            msg.contains("2 recipes of $31 are dealt, the data has 0"),
+            "{msg}"
+        );
+        let mut data = WokData::embedded();
+        let elevens = data.recipes.iter().filter(|r| r.price == 11).count();
+        data.rulebook.setup_recipes.insert(3, vec![11; 3]);
+        let ok = WokStar::new(data, Params::with_players(3));
+        assert_eq!(ok.is_ok(), elevens >= 3, "{elevens} recipes of $11");
     }
 
     /// The ingredient cards in play and the recipes owned, found a word at a time, are those
