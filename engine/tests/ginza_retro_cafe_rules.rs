@@ -353,6 +353,54 @@ fn a_common_die_may_be_added_for_3_yen() {
     assert_eq!(s.common, faces(&[1, 1]));
 }
 
+/// Tsuru: "Once per round, a Drink order counts your dice total as +2" (the players data). The
+/// ability names no coins: with dice 2 short of a Drink it is offered whether or not the seat can
+/// buy a common die that would cover the rest, and the seat chooses.
+#[test]
+fn tsurus_drink_bonus_is_offered_whether_or_not_a_common_die_is_affordable() {
+    let g = game(2);
+    let (mut s, mut rng) = seat0_turn(&g, 7);
+    let tsuru = g
+        .data
+        .players
+        .iter()
+        .position(|c| c.name == "Tsuru")
+        .unwrap() as u8;
+    s.card[0] = tsuru;
+    s.bonus_used = 0;
+    let p = rank_one_place(&g, &mut s, "Blend Coffee"); // 7+
+    s.dice[0] = faces(&[1, 4]); // 5: short by 2
+    s.common = faces(&[2, 6]);
+    for coins in [0u16, 3, 20] {
+        s.coins[0] = coins;
+        let sv = serves(&g, &s, p);
+        assert!(
+            sv.iter()
+                .any(|x| x.bonus && x.dice == faces(&[1, 4]) && x.common == 0),
+            "the +2 with ¥{coins}"
+        );
+        assert_eq!(
+            sv.iter().any(|x| x.common != 0),
+            coins >= 3,
+            "a common die only when ¥3 can pay for it (¥{coins})"
+        );
+    }
+    // Short by 3: the +2 does not reach.
+    s.dice[0] = faces(&[4]);
+    assert!(!serves(&g, &s, p).iter().any(|x| x.bonus));
+    // Used once this round: gone until the next.
+    s.dice[0] = faces(&[1, 4]);
+    let sv = serves(&g, &s, p);
+    let bonus = *sv.iter().find(|x| x.bonus).unwrap();
+    g.apply_checked(&mut s, Action::Serve(bonus), &mut rng)
+        .unwrap();
+    assert_eq!(s.bonus_used & 1, 1);
+    assert_eq!(
+        s.coins[0],
+        20 + u16::from(g.data.orders[usize::from(order_id(&g, "Blend Coffee"))].coins)
+    );
+}
+
 /// A 2-player game with a one-order customer at place `p` (its other orders removed).
 fn one_order_customer(g: &GinzaRetroCafe, s: &mut State, p: usize) {
     for k in 1..3 {

@@ -23,7 +23,9 @@
 //! - An order deck never runs out: a data file whose customers could ask for more order cards
 //!   of a rank than the deck holds is refused.
 //! - A Drink serve offers the common die only where the chosen dice fall short of the number,
-//!   and the once-a-round Drink bonus only where the dice and the common die fall short.
+//!   and the once-a-round Drink bonus where the chosen dice fall short by the bonus or less,
+//!   whether or not the seat could buy a common die instead (the seat chooses); the two are not
+//!   combined in one serve.
 //! - Arrange cards carry no VP ("Order cards of the same color" decide an upgrade). The Cat
 //!   Marker has no rule and is not modelled. When the game ends during the end of a round, the
 //!   remaining end-of-round steps change no score and are skipped.

@@ -276,8 +276,8 @@ impl GinzaRetroCafe {
         loop {
             let sum = odo.sum;
             debug_assert_eq!((sum, odo.lowest()), sum_low(&odo.sub()));
-            // Own dice only, then a common die where they fall short, then the bonus where
-            // both fall short.
+            // Own dice only, then a common die where they fall short, then the bonus where it
+            // covers the shortfall, whether or not a common die could (the seat chooses).
             let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
             if sum >= n {
                 if odo.any() && fits(sum, odo.lowest()) {
@@ -295,7 +295,6 @@ impl GinzaRetroCafe {
                 } else {
                     0
                 };
-                let short = reach == 0;
                 while reach != 0 {
                     let f = reach.trailing_zeros() as u16;
                     reach &= reach - 1;
@@ -308,8 +307,11 @@ impl GinzaRetroCafe {
                     }
                 }
                 if let Some(b) = bonus {
+                    // Tsuru: "Once per round, a Drink order counts your dice total as +2". The
+                    // ability names no coins: it is offered whenever the dice fall short by the
+                    // bonus or less, whether or not a common die could be bought instead.
                     let b = u16::from(b);
-                    if sum > 0 && short && sum + b >= n && fits(sum + b, odo.lowest()) {
+                    if sum > 0 && sum + b >= n && fits(sum + b, odo.lowest()) {
                         out.push(Action::Serve(Serve {
                             dice: odo.sub(),
                             bonus: true,
@@ -582,22 +584,22 @@ mod tests {
                 }
                 continue;
             }
-            let mut short = true;
             for f in 0..6u16 {
-                if common_ok && s.common[f as usize] > 0 && sum + f + 1 >= n {
-                    short = false;
-                    if fits(sum + f + 1, lowest.min(f + 1)) {
-                        let common = f as u8 + 1;
-                        out.push(Action::Serve(Serve {
-                            dice: sub,
-                            common,
-                            ..base
-                        }));
-                    }
+                if common_ok
+                    && s.common[f as usize] > 0
+                    && sum + f + 1 >= n
+                    && fits(sum + f + 1, lowest.min(f + 1))
+                {
+                    let common = f as u8 + 1;
+                    out.push(Action::Serve(Serve {
+                        dice: sub,
+                        common,
+                        ..base
+                    }));
                 }
             }
             if let Some(b) = bonus.map(u16::from) {
-                if sum > 0 && short && sum + b >= n && fits(sum + b, lowest) {
+                if sum > 0 && sum + b >= n && fits(sum + b, lowest) {
                     out.push(Action::Serve(Serve {
                         dice: sub,
                         bonus: true,
