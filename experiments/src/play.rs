@@ -827,6 +827,29 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// Checks a game's CSV header at every seat count: each name once. Returns the headers
+    /// checked.
+    fn header_names_each_column_once<G: Playable>() -> Result<usize> {
+        for seats in 1..=shifu_engine::MAX_SEATS {
+            let h = header(seats, G::COUNTS, G::EVENTS);
+            let mut seen = std::collections::HashSet::new();
+            if let Some(c) = h.iter().find(|c| !seen.insert(*c)) {
+                bail!("{}: column `{c}` twice in {h:?}", G::NAME);
+            }
+        }
+        Ok(shifu_engine::MAX_SEATS)
+    }
+
+    /// The CSV header of every registered game at every seat count: one name, one column.
+    #[test]
+    fn every_games_csv_header_names_each_column_once() {
+        let mut checked = 0;
+        for name in crate::games::names() {
+            checked += crate::with_game!(name, G => header_names_each_column_once::<G>()).unwrap();
+        }
+        assert_eq!(checked, 4 * shifu_engine::MAX_SEATS);
+    }
+
     #[test]
     fn streamed_games_arrive_in_order_and_match_one_thread_playing_them_in_turn() {
         use shifu_engine::wok_star::{Params, WokStar};

@@ -43,7 +43,8 @@ impl Present for GinzaRetroCafe {
     const NAME: &'static str = "ginza-retro-cafe";
     const COUNTS: [&'static str; 2] = ["order_vp", "coins"];
     const TALLIES: &'static [&'static str] = tallies!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-    const EVENTS: &'static [&'static str] = &["start_player", "rounds", "left_unserved", "served"];
+    // The game's length is the CSV's shared `rounds` column, not an event of its own.
+    const EVENTS: &'static [&'static str] = &["start_player", "left_unserved", "served"];
 
     fn build(o: &BuildOptions) -> Result<Self, EngineError> {
         let params = o.params()?;
@@ -83,9 +84,9 @@ impl Present for GinzaRetroCafe {
     fn events(&self, s: &State) -> [Option<u32>; MAX_EVENTS] {
         [
             Some(u32::from(s.first_start)),
-            Some(u32::from(s.round)),
             Some(u32::from(s.left_unserved)),
             Some(u32::from(s.served)),
+            None,
         ]
     }
 
