@@ -75,6 +75,19 @@ pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Resu
     })
 }
 
+/// Parses a state (JSON) into `T`; an error names the field by its path (`places[1].orders[2]:
+/// invalid value ...`), so a value out of a field's type range is reported like any other
+/// refused field.
+pub fn state_from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let t: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let field = e.path().to_string();
+        format!("{field}: {}", e.into_inner())
+    })?;
+    de.end().map_err(|e| format!("(after the state): {e}"))?;
+    Ok(t)
+}
+
 /// The 1-based line of the first occurrence of `needle` at or after the line that starts the
 /// top-level `section:` of a YAML text; 0 when not found. Locates errors found after parsing.
 pub fn locate(text: &str, section: &str, needle: &str) -> usize {

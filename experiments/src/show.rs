@@ -55,8 +55,12 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("reading state file {}", p.display()))?;
-            serde_json::from_str(&text).with_context(|| {
-                format!("state file {} is not a {} state", p.display(), game.name())
+            shifu_engine::error::state_from_json(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "state file {} is not a {} state: field {e}",
+                    p.display(),
+                    game.name()
+                )
             })?
         }
         None => game.new_state(&mut rng),
