@@ -1074,6 +1074,67 @@ fn a_loaded_state_is_checked_and_a_bad_one_is_refused_naming_the_field() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A saved Ginza state with one field out of range (in its type or past the game) exits 2,
+/// naming the file and the field.
+#[test]
+fn a_mutated_ginza_state_exits_2_naming_the_field() {
+    let dir = tmpdir("badginza");
+    let good = dir.join("s.json");
+    let o = shifu(&[
+        "show",
+        "--game",
+        "ginza-retro-cafe",
+        "--players",
+        "3",
+        "--seed",
+        "3",
+        "--take",
+        "0,0,0,0,0,0,0,0,0",
+        "--save-state",
+        good.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&good).unwrap()).unwrap();
+    let cases: [(&str, serde_json::Value); 7] = [
+        ("start_player", 3.into()),
+        ("first_start", 255.into()),
+        ("bonus_used", 8.into()),
+        ("round", 70_000.into()),
+        ("turns", (-1).into()),
+        (
+            "bonus_passed",
+            serde_json::json!([[12, 13], [255, 255], [255, 255], [255, 255]]),
+        ),
+        ("parked_on", serde_json::json!([64, 0, 0, 0])),
+    ];
+    for (field, value) in cases {
+        let mut bad = state.clone();
+        assert!(bad.get(field).is_some(), "{field} in {bad}");
+        bad[field] = value;
+        let path = dir.join(format!("bad_{field}.json"));
+        std::fs::write(&path, bad.to_string()).unwrap();
+        let o = shifu(&[
+            "show",
+            "--game",
+            "ginza-retro-cafe",
+            "--players",
+            "3",
+            "--state",
+            path.to_str().unwrap(),
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{field}: {err}");
+        assert!(
+            err.contains(path.to_str().unwrap())
+                && err.contains(field)
+                && !err.contains("panicked"),
+            "{field}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn degenerate_or_conflicting_settings_exit_2_naming_them() {
     let cases: [(&[&str], &str); 8] = [

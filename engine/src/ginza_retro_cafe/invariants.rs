@@ -11,7 +11,7 @@ impl GinzaRetroCafe {
     pub fn check_invariants(&self, s: &State) -> Result<(), String> {
         let n = usize::from(self.players);
         if s.players != self.players {
-            return Err(format!("players {} in a {n}-player game", s.players));
+            return Err(format!("players: {} in a {n}-player game", s.players));
         }
         self.check_phase(s)?;
         self.check_player_cards(s)?;
@@ -23,7 +23,8 @@ impl GinzaRetroCafe {
             if i >= n {
                 if d != 0 || s.tokens[i] != 0 || s.coins[i] != 0 || s.won_orders[i] != 0 {
                     return Err(format!(
-                        "seat {i} does not play, yet has dice, tokens or coins"
+                        "dice[{i}], tokens[{i}], coins[{i}], won_orders[{i}]: seat {i} does not \
+                         play, yet has dice, tokens, coins or orders"
                     ));
                 }
                 continue;
@@ -36,16 +37,18 @@ impl GinzaRetroCafe {
                 || s.limit[i] > self.top_limit()
                 || s.limit[i] < self.data.rulebook.start_dice
             {
-                return Err(format!("seat {i} has {d} dice with limit {}", s.limit[i]));
-            }
-            if s.limit[i] > MAX_DICE.min(self.data.rulebook.dice_per_colour) {
                 return Err(format!(
-                    "seat {i}: limit {} past its colour's dice",
-                    s.limit[i]
+                    "dice[{i}], limit[{i}]: seat {i} has {d} dice with limit {} (from {} to {})",
+                    s.limit[i],
+                    self.data.rulebook.start_dice,
+                    self.top_limit()
                 ));
             }
+            if s.limit[i] > MAX_DICE.min(self.data.rulebook.dice_per_colour) {
+                return Err(format!("limit[{i}]: {} past its colour's dice", s.limit[i]));
+            }
             if s.levels[i].iter().any(|&l| !(1..=2).contains(&l)) {
-                return Err(format!("seat {i}: an Arrange level is not 1 or 2"));
+                return Err(format!("levels[{i}]: an Arrange level is not 1 or 2"));
             }
             let on_orders: u8 = s
                 .places
@@ -57,7 +60,8 @@ impl GinzaRetroCafe {
                 != u16::from(self.tokens)
             {
                 return Err(format!(
-                    "seat {i}: {} tokens in hand, {} parked, {on_orders} on orders; it has {}",
+                    "tokens[{i}], parked[{i}], places.tokens: seat {i} has {} tokens in hand, {} \
+                     parked, {on_orders} on orders; it has {}",
                     s.tokens[i], s.parked[i], self.tokens
                 ));
             }
@@ -66,14 +70,14 @@ impl GinzaRetroCafe {
             + s.purple_held.iter().map(|&k| u32::from(k)).sum::<u32>();
         if set_up && purple != u32::from(self.data.rulebook.common_dice) {
             return Err(format!(
-                "{purple} common dice, the game has {}",
+                "common, purple_held: {purple} common dice, the game has {}",
                 self.data.rulebook.common_dice
             ));
         }
         let coins: u32 = s.coins.iter().map(|&c| u32::from(c)).sum();
         if self.params.finite_bank && coins > u32::from(self.data.rulebook.bank_yen) {
             return Err(format!(
-                "players hold ¥{coins}, the box has ¥{}",
+                "coins: players hold ¥{coins}, the box has ¥{}",
                 self.data.rulebook.bank_yen
             ));
         }
@@ -87,43 +91,80 @@ impl GinzaRetroCafe {
 
     /// Before the customers are set up, no customer, order, coin or parked token is out.
     fn check_nothing_dealt_yet(&self, s: &State) -> Result<(), String> {
-        let clean = s.places.iter().all(|p| *p == super::state::Place::EMPTY)
-            && s.deck == [0; 3]
-            && s.arrived == [0; 3]
-            && s.order_deck == 0
-            && s.order_discard == 0
-            && s.won_orders == [0; MAX_PLAYERS]
-            && s.coins == [0; MAX_PLAYERS]
-            && s.parked == [0; MAX_PLAYERS]
-            && s.parked_on == [0; MAX_PLAYERS]
-            && s.purple_held == [0; MAX_PLAYERS]
-            && s.common == [0; 6]
-            && s.served == 0
-            && s.left_unserved == 0
-            && s.bonus_used == 0;
-        if clean {
-            Ok(())
-        } else {
-            Err(
-                "set-up: customers, orders, coins or tokens are out before the set-up is done"
-                    .into(),
-            )
+        let out: [(&str, bool); 15] = [
+            (
+                "places",
+                s.places.iter().all(|p| *p == super::state::Place::EMPTY),
+            ),
+            ("deck", s.deck == [0; 3]),
+            ("arrived", s.arrived == [0; 3]),
+            ("order_deck", s.order_deck == 0),
+            ("order_discard", s.order_discard == 0),
+            ("won_orders", s.won_orders == [0; MAX_PLAYERS]),
+            ("coins", s.coins == [0; MAX_PLAYERS]),
+            ("parked", s.parked == [0; MAX_PLAYERS]),
+            ("parked_on", s.parked_on == [0; MAX_PLAYERS]),
+            ("purple_held", s.purple_held == [0; MAX_PLAYERS]),
+            ("common", s.common == [0; 6]),
+            ("served", s.served == 0),
+            ("left_unserved", s.left_unserved == 0),
+            ("bonus_used", s.bonus_used == 0),
+            ("round", s.round == 0),
+        ];
+        match out.iter().find(|(_, clean)| !clean) {
+            None => Ok(()),
+            Some((field, _)) => Err(format!(
+                "{field}: set before the set-up is done (round 0, choosing player and bonus \
+                 cards)"
+            )),
         }
+    }
+
+    /// The two bonus cards seat `i` passed left: none before the pass, then two known cards
+    /// that the seat on its left was offered (still offered, kept second, or removed).
+    fn check_passed(&self, s: &State, i: usize, passed: bool) -> Result<(), String> {
+        let pair = s.bonus_passed[i];
+        if !passed {
+            return if pair == [NONE; 2] {
+                Ok(())
+            } else {
+                Err(format!(
+                    "bonus_passed[{i}]: passed before the first pick is done"
+                ))
+            };
+        }
+        let n = usize::from(self.players);
+        let left = (i + 1) % n;
+        let at_left = |c: u8| {
+            c != NONE
+                && (s.bonus_offer[left].contains(&c)
+                    || s.bonus_hand[left][1] == c
+                    || s.bonus_discard[left] == c)
+        };
+        if pair[0] == pair[1] || !pair.iter().all(|&c| at_left(c)) {
+            return Err(format!(
+                "bonus_passed[{i}]: {pair:?} are not two bonus cards the seat on the left was \
+                 offered (bonus_offer[{left}], bonus_hand[{left}], bonus_discard[{left}])"
+            ));
+        }
+        Ok(())
     }
 
     fn check_phase(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         if let Some(seat) = s.seat() {
             if seat >= n {
-                return Err(format!("seat {seat} to move in a {n}-player game"));
+                return Err(format!(
+                    "phase.seat: seat {seat} to move in a {n}-player game"
+                ));
             }
         }
         match s.phase {
-            Phase::Turn { seat } if s.tokens[usize::from(seat)] == 0 => {
-                Err(format!("seat {seat} has a turn without an action token"))
-            }
+            Phase::Turn { seat } if s.tokens[usize::from(seat)] == 0 => Err(format!(
+                "phase, tokens[{seat}]: seat {seat} has a turn without an action token"
+            )),
             Phase::Turn { .. } | Phase::Change { .. } | Phase::Reroll { .. } if s.round == 0 => {
-                Err("a turn before the set-up is done".into())
+                Err("phase, round: a turn in round 0, before the set-up is done".into())
             }
             Phase::Change { seat, left } => {
                 let max = self
@@ -134,7 +175,9 @@ impl GinzaRetroCafe {
                     .max()
                     .unwrap_or(1);
                 if left == 0 || left >= max || s.dice_count(usize::from(seat)) == 0 {
-                    Err(format!("a Change with {left} adjustments left"))
+                    Err(format!(
+                        "phase.Change.left: a Change with {left} adjustments left"
+                    ))
                 } else {
                     Ok(())
                 }
@@ -148,7 +191,8 @@ impl GinzaRetroCafe {
                     || just.iter().all(|&k| k == 0)
                 {
                     Err(format!(
-                        "a Reroll with {left} left and dice just rerolled not in the Dice area"
+                        "phase.Reroll.left, phase.Reroll.just: a Reroll with {left} left and \
+                         dice just rerolled not in the Dice area"
                     ))
                 } else {
                     Ok(())
@@ -163,13 +207,14 @@ impl GinzaRetroCafe {
         let all = (1u64 << self.data.players.len()) - 1;
         let mut seen = u64::from(s.card_box);
         if seen & !all != 0 {
-            return Err("a player card id past the data's cards".into());
+            return Err("card_box: a player card id past the data's cards".into());
         }
         for i in 0..n {
             for &c in &s.card_dealt[i] {
                 if c == NONE || u64::from(c) >= 64 || all & (1 << c) == 0 || seen & (1 << c) != 0 {
                     return Err(format!(
-                        "seat {i}: a dealt player card is missing, unknown or dealt twice"
+                        "card_dealt[{i}], card_box: player card {c} is missing, unknown, dealt \
+                         twice or both dealt and in the box"
                     ));
                 }
                 seen |= 1 << c;
@@ -185,12 +230,15 @@ impl GinzaRetroCafe {
             };
             if !ok {
                 return Err(format!(
-                    "seat {i}: the chosen player card is not one of those dealt"
+                    "card[{i}]: the chosen player card is not one of those dealt to seat {i} \
+                     (card_dealt[{i}]), or is chosen before seat {i}'s turn to choose"
                 ));
             }
         }
         if seen != all {
-            return Err("player cards are missing".into());
+            return Err(
+                "card_box, card_dealt: player cards are neither dealt nor in the box".into(),
+            );
         }
         Ok(())
     }
@@ -204,7 +252,10 @@ impl GinzaRetroCafe {
                 return Ok(());
             }
             if u64::from(c) >= 64 || all & (1 << c) == 0 || seen & (1 << c) != 0 {
-                return Err(format!("bonus card {c} is unknown or in two places"));
+                return Err(format!(
+                    "bonus_box, bonus_offer, bonus_hand, bonus_discard: bonus card {c} is \
+                     unknown or in two places"
+                ));
             }
             seen |= 1 << c;
             Ok(())
@@ -216,7 +267,9 @@ impl GinzaRetroCafe {
             add(s.bonus_discard[i])?;
         }
         if seen != all {
-            return Err("bonus cards are missing".into());
+            return Err(
+                "bonus_box, bonus_offer, bonus_hand, bonus_discard: bonus cards are missing".into(),
+            );
         }
         let (picks, passed) = match s.phase {
             Phase::ChoosePlayerCard { .. } => (0, false),
@@ -240,16 +293,17 @@ impl GinzaRetroCafe {
             };
             let want = [kept >= 1, kept >= 2];
             if (0..2).any(|k| (s.bonus_hand[i][k] != NONE) != want[k]) || offer != want_offer {
-                return Err(format!("seat {i}: {hand} bonus cards kept and {offer} offered, expected {kept} and {want_offer}"));
+                return Err(format!(
+                    "bonus_hand[{i}], bonus_offer[{i}], phase: {hand} bonus cards kept and \
+                     {offer} offered, expected {kept} and {want_offer}"
+                ));
             }
             if (kept == 2) != (s.bonus_discard[i] != NONE) {
                 return Err(format!(
-                    "seat {i}: a removed bonus card before the second pick"
+                    "bonus_discard[{i}]: a removed bonus card only after the second pick"
                 ));
             }
-            if passed && s.bonus_passed[i].contains(&NONE) {
-                return Err(format!("seat {i} passed no bonus cards"));
-            }
+            self.check_passed(s, i, passed)?;
         }
         Ok(())
     }
@@ -263,76 +317,96 @@ impl GinzaRetroCafe {
         let mut seen = 0u64;
         let mut add = |m: u64, what: &str| -> Result<(), String> {
             if m & seen != 0 || m & !all_orders != 0 {
-                return Err(format!("an order card {what} is unknown or in two places"));
+                return Err(format!(
+                    "{what}: an order card is unknown or in two places (order_deck, \
+                     order_discard, won_orders, places.orders)"
+                ));
             }
             seen |= m;
             Ok(())
         };
-        add(s.order_deck, "in the deck")?;
-        add(s.order_discard, "discarded")?;
+        add(s.order_deck, "order_deck")?;
+        add(s.order_discard, "order_discard")?;
         for i in 0..usize::from(self.players) {
-            add(s.won_orders[i], "won")?;
+            add(s.won_orders[i], &format!("won_orders[{i}]"))?;
         }
         for (k, pl) in s.places.iter().enumerate() {
             if !pl.occupied() {
                 if *pl != super::state::Place::EMPTY {
-                    return Err(format!("empty place {k} holds orders or tokens"));
+                    return Err(format!(
+                        "places[{k}].card, places[{k}]: an empty place holds orders, tokens or \
+                         a Time marker"
+                    ));
                 }
                 continue;
             }
             let (p, c) = (usize::from(pl.card / 16), usize::from(pl.card % 16));
             if p >= 3 || c >= self.data.customers[p].len() || s.arrived[p] & (1 << c) == 0 {
-                return Err(format!("place {k}: customer {} has not arrived", pl.card));
+                return Err(format!(
+                    "places[{k}].card, arrived: customer {} has not arrived",
+                    pl.card
+                ));
             }
             if pl.time == 0 || pl.time > self.data.rulebook.time_marker {
-                return Err(format!("place {k}: Time marker {}", pl.time));
+                return Err(format!(
+                    "places[{k}].time: Time marker {}, not from 1 to {}",
+                    pl.time, self.data.rulebook.time_marker
+                ));
             }
             let wanted = &self.data.customers[p][c].orders;
             for slot in 0..3 {
                 let o = pl.orders[slot];
                 if (slot < wanted.len()) != (o != NONE) {
                     return Err(format!(
-                        "place {k}: {} orders, the customer asks for {}",
+                        "places[{k}].orders: {} orders, the customer asks for {}",
                         pl.order_count(),
                         wanted.len()
                     ));
                 }
                 if o == NONE {
                     if pl.tokens[slot] != NONE {
-                        return Err(format!("place {k}: a token on no order"));
+                        return Err(format!("places[{k}].tokens: a token on no order"));
                     }
                     continue;
                 }
                 if u32::from(o) >= 64
                     || self.data.orders.get(usize::from(o)).map(|x| x.rank) != Some(wanted[slot])
                 {
-                    return Err(format!("place {k}: order {o} is not of the rank asked for"));
+                    return Err(format!(
+                        "places[{k}].orders: order {o} is not of the rank asked for"
+                    ));
                 }
-                add(1 << o, "at a customer")?;
+                add(1 << o, &format!("places[{k}].orders"))?;
                 if pl.tokens[slot] != NONE && pl.tokens[slot] >= self.players {
-                    return Err(format!("place {k}: a token of seat {}", pl.tokens[slot]));
+                    return Err(format!(
+                        "places[{k}].tokens: a token of seat {}",
+                        pl.tokens[slot]
+                    ));
                 }
             }
             if (0..3).all(|slot| pl.orders[slot] == NONE || pl.tokens[slot] != NONE) {
                 return Err(format!(
-                    "place {k}: every order has a token, yet the customer is here"
+                    "places[{k}].tokens: every order has a token, yet the customer is here"
                 ));
             }
         }
         if seen != all_orders {
-            return Err("order cards are missing".into());
+            return Err(
+                "order_deck, order_discard, won_orders, places.orders: order cards are missing"
+                    .into(),
+            );
         }
         for p in 0..3 {
             let all = (1u32 << self.data.customers[p].len()) - 1;
             let (d, a) = (u32::from(s.deck[p]), u32::from(s.arrived[p]));
             if d & a != 0 || (d | a) & !all != 0 {
                 return Err(format!(
-                    "time of day {p}: a customer both in the deck and arrived"
+                    "deck[{p}], arrived[{p}]: a customer both in the deck and arrived, or unknown"
                 ));
             }
             if (d | a).count_ones() != u32::from(self.players) {
                 return Err(format!(
-                    "time of day {p}: the deck had {} customers, not one per player",
+                    "deck[{p}], arrived[{p}]: the deck had {} customers, not one per player",
                     (d | a).count_ones()
                 ));
             }
@@ -357,7 +431,7 @@ impl GinzaRetroCafe {
             let left = (s.order_deck & self.data.rank_set(r)).count_ones() as usize;
             if left + asked != self.data.rank_set(r).count_ones() as usize {
                 return Err(format!(
-                    "order deck {}: {left} left after {asked} drawn",
+                    "order_deck, arrived: order deck {}: {left} left after {asked} drawn",
                     r + 1
                 ));
             }
@@ -366,12 +440,13 @@ impl GinzaRetroCafe {
         let arrived: u32 = s.arrived.iter().map(|a| a.count_ones()).sum();
         if arrived != here + u32::from(s.served) + u32::from(s.left_unserved) {
             return Err(format!(
-                "{arrived} customers arrived, {here} here, {} served, {} left",
+                "arrived, places, served, left_unserved: {arrived} customers arrived, {here} \
+                 here, {} served, {} left",
                 s.served, s.left_unserved
             ));
         }
         if s.is_over() != (here == 0) {
-            return Err("the game is over exactly when no customer is left".into());
+            return Err("phase, places: the game is over exactly when no customer is left".into());
         }
         Ok(())
     }

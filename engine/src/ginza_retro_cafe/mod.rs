@@ -12,7 +12,8 @@
 //! - `apply.rs`: applying an action;
 //! - `scoring.rs`: order, bonus and coin points;
 //! - `hidden.rs`: what a seat sees, and determinization;
-//! - `invariants.rs`: conservation checks used by the tests.
+//! - `invariants.rs`: conservation checks used by the tests;
+//! - `validate.rs`: the load check of a state from outside (field ranges, then invariants).
 //!
 //! # Modelling choices
 //! - The secret, simultaneous choices (player cards, the two draft picks) are taken seat by seat;
@@ -43,6 +44,7 @@ mod moves;
 mod present;
 mod scoring;
 mod setup;
+mod validate;
 
 pub use action::{Action, Serve};
 pub use data::GinzaData;

@@ -305,13 +305,7 @@ impl Present for GinzaRetroCafe {
     }
 
     fn check_state(&self, s: &State) -> Result<(), String> {
-        self.check_invariants(s)?;
-        let mut legal = Vec::new();
-        self.legal(s, &mut legal);
-        if legal.is_empty() != s.is_over() {
-            return Err("phase: no legal action in a game that is not over".into());
-        }
-        Ok(())
+        GinzaRetroCafe::check_state(self, s)
     }
 }
 
