@@ -35,6 +35,15 @@ impl TofuKingdom {
                 t.round, self.params.max_rounds
             ));
         }
+        // A round is a few dozen decisions; a thousand a round is past any game, and keeps the
+        // count far from overflowing as the game goes on.
+        let most_turns = u32::from(t.round) * 1_000;
+        if t.turns > most_turns {
+            return Err(format!(
+                "table.turns: {} decisions by round {} (at most {most_turns})",
+                t.turns, t.round
+            ));
+        }
         let cards = self.data.cards.len();
         let card = |name: &str, c: u8| {
             if (c as usize) < cards {

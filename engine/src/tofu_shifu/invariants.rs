@@ -15,7 +15,8 @@ impl TofuShifu {
         let mut place = |set: CardSet, what: &str| -> Result<(), String> {
             if seen & set != 0 {
                 return Err(format!(
-                    "card(s) {:?} also in {what}",
+                    "{what}: card(s) {:?} also in another place (deck, market, a player's hand, \
+                     rest, upgrades, objective_zone or restaurant_done)",
                     cards(seen & set).collect::<Vec<_>>()
                 ));
             }
@@ -27,24 +28,27 @@ impl TofuShifu {
             let c = s.market[slot];
             if c != NONE {
                 if slot >= self.market_slots {
-                    return Err(format!("card in market slot {slot} past the market"));
+                    return Err(format!("market[{slot}]: a card past the market"));
                 }
                 place(1u128 << c, "market")?;
             }
         }
         for (i, p) in s.players[..n].iter().enumerate() {
-            place(p.hand, &format!("hand {i}"))?;
-            place(p.rest, &format!("rest zone {i}"))?;
-            place(p.upgrades, &format!("upgrades {i}"))?;
-            place(p.objective_zone, &format!("objective zone {i}"))?;
-            place(p.restaurant_done, &format!("completed objectives {i}"))?;
+            place(p.hand, &format!("players[{i}].hand"))?;
+            place(p.rest, &format!("players[{i}].rest"))?;
+            place(p.upgrades, &format!("players[{i}].upgrades"))?;
+            place(p.objective_zone, &format!("players[{i}].objective_zone"))?;
+            place(p.restaurant_done, &format!("players[{i}].restaurant_done"))?;
             if p.hand_known & !p.hand != 0 {
-                return Err(format!("player {i} knows cards not in hand"));
+                return Err(format!(
+                    "players[{i}].hand_known: player {i} knows cards not in hand"
+                ));
             }
         }
         if seen != self.all_cards {
             return Err(format!(
-                "cards lost: {:?}",
+                "deck, market, hand, rest, upgrades, objective_zone, restaurant_done: cards \
+                 lost: {:?}",
                 cards(self.all_cards & !seen).collect::<Vec<_>>()
             ));
         }
@@ -52,7 +56,7 @@ impl TofuShifu {
         // Customer tiles: bag + drawn + tables = all, disjoint.
         let mut tiles_seen: TileSet = s.bag;
         if s.bag & s.drawn != 0 {
-            return Err("tile both in bag and drawn".into());
+            return Err("bag, drawn: a tile both in the bag and drawn".into());
         }
         tiles_seen |= s.drawn;
         let per = self.data.customers_per_table as usize;
@@ -63,25 +67,33 @@ impl TofuShifu {
                     let tile = p.tables[t][k];
                     if tile == NONE {
                         if p.served[t][k] != 0 {
-                            return Err(format!("player {i} table {t}: dishes on an empty seat"));
+                            return Err(format!(
+                                "players[{i}].served[{t}][{k}]: dishes on an empty seat"
+                            ));
                         }
                         continue;
                     }
                     if t >= open || k >= per {
-                        return Err(format!("player {i}: customer at locked table {t} seat {k}"));
+                        return Err(format!(
+                            "players[{i}].tables[{t}][{k}]: a customer at a locked table or seat"
+                        ));
                     }
                     if tiles_seen & (1u64 << tile) != 0 {
-                        return Err(format!("tile {tile} in two places"));
+                        return Err(format!(
+                            "players[{i}].tables[{t}][{k}], bag, drawn: tile {tile} in two places"
+                        ));
                     }
                     tiles_seen |= 1u64 << tile;
                     if p.served[t][k] & !self.data.customers[tile as usize].orders != 0 {
-                        return Err(format!("player {i}: dish served that was not ordered"));
+                        return Err(format!(
+                            "players[{i}].served[{t}][{k}]: a dish served that was not ordered"
+                        ));
                     }
                 }
             }
         }
         if tiles_seen != self.all_tiles {
-            return Err("customer tiles lost".into());
+            return Err("bag, drawn, tables: customer tiles lost".into());
         }
 
         // Dish tokens.
@@ -95,12 +107,12 @@ impl TofuShifu {
             }
             if total != self.data.supply_dishes[d] as i64 {
                 return Err(format!(
-                    "dish {d}: {total} tokens, supply {}",
+                    "reserve_dishes[{d}], dishes, served: dish {d}: {total} tokens, supply {}",
                     self.data.supply_dishes[d]
                 ));
             }
             if finite && s.reserve_dishes[d] < 0 {
-                return Err(format!("dish {d}: negative reserve"));
+                return Err(format!("reserve_dishes[{d}]: negative reserve"));
             }
         }
         // Hat tokens.
@@ -109,29 +121,33 @@ impl TofuShifu {
                 + s.players[..n].iter().map(|p| p.hats[h] as i64).sum::<i64>();
             if total != self.data.supply_hats[h] as i64 {
                 return Err(format!(
-                    "hat {h}: {total} tokens, supply {}",
+                    "reserve_hats[{h}], hats: hat {h}: {total} tokens, supply {}",
                     self.data.supply_hats[h]
                 ));
             }
             if finite && s.reserve_hats[h] < 0 {
-                return Err(format!("hat {h}: negative reserve"));
+                return Err(format!("reserve_hats[{h}]: negative reserve"));
             }
         }
         for (i, p) in s.players[..n].iter().enumerate() {
             if p.loose_master > p.hats[3] {
                 return Err(format!(
-                    "player {i}: more loose Master tokens than Master tokens"
+                    "players[{i}].loose_master: more loose Master tokens than Master tokens (hats)"
                 ));
             }
             for d in 0..4 {
                 if p.dishes[d] > p.dish_flags[d] {
-                    return Err(format!("player {i}: more dish {d} tokens than flags"));
+                    return Err(format!(
+                        "players[{i}].dishes[{d}], dish_flags: more tokens than flags"
+                    ));
                 }
             }
             for h in 0..4 {
                 let loose = if h == 3 { p.loose_master } else { 0 };
                 if p.hats[h] - loose > p.hat_flags[h] {
-                    return Err(format!("player {i}: more hat {h} tokens than flags"));
+                    return Err(format!(
+                        "players[{i}].hats[{h}], hat_flags: more tokens than flags"
+                    ));
                 }
             }
         }
@@ -139,10 +155,13 @@ impl TofuShifu {
         let coins =
             s.reserve_coins as i64 + s.players[..n].iter().map(|p| p.coins as i64).sum::<i64>();
         if coins != self.data.supply_coins as i64 {
-            return Err(format!("{coins} coins, supply {}", self.data.supply_coins));
+            return Err(format!(
+                "reserve_coins, coins: {coins} coins, supply {}",
+                self.data.supply_coins
+            ));
         }
         if finite && s.reserve_coins < 0 {
-            return Err("negative coin reserve".into());
+            return Err("reserve_coins: negative coin reserve".into());
         }
 
         // Markers: at most `capacity` per Town-map space.
@@ -155,7 +174,7 @@ impl TofuShifu {
                 .filter(|p| p.marker == space as u8)
                 .count();
             if k > self.data.spaces[space as usize].capacity as usize {
-                return Err(format!("{k} markers on {space}"));
+                return Err(format!("marker: {k} markers on {space}"));
             }
         }
         // Hand limit after Rest.
@@ -165,7 +184,10 @@ impl TofuShifu {
         ) {
             for (i, p) in s.players[..n].iter().enumerate() {
                 if p.hand.count_ones() > self.hand_limit(p).max(self.hand_size) as u32 {
-                    return Err(format!("player {i}: {} cards in hand", p.hand.count_ones()));
+                    return Err(format!(
+                        "players[{i}].hand: {} cards in hand",
+                        p.hand.count_ones()
+                    ));
                 }
             }
         }
@@ -173,7 +195,7 @@ impl TofuShifu {
         let mut town: u16 = s.town_display;
         for p in &s.players[..n] {
             if town & p.town_done != 0 {
-                return Err("town objective in two places".into());
+                return Err("town_display, town_done: a Town objective in two places".into());
             }
             town |= p.town_done;
         }
