@@ -542,6 +542,17 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<GinzaData, EngineErro
     ];
     compile_players(&raw.players, &at)?;
     let bonus = compile_bonus(&raw.bonus, &subcategories, &at)?;
+    // Names pick cards out (`show`, the summaries, the tests): each once per kind.
+    let names = |v: Vec<&str>, section| unique_names(section, &v, file, text);
+    names(
+        raw.orders.iter().map(|o| o.name.as_str()).collect(),
+        "orders",
+    )?;
+    names(
+        raw.players.iter().map(|p| p.name.as_str()).collect(),
+        "players",
+    )?;
+    names(raw.bonus.iter().map(|b| b.name.as_str()).collect(), "bonus")?;
     Ok(GinzaData {
         source: file.to_string(),
         status: raw.status.unwrap_or_else(|| "unspecified".into()),
@@ -557,6 +568,63 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<GinzaData, EngineErro
 }
 
 type At<'a> = dyn Fn(&str, &str, String, String) -> EngineError + 'a;
+
+/// Refuses a name given to two entries of a top-level list (`orders`, `players`, `bonus`),
+/// naming both entries and, where found, both lines.
+fn unique_names(section: &str, names: &[&str], file: &str, text: &str) -> Result<(), EngineError> {
+    for (j, name) in names.iter().enumerate() {
+        let Some(i) = names[..j].iter().position(|x| x.trim() == name.trim()) else {
+            continue;
+        };
+        let lines = name_lines(text, section, name.trim());
+        let line = |k: usize| match lines.get(k) {
+            Some(l) => format!(" (line {l})"),
+            None => String::new(),
+        };
+        return Err(EngineError::Data {
+            file: file.to_string(),
+            line: lines.get(1).copied().unwrap_or(0),
+            column: 0,
+            field: format!("{section}[{j}].name"),
+            message: format!(
+                "`{name}` names both {section}[{i}]{} and {section}[{j}]{}; each name may be \
+                 used once",
+                line(0),
+                line(1)
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The 1-based lines of the top-level `section:` of a YAML text whose `name:` is `name`
+/// (plain or quoted).
+fn name_lines(text: &str, section: &str, name: &str) -> Vec<usize> {
+    let head = format!("{section}:");
+    let mut in_section = false;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let top = !line.is_empty() && !line.starts_with([' ', '-', '#', '\t']);
+        if top {
+            in_section = line.starts_with(&head);
+        }
+        if !in_section {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(k) = rest.find("name:") {
+            rest = rest[k + 5..].trim_start();
+            let bare = rest.trim_start_matches(['"', '\'']);
+            if let Some(after) = bare.strip_prefix(name) {
+                if after.is_empty() || after.starts_with([',', '}', '"', '\'', ' ', '#']) {
+                    out.push(i + 1);
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
 
 fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
     let range = |f: &'static str, v: u32, lo: u32, hi: u32| {
@@ -974,6 +1042,39 @@ mod tests {
             "{e}"
         );
         assert!(line_of(&e) > 0, "{e}");
+    }
+
+    /// Two orders, two player cards or two bonus cards of one name are refused, naming both
+    /// entries and both lines.
+    #[test]
+    fn duplicate_order_player_and_bonus_names_are_refused_naming_both_lines() {
+        let cases = [
+            (
+                "name: \"American Coffee\"",
+                "name: \"Blend Coffee\"",
+                "orders[0]",
+                "orders[1]",
+            ),
+            ("name: Tsuru,", "name: Yuko,", "players[", "players["),
+            (
+                "name: \"Amami Lover\"",
+                "name: \"Soda Fountain Regular\"",
+                "bonus[0]",
+                "bonus[1]",
+            ),
+        ];
+        for (from, to, first, second) in cases {
+            let e = broken(from, to);
+            assert!(
+                e.contains(first) && e.contains(second) && e.contains(".name"),
+                "{e}"
+            );
+            let lines: Vec<&str> = e.matches("(line ").collect();
+            assert_eq!(lines.len(), 2, "both lines named: {e}");
+            assert!(line_of(&e) > 0, "{e}");
+        }
+        let e = broken("name: Tsuru,", "name: Yuko,");
+        assert!(e.contains("`Yuko` names both players["), "{e}");
     }
 
     #[test]
