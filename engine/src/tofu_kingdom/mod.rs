@@ -72,6 +72,20 @@ pub struct TofuKingdom {
     ask_start: [[u16; MAX_PLAYERS + 1]; MAX_PLAYERS],
 }
 
+/// Most possible deals a game may have: the Prince's exact belief (the greedy agent's posterior,
+/// MCTS's determinization when rejection fails) enumerates every deal consistent with the
+/// answers, each decision. 7 cards at 8 players make 5,040 (0.34 s a greedy game); 12 cards at 8
+/// players made 3,991,680 (171 s a game), so the limit keeps a greedy game within seconds.
+pub const MAX_DEALS: u64 = 100_000;
+
+/// The number of ways to deal `cards` distinct cards to `seats` seats, one each (the centre's
+/// order does not count): `cards! / (cards - seats)!`.
+pub fn deal_count(cards: usize, seats: usize) -> u64 {
+    (cards.saturating_sub(seats) + 1..=cards)
+        .map(|c| c as u64)
+        .product()
+}
+
 /// The id of the next game built.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -130,6 +144,20 @@ impl TofuKingdom {
                 format!(
                     "{} Character cards leave {centre} face down in the centre at {players} players; at most {MAX_PLAYERS} fit",
                     list.len()
+                ),
+            ));
+        }
+        let deals = deal_count(list.len(), players as usize - 1);
+        if deals > MAX_DEALS {
+            return Err(EngineError::param(
+                "deal",
+                format!(
+                    "{} Character cards dealt to {} players besides the Prince make {deals} possible deals; \
+                     the Prince's belief (greedy and MCTS agents) weighs every deal consistent with \
+                     the answers, so at most {MAX_DEALS} are supported (a greedy game would take \
+                     minutes): use fewer players, fewer cards, or a blue_orange list with fewer cards",
+                    list.len(),
+                    players - 1
                 ),
             ));
         }
