@@ -87,4 +87,44 @@ mod tests {
         assert!(nan.unwrap_err().contains("finite"));
         assert!(with_values(&w, &[("nope".into(), 1.0)]).is_err());
     }
+
+    /// Every game's weights: a weight with a declared domain loads at its ends and is refused
+    /// just outside; one without loads at any magnitude (so no undeclared domain can stop a
+    /// tuner, as "-0.00085 is not a probability" stopped `shifu train`).
+    fn domains_are_declared<G: crate::eval::Evaluate>() {
+        let base = G::Weights::default();
+        for (name, _) in float_fields(&base) {
+            let loads = |x: f64| with_values(&base, &[(name.clone(), x)]).is_ok();
+            match G::weight_domain(&name) {
+                Some((lo, hi)) => {
+                    assert!(loads(lo) && loads(hi), "{name}: its domain's ends load");
+                    assert!(
+                        !loads(lo - 1e-3) && !loads(hi + 1e-3),
+                        "{name}: outside refused"
+                    );
+                }
+                None => {
+                    for x in [-1e6, -1.0, 0.0, 1e6] {
+                        assert!(
+                            loads(x),
+                            "{name} = {x} is refused: declare its weight_domain"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_weight_domain_is_declared_and_its_ends_load() {
+        use shifu_engine::{ginza_retro_cafe, tofu_kingdom, tofu_shifu, wok_star};
+        domains_are_declared::<tofu_kingdom::TofuKingdom>();
+        domains_are_declared::<tofu_shifu::TofuShifu>();
+        domains_are_declared::<wok_star::WokStar>();
+        domains_are_declared::<ginza_retro_cafe::GinzaRetroCafe>();
+        assert_eq!(
+            <tofu_kingdom::TofuKingdom as crate::eval::Evaluate>::weight_domain("steer"),
+            Some((0.0, 1.0))
+        );
+    }
 }

@@ -264,9 +264,9 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
             .iter()
             .map(|x| if x.abs() > 1e-9 { x.abs() } else { 0.1 })
             .collect(),
+        bounds: within_domains::<G>(&names, &bounds),
         names,
         start,
-        bounds,
         pool: &pool,
     };
     train(args, &problem, settings, recorded, &checkpoint_path)
@@ -302,6 +302,21 @@ fn parse_bounds(given: &[String], names: &[String], start: &[f64]) -> Result<Vec
         b[i] = (lo, hi);
     }
     Ok(b)
+}
+
+/// The bounds within which candidates are clamped: each `--bounds` range (or none) narrowed to
+/// the weight's domain (a probability's 0 to 1, [`shifu_agents::eval::Evaluate::weight_domain`]), so no candidate
+/// fails to load. Kept out of the checkpoint's settings: a run that died on a weight outside its
+/// domain resumes.
+fn within_domains<G: Playable>(names: &[String], bounds: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    names
+        .iter()
+        .zip(bounds)
+        .map(|(name, &(lo, hi))| match G::weight_domain(name) {
+            Some((dlo, dhi)) => (lo.max(dlo), hi.min(dhi)),
+            None => (lo, hi),
+        })
+        .collect()
 }
 
 fn check_args(args: &TrainArgs, n: usize) -> Result<()> {
@@ -649,6 +664,35 @@ mod tests {
             assert!(elo(1.5 / n as f64, n) > 0.0);
         }
         assert!((elo(0.75, 2) - 400.0 * 3f64.log10()).abs() < 1e-9);
+    }
+
+    /// Issue 46: `shifu train --game tofu-kingdom` died with "-0.00085 is not a probability"
+    /// when CMA-ES proposed a negative `steer`; candidates are now clamped into the domain.
+    #[test]
+    fn tofu_kingdom_candidates_stay_probabilities() {
+        use shifu_engine::tofu_kingdom::TofuKingdom;
+        let game = TofuKingdom::with_params(Default::default()).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let names: Vec<String> = ["steer", "points"].map(String::from).to_vec();
+        let unbounded = vec![(f64::NEG_INFINITY, f64::INFINITY); 2];
+        let p = Problem {
+            game: &game,
+            spec: "greedy",
+            base: Default::default(),
+            bounds: within_domains::<TofuKingdom>(&names, &unbounded),
+            names,
+            start: vec![0.5, 1.0],
+            scale: vec![0.5, 1.0],
+            pool: &pool,
+        };
+        for (x, steer) in [(-1.0017, 0.0), (5.0, 1.0), (0.5, 0.75)] {
+            let w = p.weights(&[x, -7.0]).expect("a candidate always loads");
+            assert_eq!(w.steer, steer);
+            assert_eq!(w.points, -6.0, "a weight without a domain is not clamped");
+        }
     }
 
     #[test]

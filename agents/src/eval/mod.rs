@@ -46,6 +46,17 @@ pub trait Evaluate: Game + Encoding {
         }
     }
 
+    /// The closed range of values the floating-point weight `name` may take, where its
+    /// weights refuse others (a probability: 0 to 1); `None` (the default) where any finite
+    /// value loads. Tuners (`shifu train`) keep every candidate within, so a proposal never
+    /// fails to load.
+    fn weight_domain(_name: &str) -> Option<(f64, f64)>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
     /// A seat's belief about the hidden state at one decision, built once per decision by
     /// [`Evaluate::belief`] and used by MCTS with `belief=model`. `()` for games without one.
     type Belief: Send;

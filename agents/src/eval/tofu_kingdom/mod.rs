@@ -95,6 +95,9 @@ pub struct TofuKingdomWeights {
     pub slack: f64,
 }
 
+/// The weights that are probabilities (deserialized by [`probability`]).
+const PROBABILITIES: [&str; 3] = ["maybe_truth", "steer", "slack"];
+
 /// A weight that is a probability: refused outside [0, 1] (a model with a negative
 /// probability would weigh deals silently wrong).
 fn probability<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
@@ -627,6 +630,10 @@ fn particle_guess<R: Rng + ?Sized>(
 impl Evaluate for TofuKingdom {
     type Weights = TofuKingdomWeights;
     type Belief = KingdomBelief;
+
+    fn weight_domain(name: &str) -> Option<(f64, f64)> {
+        PROBABILITIES.contains(&name).then_some((0.0, 1.0))
+    }
 
     fn belief<R: Rng + ?Sized>(
         &self,
