@@ -919,7 +919,20 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
         ));
     }
 
+    if raw.supply.coins == 0 {
+        return Err(err(
+            "supply.coins",
+            "0 coins: every coin a player gains comes from this supply, so no coin could be paid"
+                .into(),
+        ));
+    }
     // Town objectives.
+    if raw.town_objectives.is_empty() {
+        return Err(err(
+            "town_objectives",
+            "no Town objectives: the face-up display, one per player, is dealt from them".into(),
+        ));
+    }
     if raw.town_objectives.len() > MAX_TOWN_OBJECTIVES {
         return Err(err(
             "town_objectives",

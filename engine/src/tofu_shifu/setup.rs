@@ -37,6 +37,19 @@ impl TofuShifu {
         for (i, c) in coins_src.iter().take(players as usize).enumerate() {
             start_coins[i] = *c;
         }
+        // A finite reserve hands out only what it holds: 1000 coins each from a supply of 80
+        // played as 80, 0, 0, 0.
+        let handed: u32 = start_coins.iter().map(|&c| u32::from(c)).sum();
+        if params.finite_reserve && handed > data.supply_coins {
+            return Err(EngineError::param(
+                "start_coins",
+                format!(
+                    "{handed} start coins for {players} players exceed the coin supply of {} \
+                     (supply.coins in {}); give fewer, or finite_reserve=false",
+                    data.supply_coins, data.source
+                ),
+            ));
+        }
         let market_slots = params
             .market_size
             .map(|x| x as usize)
