@@ -10,6 +10,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod alloc_counter;
+pub mod bitset_json;
 pub mod bytes;
 pub mod encode;
 pub mod error;

@@ -117,6 +117,7 @@ pub struct State {
     /// Coins.
     pub coins: [u16; MAX_PLAYERS],
     /// Acquired order cards (bit set of order ids).
+    #[serde(with = "crate::bitset_json::array")]
     pub won_orders: [u64; MAX_PLAYERS],
     /// Common dice in each personal supply (used this round).
     pub purple_held: [u8; MAX_PLAYERS],
@@ -143,8 +144,10 @@ pub struct State {
     /// Customer cards that have arrived, per time of day.
     pub arrived: [u16; 3],
     /// Order cards still in the Order decks (all ranks).
+    #[serde(with = "crate::bitset_json")]
     pub order_deck: u64,
     /// Order cards discarded with customers who left.
+    #[serde(with = "crate::bitset_json")]
     pub order_discard: u64,
     /// Customers served.
     pub served: u8,

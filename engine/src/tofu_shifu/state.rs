@@ -62,6 +62,7 @@ pub struct TurnCtx {
     /// Serve: market sales left this action.
     pub market_left: u8,
     /// Rest: cards chosen to keep (phase `RestKeep`).
+    #[serde(with = "crate::bitset_json")]
     pub kept: CardSet,
     /// A Town objective was completed this turn.
     pub town_claimed: bool,
@@ -103,17 +104,23 @@ pub struct PlayerState {
     /// Where the Shifu marker stands.
     pub marker: u8,
     /// Cards in hand.
+    #[serde(with = "crate::bitset_json")]
     pub hand: CardSet,
     /// Cards in hand whose identity every player has seen (they came back from the face-up Rest
     /// zone). The rest of the hand is private.
+    #[serde(with = "crate::bitset_json")]
     pub hand_known: CardSet,
     /// The Rest zone (face up): discarded and newly gained cards.
+    #[serde(with = "crate::bitset_json")]
     pub rest: CardSet,
     /// Cards played as upgrades.
+    #[serde(with = "crate::bitset_json")]
     pub upgrades: CardSet,
     /// Cards set as restaurant objectives, not yet completed (face up).
+    #[serde(with = "crate::bitset_json")]
     pub objective_zone: CardSet,
     /// Restaurant objectives completed (flipped).
+    #[serde(with = "crate::bitset_json")]
     pub restaurant_done: CardSet,
     /// Town objectives completed, by index.
     pub town_done: u16,
@@ -211,12 +218,15 @@ pub struct State {
     /// The game was stopped by the round cap.
     pub capped: bool,
     /// Production cards in the deck (drawn uniformly at random: the order is unknown to all).
+    #[serde(with = "crate::bitset_json")]
     pub deck: CardSet,
     /// Market slots, left to right ([`NONE`] when empty).
     pub market: [u8; MAX_MARKET],
     /// Customer tiles in the bag.
+    #[serde(with = "crate::bitset_json")]
     pub bag: TileSet,
     /// Tiles drawn by the current Seat action, not yet placed or returned.
+    #[serde(with = "crate::bitset_json")]
     pub drawn: TileSet,
     /// Face-up Town objectives (not the coin stack), by index.
     pub town_display: u16,

@@ -102,10 +102,13 @@ pub struct State {
     /// Each ingredient token's slot on the track.
     pub track: [u8; MAX_INGREDIENTS],
     /// Customer cards in the Regular deck (bit `recipe * 8 + slot`).
+    #[serde(with = "crate::bitset_json")]
     pub deck: u128,
     /// Coupon customers in the Coupon pile.
+    #[serde(with = "crate::bitset_json")]
     pub coupons: u128,
     /// Customers served today.
+    #[serde(with = "crate::bitset_json")]
     pub served: u128,
     /// The revealed customer waiting to be served, if any.
     pub customer: Option<u8>,
@@ -142,6 +145,7 @@ pub struct State {
     /// Customers served late over the game.
     pub late_total: u16,
     /// Customers served on time today.
+    #[serde(with = "crate::bitset_json")]
     pub on_time_cards: u128,
     /// Events variant: event cards shuffled into the Regular deck (hidden from everyone).
     pub event_deck: u16,
