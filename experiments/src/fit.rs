@@ -3,7 +3,7 @@
 //! (`mcts:...,leaf=model.json`).
 
 use crate::games::Playable;
-use crate::npz::read_array;
+use crate::npz::{read_array, read_f32_rows};
 use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -47,8 +47,10 @@ pub struct FitArgs {
     /// Seed of the initial weights and the shuffling.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The most observation bytes read into memory.
-    #[arg(long, default_value_t = 4 << 30)]
+    /// The most observation bytes held in memory (default 1 GiB). A larger export is sampled
+    /// by whole games, read as a stream, and the note says how many games were kept; raise
+    /// it to fit on more, or export with `--every K` to spread the same rows over more games.
+    #[arg(long, default_value_t = 1 << 30)]
     max_bytes: u64,
 }
 
@@ -65,7 +67,7 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
         bail!("--lr must be > 0, --epochs and --batch at least 1");
     }
     crate::runfile::check_writable_target(&args.out)?;
-    let data = load(args, game.observation_len(), game.num_seats())?;
+    let (data, sample) = load(args, game.observation_len(), game.num_seats())?;
     let mut model = match &args.init {
         None => ValueModel::new(game.name(), data.inputs, args.hidden, args.seed),
         Some(path) => {
@@ -97,8 +99,16 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
             seed: args.seed,
         },
     );
+    let sampled = if sample.kept_games < sample.games {
+        format!(
+            " (a sample of {} of its {} games, to keep observations within --max-bytes {})",
+            sample.kept_games, sample.games, args.max_bytes
+        )
+    } else {
+        String::new()
+    };
     model.note = format!(
-        "shifu fit on {}{}: {} rows ({} held out), {} hidden units, target {}{}, {} epochs; held-out MSE {:.5} against {:.5} for the mean",
+        "shifu fit on {}{sampled}{}: {} rows ({} held out), {} hidden units, target {}{}, {} epochs; held-out MSE {:.5} against {:.5} for the mean",
         args.input.display(),
         args.init
             .as_ref()
@@ -130,19 +140,13 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
 }
 
 /// The export's rows of games that ended by the rules (capped games decide nothing), each with
-/// the deciding seat's final reward; one game in ten held out.
-fn load(args: &FitArgs, len: usize, seats: usize) -> Result<Dataset> {
+/// the deciding seat's final reward; one game in ten held out. Games past `--max-bytes` of
+/// observations are left out (see [`sample_games`]); the second value says how many were kept.
+fn load(args: &FitArgs, len: usize, seats: usize) -> Result<(Dataset, Sample)> {
     let path = &args.input;
-    let obs = read_array(path, "observation", args.max_bytes)?;
-    if obs.shape.len() != 2 || obs.shape[1] != len {
-        bail!(
-            "{}: observations of {:?} values; {} encodes {len} (export the same game and player count)",
-            path.display(),
-            obs.shape,
-            args.game.game
-        );
-    }
-    let rows = obs.shape[0];
+    // The small columns first (8 bytes a row each): they say which rows the sample keeps.
+    let game_col = read_array(path, "game", 1 << 30)?;
+    let rows = game_col.shape[0];
     let small = 64 * rows as u64 + (1 << 20);
     let column = |name: &str| -> Result<Vec<i64>> {
         let a = read_array(path, name, small)?;
@@ -156,12 +160,8 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<Dataset> {
         }
         Ok(v)
     };
-    let (games, seat, step, capped) = (
-        column("game")?,
-        column("seat")?,
-        column("step")?,
-        column("capped")?,
-    );
+    let games = game_col.i64s()?;
+    let (seat, step, capped) = (column("seat")?, column("step")?, column("capped")?);
     let reward = read_array(path, "reward", small)?;
     if reward.shape != [rows, seats] {
         bail!(
@@ -171,30 +171,47 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<Dataset> {
         );
     }
     let reward = reward.f32s()?;
-    let x_all = obs.f32s()?;
-    let mut x = Vec::new();
+    let row_bytes = 4 * len as u64;
+    let (keep, sample) = sample_games(&games, &capped, row_bytes, args.max_bytes, args.seed);
+    if sample.kept_games == 0 && sample.games > 0 {
+        bail!(
+            "{}: --max-bytes {} holds no whole game's observations; raise it, or export with --every K",
+            path.display(),
+            args.max_bytes
+        );
+    }
+    // Every kept row is a row of the dataset, in order: the observations are used as read.
+    let (shape, x) = read_f32_rows(path, "observation", args.max_bytes, |i| keep[i])?;
+    if shape.len() != 2 || shape[1] != len {
+        bail!(
+            "{}: observations of {:?} values; {} encodes {len} (export the same game and player count)",
+            path.display(),
+            shape,
+            args.game.game
+        );
+    }
     let mut r = Vec::new();
     let mut held_out = Vec::new();
     let mut chains: BTreeMap<(i64, i64), Vec<(i64, usize)>> = BTreeMap::new();
+    let mut at = 0;
     for i in 0..rows {
         let s = seat[i];
-        if capped[i] != 0 {
+        if !keep[i] {
             continue;
         }
+        let x_row = &x[at * len..(at + 1) * len];
+        at += 1;
         let won = usize::try_from(s)
             .ok()
             .filter(|&s| s < seats)
             .map(|s| reward[i * seats + s]);
-        if !won.is_some_and(|r| (0.0..=1.0).contains(&r))
-            || !x_all[i * len..(i + 1) * len].iter().all(|v| v.is_finite())
-        {
+        if !won.is_some_and(|r| (0.0..=1.0).contains(&r)) || !x_row.iter().all(|v| v.is_finite()) {
             bail!(
                 "{}: row {i} has a seat, a reward (0 to 1) or an observation out of range",
                 path.display()
             );
         }
         let k = r.len();
-        x.extend_from_slice(&x_all[i * len..(i + 1) * len]);
         r.push(won.unwrap_or_default());
         held_out.push(games[i].rem_euclid(10) == 0);
         chains.entry((games[i], s)).or_default().push((step[i], k));
@@ -205,7 +222,7 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<Dataset> {
             path.display()
         );
     }
-    Ok(Dataset {
+    let data = Dataset {
         inputs: len,
         x,
         reward: r,
@@ -217,5 +234,62 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<Dataset> {
             })
             .collect(),
         held_out,
-    })
+    };
+    Ok((data, sample))
+}
+
+/// Which games a fit keeps: every game that ended by the rules while their observations fit in
+/// `max_bytes`, else whole games in a seeded pseudo-random order until the next would not fit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Sample {
+    kept_games: usize,
+    games: usize,
+}
+
+/// The rows to keep (by row) and the [`Sample`]: rows of capped games are never kept; whole
+/// games are taken in the order of a hash of their index and `seed` (independent of the one
+/// game in ten held out) while their rows of `row_bytes` fit in `max_bytes`.
+fn sample_games(
+    games: &[i64],
+    capped: &[i64],
+    row_bytes: u64,
+    max_bytes: u64,
+    seed: u64,
+) -> (Vec<bool>, Sample) {
+    let mut rows_of: BTreeMap<i64, u64> = BTreeMap::new();
+    for (g, c) in games.iter().zip(capped) {
+        if *c == 0 {
+            *rows_of.entry(*g).or_default() += 1;
+        }
+    }
+    let mut order: Vec<(u64, i64)> = rows_of
+        .keys()
+        .map(|&g| {
+            (
+                shifu_agents::splitmix64(seed ^ shifu_agents::splitmix64(g as u64)),
+                g,
+            )
+        })
+        .collect();
+    order.sort_unstable();
+    let mut kept = std::collections::BTreeSet::new();
+    let mut bytes = 0u64;
+    for (_, g) in order {
+        let more = rows_of[&g] * row_bytes;
+        if bytes + more > max_bytes {
+            break;
+        }
+        bytes += more;
+        kept.insert(g);
+    }
+    let keep = games
+        .iter()
+        .zip(capped)
+        .map(|(g, c)| *c == 0 && kept.contains(g))
+        .collect();
+    let sample = Sample {
+        kept_games: kept.len(),
+        games: rows_of.len(),
+    };
+    (keep, sample)
 }

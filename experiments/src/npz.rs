@@ -262,25 +262,128 @@ impl Array {
 /// one of the types [`NpzWriter`] writes (the error names the file and the array), and arrays
 /// of more than `max_bytes`.
 pub fn read_array(path: &Path, name: &str, max_bytes: u64) -> Result<Array> {
+    read_rows(path, name, max_bytes, |_| true)
+}
+
+/// The rows of array `name` for which `keep(row)` holds (of a two-dimensional array, or the
+/// elements of a one-dimensional one), read as a stream: memory holds the kept rows, so a
+/// sample of an array larger than memory can be read. `max_bytes` bounds the kept rows' bytes;
+/// the returned array's first dimension is the kept rows' count.
+pub fn read_rows(
+    path: &Path,
+    name: &str,
+    max_bytes: u64,
+    keep: impl Fn(usize) -> bool,
+) -> Result<Array> {
+    let mut bytes = Vec::new();
+    let (dtype, shape) = stream_rows(path, name, max_bytes, keep, |row| {
+        bytes.extend_from_slice(row)
+    })?;
+    Ok(Array {
+        dtype,
+        shape,
+        bytes,
+    })
+}
+
+/// The kept rows of a `float32` array `name` (as [`read_rows`]), converted as they are read, so
+/// memory holds them once: the values, row-major, and the shape (its first dimension the kept
+/// rows' count).
+pub fn read_f32_rows(
+    path: &Path,
+    name: &str,
+    max_bytes: u64,
+    keep: impl Fn(usize) -> bool,
+) -> Result<(Vec<usize>, Vec<f32>)> {
+    let mut values = Vec::new();
+    let (dtype, shape) = stream_rows(path, name, max_bytes, keep, |row| {
+        values.extend(
+            row.chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        )
+    })?;
+    if dtype != Dtype::F32 {
+        bail!(
+            "{}: array `{name}`: expected float32 values",
+            path.display()
+        );
+    }
+    Ok((shape, values))
+}
+
+/// Streams the kept rows of array `name` to `sink`, after checking the header and that the
+/// kept rows' bytes are at most `max_bytes`; returns the element type and the shape with the
+/// kept rows' count first.
+fn stream_rows(
+    path: &Path,
+    name: &str,
+    max_bytes: u64,
+    keep: impl Fn(usize) -> bool,
+    mut sink: impl FnMut(&[u8]),
+) -> Result<(Dtype, Vec<usize>)> {
     use std::io::Read;
     let what = || format!("{}: array `{name}`", path.display());
     let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut zip = zip::ZipArchive::new(BufReader::new(file))
         .with_context(|| format!("{}: not an .npz (zip) archive", path.display()))?;
-    let mut entry = zip.by_name(&format!("{name}.npy")).with_context(|| {
+    let entry = zip.by_name(&format!("{name}.npy")).with_context(|| {
         format!(
             "{}: no array `{name}` (is it a shifu export?)",
             path.display()
         )
     })?;
+    let stored = entry.size();
+    let mut entry = BufReader::with_capacity(1 << 20, entry);
+    let (dtype, mut shape) = read_header(&mut entry, &what)?;
+    let row_bytes = shape[1..]
+        .iter()
+        .try_fold(dtype.size(), |a, &x| a.checked_mul(x as u64))
+        .with_context(|| format!("{}: a shape too large", what()))?;
+    // The shape must fit the entry (rows of no bytes, at most 2^32), before rows are counted.
+    let fits = match row_bytes.checked_mul(shape[0] as u64) {
+        Some(0) => shape[0] <= 1 << 32,
+        Some(total) => total <= stored,
+        None => false,
+    };
+    if !fits {
+        bail!("{}: shorter than its shape says", what());
+    }
+    let kept = (0..shape[0]).filter(|&i| keep(i)).count();
+    row_bytes
+        .checked_mul(kept as u64)
+        .filter(|&b| b <= max_bytes)
+        .with_context(|| {
+            format!(
+                "{}: {kept} rows of {row_bytes} bytes are larger than {max_bytes} bytes",
+                what()
+            )
+        })?;
+    let mut row = vec![0u8; row_bytes as usize];
+    for i in 0..shape[0] {
+        entry
+            .read_exact(&mut row)
+            .with_context(|| format!("{}: shorter than its shape says", what()))?;
+        if keep(i) {
+            sink(&row);
+        }
+    }
+    shape[0] = kept;
+    Ok((dtype, shape))
+}
+
+/// The `.npy` header of an array: its element type and its shape (one or two dimensions).
+fn read_header(
+    r: &mut impl std::io::Read,
+    what: &dyn Fn() -> String,
+) -> Result<(Dtype, Vec<usize>)> {
     let mut head = [0u8; 10];
-    entry.read_exact(&mut head).with_context(what)?;
+    r.read_exact(&mut head).with_context(what)?;
     if &head[..6] != b"\x93NUMPY" || head[6] != 1 {
         bail!("{}: not an .npy array of format 1.0", what());
     }
     let len = usize::from(u16::from_le_bytes([head[8], head[9]]));
     let mut dict = vec![0u8; len];
-    entry.read_exact(&mut dict).with_context(what)?;
+    r.read_exact(&mut dict).with_context(what)?;
     let dict = String::from_utf8_lossy(&dict);
     let dtype = [Dtype::F32, Dtype::U8, Dtype::I64, Dtype::U64]
         .into_iter()
@@ -304,20 +407,7 @@ pub fn read_array(path: &Path, name: &str, max_bytes: u64) -> Result<Array> {
         .flatten()
         .filter(|s: &Vec<usize>| (1..=2).contains(&s.len()))
         .with_context(|| format!("{}: a shape of one or two dimensions", what()))?;
-    let bytes = shape
-        .iter()
-        .try_fold(dtype.size(), |a, &x| a.checked_mul(x as u64))
-        .filter(|&b| b <= max_bytes)
-        .with_context(|| format!("{}: larger than {max_bytes} bytes", what()))?;
-    let mut data = vec![0u8; bytes as usize];
-    entry
-        .read_exact(&mut data)
-        .with_context(|| format!("{}: shorter than its shape says", what()))?;
-    Ok(Array {
-        dtype,
-        shape,
-        bytes: data,
-    })
+    Ok((dtype, shape))
 }
 
 #[cfg(test)]
@@ -359,6 +449,10 @@ mod tests {
         assert!(n.f32s().is_err());
         let e = read_array(&out, "x", 8).err().unwrap().to_string();
         assert!(e.contains("larger than 8 bytes"), "{e}");
+        // A sample of the rows, read as a stream: only the kept rows count against the limit.
+        let odd = read_rows(&out, "x", 8, |i| i == 1).unwrap();
+        assert_eq!(odd.shape, vec![1, 2]);
+        assert_eq!(odd.f32s().unwrap(), vec![-3.0, 4.0]);
         let e = read_array(&out, "y", 1 << 20).err().unwrap().to_string();
         assert!(e.contains("no array `y`"), "{e}");
         std::fs::write(dir.join("b.npz"), b"not a zip").unwrap();
