@@ -10,6 +10,8 @@ pub mod bench;
 #[cfg(feature = "cli")]
 pub mod calibrate;
 #[cfg(feature = "cli")]
+pub mod completions;
+#[cfg(feature = "cli")]
 pub mod curve;
 #[cfg(feature = "cli")]
 pub mod data;

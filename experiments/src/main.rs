@@ -3,10 +3,10 @@
 //! A thin binary over the engine and agents crates. Every subcommand names a game, a player
 //! count, parameters (`--set key=value`, `--config file.toml`), and a master seed.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use shifu::{
-    bench, calibrate, data, duel, encoding, export, fit, play, report, runfile, show, sweep,
-    tournament, train,
+    bench, calibrate, completions, data, duel, encoding, export, fit, play, report, runfile, show,
+    sweep, tournament, train,
 };
 use std::process::ExitCode;
 
@@ -116,6 +116,15 @@ enum Command {
     #[command(after_help = "Example:\n  shifu show --seed 7 --take 0,3,1\n  \
         shifu show --seed 7 --take 0 --save-state pos.json\n  shifu show --state pos.json --json")]
     Show(show::ShowArgs),
+    /// Shell completions (bash, zsh, fish, elvish, powershell), on standard output.
+    #[command(
+        after_help = "Example:\n  shifu completions bash > ~/.local/share/bash-completion/completions/shifu\n  \
+        shifu completions zsh > ~/.zfunc/_shifu"
+    )]
+    Completions(completions::CompletionsArgs),
+    /// The manual page (roff, every subcommand's options), on standard output.
+    #[command(after_help = "Example:\n  shifu man > shifu.1 && man ./shifu.1")]
+    Man,
 }
 
 /// Options of `shifu merge`.
@@ -157,6 +166,8 @@ fn main() -> ExitCode {
         Command::Show(a) => show::run(a),
         Command::Merge(a) => runfile::merge(&a.out, &a.inputs, a.allow_partial)
             .map(|n| println!("{n} games in {}", a.out.display())),
+        Command::Completions(a) => completions::completions(&a, Cli::command()),
+        Command::Man => completions::man(Cli::command()),
     };
     if std::env::var_os("SHIFU_PEAK_MEMORY").is_some() {
         // For the tests: the process's peak resident memory (Linux), on stderr.
