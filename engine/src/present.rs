@@ -54,6 +54,9 @@ pub trait Present: Game + Sized + 'static {
     /// Names of per-game event columns written to the CSV after `capped`; a cell is empty when
     /// the event did not happen.
     const EVENTS: &'static [&'static str];
+    /// Whether every seat wins or loses together (Wok Star): summaries then print the team's
+    /// result, not a win share per seat or a test of equal chances by seat.
+    const COOPERATIVE: bool = false;
 
     /// Builds the game from the shared options.
     fn build(options: &BuildOptions) -> Result<Self, EngineError>;

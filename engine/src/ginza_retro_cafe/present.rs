@@ -226,7 +226,7 @@ impl Present for GinzaRetroCafe {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "round {}, {:?}; start player {}; customers served {}, left {}; deck {} / {} / {}",
+            "round {}, {}; start player {}; customers served {}, left {}; deck {} / {} / {}",
             s.round,
             s.phase,
             s.start_player + 1,
@@ -306,6 +306,30 @@ impl Present for GinzaRetroCafe {
 
     fn check_state(&self, s: &State) -> Result<(), String> {
         GinzaRetroCafe::check_state(self, s)
+    }
+}
+
+/// The phase as the printed position names it (not Rust's debug text).
+impl std::fmt::Display for super::state::Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::state::Phase::*;
+        match self {
+            ChoosePlayerCard { seat } => write!(f, "player {} chooses a player card", seat + 1),
+            Draft { seat, second } => write!(
+                f,
+                "player {} keeps a bonus card ({} pick)",
+                seat + 1,
+                if *second { "second" } else { "first" }
+            ),
+            Turn { seat } => write!(f, "player {}'s turn", seat + 1),
+            Change { seat, left } => {
+                write!(f, "player {} changes dice rolls, {left} left", seat + 1)
+            }
+            Reroll { seat, left, .. } => {
+                write!(f, "player {} rerolls dice, {left} left", seat + 1)
+            }
+            Over => write!(f, "game over"),
+        }
     }
 }
 

@@ -256,11 +256,12 @@ impl TofuKingdom {
     fn render_position(&self, s: &State) -> String {
         use std::fmt::Write as _;
         let t = &s.table;
-        let id = |c: u8| self.data.card(c).id.clone();
+        // Cards by name as printed on them (`queen_tofu` is Queen Tofu), not by data id.
+        let id = |c: u8| card_name(&self.data.card(c).id);
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "round {}, Prince Mochi: player {}, phase {:?}",
+            "round {}, Prince Mochi: player {}, phase: {}",
             t.round,
             t.prince + 1,
             t.phase
@@ -275,7 +276,7 @@ impl TofuKingdom {
             );
         }
         let centre: Vec<String> = s.centre().iter().map(|&c| id(c)).collect();
-        let _ = writeln!(out, "  centre: {}", centre.join(" "));
+        let _ = writeln!(out, "  centre: {}", centre.join(", "));
         for e in t.log() {
             let ask = Action::Ask {
                 to: e.to,
@@ -289,5 +290,41 @@ impl TofuKingdom {
             );
         }
         out
+    }
+}
+
+/// A card's name from its data id: `queen_tofu` is "Queen Tofu".
+fn card_name(id: &str) -> String {
+    id.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The phase as the printed position names it (not Rust's debug text).
+impl std::fmt::Display for super::state::Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::state::{Phase::*, Question};
+        match self {
+            Ask => write!(f, "Prince Mochi asks"),
+            Answer { to, question } => {
+                write!(f, "player {} answers ", to + 1)?;
+                match question {
+                    Question::WherePrincess => write!(f, "\"Where is Princess Tofu?\""),
+                    Question::OwnCard => write!(f, "\"Which Character card do you hold?\""),
+                    Question::CardOf(s) => {
+                        write!(f, "\"Which Character card does player {} hold?\"", s + 1)
+                    }
+                }
+            }
+            Guess => write!(f, "Prince Mochi names Princess Tofu"),
+            Steal { seat } => write!(f, "player {} chooses whom to steal from", seat + 1),
+            Over => write!(f, "game over"),
+        }
     }
 }

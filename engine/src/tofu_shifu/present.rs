@@ -143,7 +143,7 @@ fn render(game: &TofuShifu, s: &State) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "round {}, turn {}, player {} to move, phase {:?}{}",
+        "round {}, turn {}, player {} to move, phase: {}{}",
         s.round,
         s.turns + 1,
         s.current + 1,
@@ -240,4 +240,27 @@ fn render(game: &TofuShifu, s: &State) -> String {
         }
     }
     out
+}
+
+/// The phase as the printed position names it (not Rust's debug text).
+impl std::fmt::Display for super::state::Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::state::Phase::*;
+        f.write_str(match self {
+            TurnStart => "turn start (complete objectives, then move the Shifu marker)",
+            CopyTarget => "Copy: choose the space to copy",
+            ChooseCard => "choose a card from hand",
+            PayHats => "pay hats",
+            SeatExtra => "Seat: extra payments or draw",
+            PlaceTiles => "Seat: place the drawn tiles",
+            Serve => "Serve",
+            Checkout => "Checkout",
+            Hire => "Hire: take a market card",
+            RestBuy => "Rest: buy market cards",
+            RestDiscard => "Rest: return cards over the hand limit",
+            RestKeep => "Rest: choose the cards to keep",
+            TurnEnd => "turn end (complete objectives)",
+            GameOver => "game over",
+        })
+    }
 }

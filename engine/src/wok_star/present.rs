@@ -20,6 +20,7 @@ const SERVED: usize = 8;
 const LATE: usize = 9;
 const LOST_ON: usize = 10; // 4 slots: lost on day 1..4
 const SHORT_DICE: usize = 14; // lost days by shortage: 4 slots (dice, ingredients, time, none)
+const MARGIN: usize = 18; // the last income checked minus its goal
 
 impl Present for WokStar {
     const NAME: &'static str = "wok-star";
@@ -43,8 +44,10 @@ impl Present for WokStar {
         "lost_short_ingredients",
         "lost_short_time",
         "lost_short_nothing",
+        "margin",
     ];
     const EVENTS: &'static [&'static str] = &["lost_day", "shortfall", "time_limit_days", "late"];
+    const COOPERATIVE: bool = true;
 
     fn build(o: &BuildOptions) -> Result<Self, EngineError> {
         let params = o.params()?;
@@ -115,6 +118,7 @@ impl Present for WokStar {
         }
         out[SERVED] += s.served_total.iter().map(|&x| f64::from(x)).sum::<f64>();
         out[LATE] += f64::from(s.late_total);
+        out[MARGIN] += f64::from(s.margin);
         if s.is_over() && !s.won() {
             let d = (s.day as usize).clamp(1, DAYS) - 1;
             out[LOST_ON + d] += 1.0;
@@ -136,11 +140,12 @@ impl Present for WokStar {
         let days = x[DAYS_PLAYED];
         let mut lines = vec![
             format!(
-                "team wins {:.3} [{lo:.3}, {hi:.3}] of {games} games ({} difficulty, goals {:?}); mean days met {:.2}",
+                "team wins {:.3} [{lo:.3}, {hi:.3}] of {games} games ({} difficulty, goals {}); mean days met {:.2} of {DAYS}; mean margin {} (the last income checked minus its goal)",
                 share(x[WON], n),
                 self.params.difficulty,
-                self.goals,
-                share(x[DAYS_MET], n)
+                self.goals.iter().map(|g| format!("${g}")).collect::<Vec<_>>().join(", "),
+                share(x[DAYS_MET], n),
+                money(share(x[MARGIN], n))
             ),
             format!(
                 "lost on day 1 / 2 / 3 / 4: {:.3} / {:.3} / {:.3} / {:.3} of games",
@@ -193,7 +198,7 @@ impl Present for WokStar {
             .unwrap_or(0);
         let _ = writeln!(
             out,
-            "day {} of {DAYS}, {:?}; income ${} against the goal ${goal}; days met {}",
+            "day {} of {DAYS}, {}; income ${} against the goal ${goal}; days met {}",
             s.day, s.phase, s.income, s.days_met
         );
         let secs = |ms: u32| f64::from(ms) / 1000.0;
@@ -314,5 +319,34 @@ impl Present for WokStar {
             return Err("phase: no legal action in a game that is not over".into());
         }
         Ok(())
+    }
+}
+
+/// An amount of money: `$6.5`, `-$6.5`.
+fn money(x: f64) -> String {
+    if x < 0.0 {
+        format!("-${:.1}", -x)
+    } else {
+        format!("${x:.1}")
+    }
+}
+
+/// The phase as the printed position names it (not Rust's debug text).
+impl std::fmt::Display for super::state::Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::state::Phase::*;
+        match self {
+            ChooseCharacters => write!(f, "choosing characters"),
+            ExtraDie => write!(f, "choosing who takes the extra die"),
+            GiveIngredients => write!(f, "handing out ingredient cards"),
+            Business => write!(f, "Open for Business"),
+            Washing => write!(f, "the Dishwasher runs"),
+            AfterClose { seat } => {
+                write!(f, "after closing, player {} to use leftover dice", seat + 1)
+            }
+            GiveCubes => write!(f, "handing out Fortune cubes"),
+            Prep => write!(f, "Next Day Prep"),
+            Over => write!(f, "game over"),
+        }
     }
 }
