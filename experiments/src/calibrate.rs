@@ -269,6 +269,9 @@ fn print_table<G: Playable>(
         secs
     );
     println!("card data: {}", game.data_label());
+    if let Some(note) = stacking_note(&game.data_label(), &args.vary) {
+        println!("{note}");
+    }
     println!(
         "targets: mean rounds from {} to {}; capped at most {:.1}%; each supply runs out in at most {:.1}% of games",
         t.rounds.0,
@@ -376,6 +379,24 @@ fn write_csv(
     Ok(())
 }
 
+/// When the card data already carries reconstruction knobs (`builtin:calibrated` does), a
+/// varied knob stacks on them, not on the reconstruction: the note that says so, naming them.
+fn stacking_note(label: &str, vary: &[String]) -> Option<String> {
+    let knobs = label.split("reconstruction knobs:").nth(1)?;
+    let knobs = knobs.split(']').next()?.trim();
+    let varied: Vec<&str> = vary
+        .iter()
+        .filter_map(|v| v.split_once('=').map(|(k, _)| k.trim()))
+        .collect();
+    if varied.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "note: the knobs varied here ({}) stack on this card data, which already has its own applied ({knobs}): a scale multiplies the calibrated values, not the reconstruction's; use --data builtin:reconstructed to vary them from the reconstruction",
+        varied.join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,5 +463,22 @@ mod tests {
         assert_eq!(parse_range("20-40").unwrap(), (20.0, 40.0));
         assert!(parse_range("40-20").is_err());
         assert!(parse_range("twenty").is_err());
+    }
+
+    #[test]
+    fn calibrate_says_its_knobs_stack_on_the_calibrated_data() {
+        let label = "builtin:calibrated (PROPOSAL [reconstruction knobs: upgrade_coin_scale=0.5 restaurant_objective_dishes=distinct])";
+        let note = stacking_note(label, &["upgrade_coin_scale=0.5,1".to_string()]).unwrap();
+        assert!(
+            note.contains("stack on this card data")
+                && note.contains("upgrade_coin_scale=0.5 restaurant"),
+            "{note}"
+        );
+        assert!(stacking_note(
+            "builtin:reconstructed (PROPOSAL)",
+            &["upgrade_coin_scale=1".into()]
+        )
+        .is_none());
+        assert!(stacking_note(label, &[]).is_none());
     }
 }

@@ -23,7 +23,10 @@ pub mod encoding;
 pub mod export;
 #[cfg(feature = "cli")]
 pub mod fit;
+pub mod format;
 pub mod games;
+#[cfg(feature = "cli")]
+pub mod limits;
 #[cfg(feature = "cli")]
 pub mod npz;
 pub mod play;
@@ -32,10 +35,14 @@ pub mod ratings;
 #[cfg(feature = "cli")]
 pub mod report;
 pub mod runfile;
+pub mod seats;
 pub mod setup;
 #[cfg(feature = "cli")]
 pub mod show;
 pub mod stats;
+#[cfg(feature = "cli")]
+pub mod suggest;
+pub mod summary;
 #[cfg(feature = "cli")]
 pub mod sweep;
 #[cfg(feature = "cli")]

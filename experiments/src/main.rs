@@ -45,6 +45,9 @@ enum Command {
     Sweep(sweep::SweepArgs),
     /// Calibrate parameters or data against game-length and supply targets: a grid on the same
     /// seeds, per cell the mean rounds, the capped share and how often each supply runs out.
+    /// Knobs varied here stack on the card data's own: `builtin:calibrated` (the default) has
+    /// its knobs applied already; `--data builtin:reconstructed` varies them from the
+    /// reconstruction.
     #[command(
         after_help = "Example:\n  shifu calibrate --players 4 --agents mcts:iters=200 --games 50 \\\n      --vary upgrade_coin_scale=0.5,1 --vary restaurant_objective_dishes=as-data,distinct\n  \
         shifu calibrate --players 4 --agents mcts:iters=1000 --games 100   (the default data against the targets)"
@@ -148,10 +151,18 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    // SHIFU_MAX_GAMES cuts every count of the run (see `limits`), with a note saying so.
+    let args = match shifu::limits::cap_args(std::env::args_os().collect()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let cli = Cli::parse_from(args);
     let result = match cli.command {
         Command::Play(a) => play::run(a),
-        Command::Seats(a) => play::run(a),
+        Command::Seats(a) => play::run_seats(a),
         Command::Bench(a) => bench::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Data(a) => data::run(a),
@@ -180,6 +191,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            let e = shifu::suggest::with_suggestion(e);
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }

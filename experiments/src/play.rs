@@ -3,10 +3,9 @@
 use crate::games::{Playable, MAX_EVENTS};
 use crate::runfile::{fnv_hex, Manifest, RunFile};
 use crate::setup::{GameArgs, RunArgs};
-use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, fmt_p, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
 use shifu_engine::MAX_SEATS;
 use std::io::IsTerminal;
@@ -120,10 +119,7 @@ pub fn progress_bar(games: u64, quiet: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let b = ProgressBar::new(games);
-    b.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}")
-            .expect("a valid template"),
-    );
+    b.set_style(crate::format::progress_style());
     b
 }
 
@@ -537,8 +533,14 @@ fn tally_record(t: &mut Tally, rec: &csv::StringRecord, seats: usize) -> Result<
     Ok(())
 }
 
+/// `shifu play`: the games and the win shares by seat.
 pub fn run(args: PlayArgs) -> Result<()> {
-    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args, false))
+}
+
+/// `shifu seats`: `play` with the seat analysis added (pairwise contrasts and a verdict).
+pub fn run_seats(args: PlayArgs) -> Result<()> {
+    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args, true))
 }
 
 /// Each seat's agent spec, checked against the game, and the run's settings checked.
@@ -661,10 +663,11 @@ fn in_memory_game<G: Playable>(
     })
 }
 
-fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
+fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<()> {
     let game: G = args.game.build()?;
     let seats = game.num_seats();
     let specs = checked_specs(&game, &args.run)?;
+    let mut contrasts = crate::seats::Contrasts::new(seats, args.run.rotate);
     let (lo, hi, shard_name) = shard(args)?;
     let params = game.params_toml();
     let param_set = fnv_hex(&params)[..8].to_string();
@@ -727,6 +730,7 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
         &pool,
         |r| {
             tally.add(&r, seats);
+            contrasts.add(r.index, &r.outcome);
             done += 1;
             if let Some(f) = file.as_mut() {
                 batch.push(game_record(&game, &r, &specs, &param_set));
@@ -748,72 +752,24 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
         f.finish()?;
     }
     let secs = started.elapsed().as_secs_f64();
-    let n = tally.games as f64;
-    println!(
-        "{} with {seats} players, {} games, master seed {}, agents {}{}",
-        game.name(),
-        tally.games,
-        args.run.seed,
-        specs.join(" | "),
-        if shard_name == "0/1" {
+    let lo_hi = (lo, hi);
+    let run = Finished {
+        game: &game,
+        specs: &specs,
+        tally: &tally,
+        rotate: args.run.rotate,
+        seed: args.run.seed,
+        shard: if shard_name == "0/1" {
             String::new()
         } else {
-            format!(", shard {shard_name} (games {lo}..{hi})")
-        }
-    );
-    println!("card data: {}", game.data_label());
-    println!(
-        "{}",
-        capped_share(tally.capped, tally.games, game.max_rounds())
-    );
-    if let Some(w) = capped_warning(tally.capped, tally.games, game.max_rounds()) {
-        println!("{w}");
+            format!(", shard {shard_name} (games {}..{})", lo_hi.0, lo_hi.1)
+        },
+    };
+    crate::summary::print(&run);
+    if analyse {
+        crate::summary::print_seat_analysis(&run, &mut contrasts);
     }
-    println!();
-    println!("seat  agent            win share   95% CI             mean rank  mean score");
-    for (s, spec) in specs.iter().enumerate() {
-        let (lo, hi) = wilson(tally.win[s], n);
-        println!(
-            "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]   {:>9.3}  {:>10.3}",
-            s + 1,
-            if args.run.rotate {
-                "(rotated)"
-            } else {
-                spec.as_str()
-            },
-            tally.win[s] / n,
-            lo,
-            hi,
-            tally.rank[s] / n,
-            tally.score[s] / n
-        );
-    }
-    let rates: Vec<f64> = (0..seats).map(|s| tally.win[s] / n).collect();
-    let (chi, df, p) = chi_square_equal(&tally.win[..seats]);
-    println!();
-    println!(
-        "equal chances by seat: chi-square {chi:.2} on {df} df, p = {}; balance (1 - largest gap) {:.4}{}",
-        fmt_p(p, 3),
-        balance(&rates),
-        if args.run.rotate { "; agents rotated through the seats on each seed" } else { "" }
-    );
-    println!(
-        "shared wins {:.2}%, mean rounds {:.1}, mean steps {:.1}",
-        100.0 * tally.shared as f64 / n,
-        tally.rounds as f64 / n,
-        tally.steps as f64 / n
-    );
-    if !G::TALLIES.is_empty() && tally.extra_games > 0 {
-        if tally.extra_games < tally.games {
-            println!(
-                "(the lines below cover the {} games played since the resume)",
-                tally.extra_games
-            );
-        }
-        for line in game.summarize(&tally.extra[..G::TALLIES.len()], tally.extra_games) {
-            println!("{line}");
-        }
-    }
+    let n = tally.games as f64;
     println!(
         "{:.1} s, {:.0} games/s, {:.0} steps/s",
         secs,
@@ -821,6 +777,22 @@ fn run_game<G: Playable>(args: &PlayArgs) -> Result<()> {
         tally.steps as f64 / secs
     );
     Ok(())
+}
+
+/// A finished run, as the summary prints it.
+pub struct Finished<'a, G> {
+    /// The game.
+    pub game: &'a G,
+    /// Each seat's agent spec (before rotation).
+    pub specs: &'a [String],
+    /// Totals by seat.
+    pub tally: &'a Tally,
+    /// Whether the agents were rotated through the seats.
+    pub rotate: bool,
+    /// The master seed.
+    pub seed: u64,
+    /// ", shard k/n (games lo..hi)", or empty for a whole run.
+    pub shard: String,
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `shifu report`: a run's CSV (from `play --out` or `seats --out`) as a markdown summary with an
 //! SVG chart of the win rate by seat with 95% error bars.
 
-use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, fmt_p, wilson};
+use crate::format::{p_number, p_value};
+use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, wilson};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use plotters::prelude::*;
@@ -51,6 +52,8 @@ pub fn run(args: ReportArgs) -> Result<()> {
     let mut rank_sum = Vec::new();
     let (mut games, mut capped, mut rounds) = (0u64, 0u64, 0f64);
     let mut agents = String::new();
+    let mut game_name = String::new();
+    let mut param_set = String::new();
     for (line, rec) in r.records().enumerate() {
         let rec = rec.with_context(|| format!("{} row {}", args.input.display(), line + 2))?;
         let n: usize = rec
@@ -63,6 +66,8 @@ pub fn run(args: ReportArgs) -> Result<()> {
             wins = vec![0.0; n];
             rank_sum = vec![0.0; n];
             agents = rec.get(4).unwrap_or("").to_string();
+            game_name = rec.get(2).unwrap_or("").to_string();
+            param_set = rec.get(5).unwrap_or("").to_string();
         } else if n != seats {
             bail!(
                 "row {}: {n} players where earlier rows have {seats}",
@@ -185,9 +190,11 @@ pub fn run(args: ReportArgs) -> Result<()> {
     writeln!(md)?;
     writeln!(
         md,
-        "{games} games, {seats} players, agents `{agents}` (first row); {}.",
+        "{game_name}: {games} games, {seats} players, agents `{agents}` (first row); {}.",
         capped_cap_text(capped, games, max_rounds)
     )?;
+    writeln!(md)?;
+    md.push_str(&run_settings(&args.input, &param_set));
     if let Some(w) = capped_warning(capped, games, max_rounds) {
         writeln!(md)?;
         writeln!(md, "**{w}**")?;
@@ -213,13 +220,23 @@ pub fn run(args: ReportArgs) -> Result<()> {
         )?;
     }
     writeln!(md)?;
-    writeln!(md, "Chi-square against equal chances: {chi:.2} on {df} df, p = {}. Balance (1 − largest gap): {:.4}.", fmt_p(p, 3), balance(&rates))?;
+    if capped as f64 / n > crate::stats::CAPPED_WARN {
+        writeln!(
+            md,
+            "No verdict on the seats: {}.",
+            crate::summary::cap_decides(capped, games, max_rounds)
+                .trim_start_matches("no verdict: ")
+        )?;
+    } else {
+        writeln!(md, "Chi-square against equal chances: {chi:.2} on {df} df, {}. Balance (1 − largest gap): {:.4}.", p_value(p), balance(&rates))?;
+    }
     writeln!(md, "Mean rounds: {:.1}.", rounds / n)?;
     for ((_, name), (k, sum)) in round_cols.iter().zip(&round_seen) {
         let (lo, hi) = wilson(*k as f64, n);
         writeln!(
             md,
-            "`{name}`: happened in {:.1}% of games [{:.1}%, {:.1}%]{}.",
+            "{}: in {:.1}% of games [{:.1}%, {:.1}%]{}.",
+            event_label(name),
             100.0 * *k as f64 / n,
             100.0 * lo,
             100.0 * hi,
@@ -246,6 +263,46 @@ pub fn run(args: ReportArgs) -> Result<()> {
     std::fs::write(&args.out, md).with_context(|| format!("writing {}", args.out.display()))?;
     println!("wrote {} and {}", args.out.display(), svg.display());
     Ok(())
+}
+
+/// An event column's name as a reader says it: `coins_out_round` is "Coins out".
+fn event_label(column: &str) -> String {
+    let words = column.trim_end_matches("_round").replace('_', " ");
+    let mut c = words.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => words,
+    }
+}
+
+/// The card data, parameters, seed and command of the run, from the manifest beside its file
+/// (`FILE.manifest.json`), or a line saying that there is none and naming the parameter set.
+fn run_settings(input: &std::path::Path, param_set: &str) -> String {
+    let path = crate::runfile::manifest_path(input);
+    let manifest = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<crate::runfile::Manifest>(&t).ok());
+    let Some(m) = manifest else {
+        return format!(
+            "Card data and parameters: not known here (no manifest {} beside the file); the rows name parameter set `{param_set}`.\n\n",
+            path.display()
+        );
+    };
+    let mut out = format!(
+        "Card data: {}. Master seed {}. Command: `{}`.\n\nParameters (set `{}`):\n\n```toml\n{}\n```\n\n",
+        m.data,
+        m.master_seed,
+        m.command.join(" "),
+        m.param_set,
+        m.params.trim_end()
+    );
+    if m.shard != "0/1" {
+        out.push_str(&format!(
+            "Shard {} of the run's {} games.\n\n",
+            m.shard, m.games
+        ));
+    }
+    out
 }
 
 /// The capped share for a report header: the cap is read off the capped games' round counts.
@@ -304,7 +361,7 @@ fn sweep_report(
         }
         line.push_str(&format!(
             " {} | {:.4} | {:.1}%{} |",
-            fmt_p(num("holm_p")?, 2),
+            p_number(num("holm_p")?),
             num("balance")?,
             100.0 * capped,
             if capped > crate::stats::CAPPED_WARN {

@@ -43,8 +43,10 @@ impl GameArgs {
 /// Which agents play how many games from which seed: shared by `play`, `seats` and `sweep`.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Agent spec per seat, comma-separated; one spec is used for every seat.
-    #[arg(long, default_value = "random")]
+    /// Agent spec per seat, comma-separated; one spec is used for every seat. The default is
+    /// greedy: random agents leave about half of Tofu Shifu's games at the round cap, which then
+    /// decides the result (`--agents random` for a quick smoke test).
+    #[arg(long, default_value = "greedy")]
     pub agents: String,
     /// Number of games (in a sweep: per cell, on the same seeds).
     #[arg(long, default_value_t = 10_000)]

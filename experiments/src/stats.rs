@@ -51,14 +51,18 @@ pub fn chi_square_equal(wins: &[f64]) -> (f64, f64, f64) {
     (stat, df, p)
 }
 
-/// A p-value for printing: scientific notation, or "< 1e-300" when it underflowed to zero
-/// (the chi-square tail of a million-game study can be below the smallest double).
-pub fn fmt_p(p: f64, digits: usize) -> String {
-    if p < 1e-300 {
-        "< 1e-300".to_string()
-    } else {
-        format!("{p:.digits$e}")
+/// Holm-Bonferroni adjusted p-values, in the input order.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut adj = vec![0.0; m];
+    let mut running = 0.0f64;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((m - rank) as f64 * p[i]).min(1.0));
+        adj[i] = running;
     }
+    adj
 }
 
 /// Balance: 1 minus the largest gap between two seats' win rates.
@@ -85,8 +89,7 @@ mod tests {
         assert!((balance(&[0.2, 0.3, 0.25]) - 0.9).abs() < 1e-12);
         // A huge imbalance underflows; it prints as a bound, not as zero.
         let (_, _, p) = chi_square_equal(&[400_000.0, 600_000.0]);
-        assert_eq!(fmt_p(p, 3), "< 1e-300");
-        assert_eq!(fmt_p(0.0455, 2), "4.55e-2");
+        assert_eq!(crate::format::p_value(p), "p < 1e-300");
     }
 
     #[test]

@@ -2,10 +2,11 @@
 //! with a Holm correction across cells, the most balanced cell, and the effect size the game count
 //! can detect.
 
+use crate::format::p_number;
 use crate::games::Playable;
 use crate::play::{play_stream, progress_bar, seat_specs, Tally};
 use crate::setup::{GameArgs, RunArgs};
-use crate::stats::{balance, capped_warning, chi_square_equal, fmt_p, wilson, CAPPED_WARN};
+use crate::stats::{balance, capped_warning, chi_square_equal, wilson, CAPPED_WARN};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use shifu_agents::check_agent;
@@ -42,19 +43,7 @@ fn parse_vary(v: &str) -> Result<(String, Vec<String>)> {
     Ok((k.trim().to_string(), values))
 }
 
-/// Holm-Bonferroni adjusted p-values, in the input order.
-pub fn holm(p: &[f64]) -> Vec<f64> {
-    let m = p.len();
-    let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
-    let mut adj = vec![0.0; m];
-    let mut running = 0.0f64;
-    for (rank, &i) in order.iter().enumerate() {
-        running = running.max(((m - rank) as f64 * p[i]).min(1.0));
-        adj[i] = running;
-    }
-    adj
-}
+pub use crate::stats::holm;
 
 /// The grid's cells, each a list of key=value overrides, from `--vary` options.
 pub fn grid(vary: &[String]) -> Result<Vec<Vec<(String, String)>>> {
@@ -119,7 +108,13 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
         bail!("--games must be at least 1");
     }
     let cells = grid(&args.vary)?;
-    let games: Vec<G> = build_cells(&args.game, &cells)?;
+    let games: Vec<G> =
+        build_cells(&args.game, &cells).map_err(|e| {
+            match crate::suggest::vary_hint(&args.vary, &format!("{e:#}")) {
+                Some(hint) => anyhow::anyhow!("{e:#}; {hint}"),
+                None => e,
+            }
+        })?;
     let seats = games[0].num_seats();
     let specs = seat_specs(&args.run.agents, seats)?;
     for (i, s) in specs.iter().enumerate() {
@@ -157,8 +152,26 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
         .iter()
         .map(|t| chi_square_equal(&t.win[..seats]).2)
         .collect();
-    let adj = holm(&p);
     let n = args.run.games as f64;
+    // Cells the round cap decides give no verdict: no p-value, no balance, not the best cell,
+    // and no part in the Holm correction.
+    let open: Vec<bool> = tallies
+        .iter()
+        .map(|t| t.capped as f64 / n <= CAPPED_WARN)
+        .collect();
+    let adj = {
+        let kept: Vec<f64> = (0..p.len()).filter(|&i| open[i]).map(|i| p[i]).collect();
+        let mut kept_adj = holm(&kept).into_iter();
+        (0..p.len())
+            .map(|i| {
+                if open[i] {
+                    kept_adj.next().unwrap_or(1.0)
+                } else {
+                    f64::NAN
+                }
+            })
+            .collect::<Vec<f64>>()
+    };
     println!(
         "{} with {seats} players, agents {}, {} games per cell on the same seeds (master seed {}){}",
         games[0].name(),
@@ -184,7 +197,7 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
     }
     println!("{head}");
     println!("|{}", " --- |".repeat(seats + 6 + events.len()));
-    let mut best = 0;
+    let mut best: Option<usize> = None;
     for (i, (c, t)) in cells.iter().zip(&tallies).enumerate() {
         let rates: Vec<f64> = (0..seats).map(|s| t.win[s] / n).collect();
         let mut row = format!("| {} |", cell_name(c));
@@ -194,10 +207,14 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
         }
         let b = balance(&rates);
         let capped = t.capped as f64 / n;
+        let (p_text, adj_text, b_text) = if open[i] {
+            (p_number(p[i]), p_number(adj[i]), format!("{b:.4}"))
+        } else {
+            let cap = "(cap decides)".to_string();
+            (cap.clone(), cap.clone(), cap)
+        };
         row.push_str(&format!(
-            " {} | {} | {b:.4} | {:.1}%{} | {:.1} |",
-            fmt_p(p[i], 2),
-            fmt_p(adj[i], 2),
+            " {p_text} | {adj_text} | {b_text} | {:.1}%{} | {:.1} |",
             100.0 * capped,
             if capped > CAPPED_WARN { " (!)" } else { "" },
             t.rounds as f64 / n
@@ -206,9 +223,18 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
             row.push_str(&format!(" {:.1}% |", 100.0 * t.events[*e] as f64 / n));
         }
         println!("{row}");
-        let best_rates: Vec<f64> = (0..seats).map(|s| tallies[best].win[s] / n).collect();
-        if b > balance(&best_rates) {
-            best = i;
+        let better = match best {
+            None => true,
+            Some(j) => {
+                b > balance(
+                    &(0..seats)
+                        .map(|s| tallies[j].win[s] / n)
+                        .collect::<Vec<_>>(),
+                )
+            }
+        };
+        if open[i] && better {
+            best = Some(i);
         }
     }
     if let Some(path) = &args.out {
@@ -258,7 +284,13 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
     let p0 = 1.0 / seats as f64;
     let detectable = (1.959_964 + 0.841_621) * (p0 * (1.0 - p0) / n).sqrt();
     println!();
-    println!("most balanced cell: {}", cell_name(&cells[best]));
+    match best {
+        Some(i) => println!("most balanced cell: {}", cell_name(&cells[i])),
+        None => println!(
+            "no most balanced cell: every cell is decided by the round cap (more than {:.0}% of its games capped); play stronger agents (--agents greedy) or raise max_rounds",
+            100.0 * CAPPED_WARN
+        ),
+    }
     println!(
         "detectable effect: with {} games per cell, a seat whose win rate differs from {:.3} by {:.4} or more is found at 5% significance with 80% power",
         args.run.games, p0, detectable

@@ -3,7 +3,31 @@
 
 use std::process::{Command, Output};
 
+/// Runs `shifu` with `args`. The tests below were written when `play`, `seats`, `sweep` and
+/// `calibrate` played random agents by default; they keep them (`--agents random` is added
+/// where they name no agents). [`shifu_as_is`] runs a command line unchanged.
 fn shifu(args: &[&str]) -> Output {
+    shifu_as_is(&random_by_default(args))
+}
+
+/// `args`, with `--agents random` added to a `play`, `seats`, `sweep` or `calibrate` command
+/// line that names no agents.
+fn random_by_default<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut v = args.to_vec();
+    let runs =
+        ["play", "seats", "sweep", "calibrate"].contains(&args.first().copied().unwrap_or(""));
+    if runs
+        && !args
+            .iter()
+            .any(|a| a.starts_with("--agents") || *a == "--help")
+    {
+        v.extend(["--agents", "random"]);
+    }
+    v
+}
+
+/// Runs `shifu` with `args` as given.
+fn shifu_as_is(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_shifu"))
         .args(args)
         .output()
@@ -29,7 +53,17 @@ fn results(o: &Output) -> String {
 
 #[test]
 fn play_prints_win_rates_by_seat() {
-    let o = shifu(&["play", "--players", "3", "--games", "60", "--seed", "5"]);
+    let o = shifu(&[
+        "play",
+        "--players",
+        "3",
+        "--games",
+        "60",
+        "--seed",
+        "5",
+        "--agents",
+        "random",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("tofu-shifu with 3 players, 60 games"), "{out}");
@@ -438,6 +472,8 @@ fn merged_shards_equal_the_single_run() {
     let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
         .args([
             "play",
+            "--agents",
+            "random",
             "--players",
             "2",
             "--games",
@@ -517,6 +553,8 @@ fn a_killed_run_resumes_with_no_game_lost_or_repeated() {
     let args = |out: &std::path::Path| -> Vec<String> {
         [
             "play",
+            "--agents",
+            "random",
             "--players",
             "4",
             "--games",
@@ -766,10 +804,12 @@ fn report_turns_a_run_into_markdown_and_an_svg_chart() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&md).unwrap();
     assert!(text.contains("300 games, 2 players"), "{text}");
+    // Random agents: half the games capped, so no verdict on the seats (issue 46).
     assert!(
-        text.contains("| 1 | ") && text.contains("Chi-square"),
+        text.contains("| 1 | ") && text.contains("No verdict on the seats"),
         "{text}"
     );
+    assert!(!text.contains("Chi-square"), "{text}");
     let svg = std::fs::read_to_string(d.join("run.seats.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.matches("<rect").count() >= 3);
     let bad = shifu(&[
@@ -907,7 +947,17 @@ fn csv_records_supply_run_outs_and_the_end_trigger_and_report_summarises_them() 
     assert!(o.status.success(), "{}", stderr(&o));
     let report = std::fs::read_to_string(&md).unwrap();
     assert!(
-        report.contains("`deck_out_round`") && report.contains("The end was triggered in 12 games"),
+        report.contains("Deck out: in") && report.contains("The end was triggered in 12 games"),
+        "{report}"
+    );
+    // Issue 46: the report names the data and the parameters (from the run's manifest), with
+    // readable labels, not column names.
+    assert!(
+        report.contains("Card data: builtin:calibrated") && report.contains("```toml"),
+        "{report}"
+    );
+    assert!(
+        report.contains("max_rounds = 200") && !report.contains("_round`"),
         "{report}"
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -1208,7 +1258,16 @@ fn degenerate_or_conflicting_settings_exit_2_naming_them() {
     assert_eq!(o.status.code(), Some(2));
     // An empty SLURM_ARRAY_TASK_ID falls back to JOB_COMPLETION_INDEX.
     let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
-        .args(["play", "--games", "4", "--shard-count", "2", "--quiet"])
+        .args([
+            "play",
+            "--agents",
+            "random",
+            "--games",
+            "4",
+            "--shard-count",
+            "2",
+            "--quiet",
+        ])
         .env("SLURM_ARRAY_TASK_ID", "")
         .env("JOB_COMPLETION_INDEX", "1")
         .output()
@@ -1381,6 +1440,8 @@ fn resuming_a_long_run_keeps_memory_flat() {
     let run = |games: &str, resume: bool| {
         let mut args = vec![
             "play",
+            "--agents",
+            "random",
             "--players",
             "2",
             "--games",
@@ -1870,4 +1931,257 @@ fn export_every_keeps_one_decision_in_k() {
     let zero = export(&dir.join("c.npz"), &["--games", "20", "--every", "0"]);
     assert_eq!(zero.status.code(), Some(2), "{}", stderr(&zero));
     assert!(!dir.join("c.npz").exists());
+}
+
+/// Issue 46, the first hour: `play`, `seats` and `sweep` default to greedy agents, whose games
+/// end by the rules, not to random ones, whose games the round cap decides; `--help` says so.
+#[test]
+fn play_seats_and_sweep_default_to_greedy() {
+    for args in [
+        &["play", "--players", "2", "--games", "4", "--quiet"][..],
+        &["seats", "--players", "2", "--games", "4", "--quiet"],
+        &[
+            "sweep",
+            "--players",
+            "2",
+            "--games",
+            "4",
+            "--quiet",
+            "--vary",
+            "start_coins=1,2/2,2",
+        ],
+    ] {
+        let o = shifu_as_is(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("agents greedy | greedy"),
+            "{args:?}: {}",
+            stdout(&o)
+        );
+    }
+    let help = stdout(&shifu_as_is(&["seats", "--help"]));
+    assert!(
+        help.contains("[default: greedy]") && help.contains("round cap"),
+        "{help}"
+    );
+}
+
+/// Issue 46: no verdict (no chi-square, no balance, no most balanced cell, no seat verdict) from
+/// games above the capped-share limit; instead the output says the round cap decides them.
+#[test]
+fn no_verdict_from_games_the_round_cap_decides() {
+    let common = [
+        "--players",
+        "2",
+        "--games",
+        "40",
+        "--agents",
+        "random",
+        "--quiet",
+    ];
+    for cmd in ["play", "seats"] {
+        let mut a = vec![cmd];
+        a.extend(common);
+        let o = shifu(&a);
+        let out = stdout(&o);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            out.contains("no verdict") && out.contains("cap decides"),
+            "{out}"
+        );
+        for verdict in ["equal chances", "balance (", "seat contrasts"] {
+            assert!(!out.contains(verdict), "{cmd} printed `{verdict}`: {out}");
+        }
+        assert!(!out.lines().any(|l| l.starts_with("verdict: ")), "{out}");
+    }
+    let mut a = vec!["sweep", "--vary", "start_coins=1,2/2,2"];
+    a.extend(common);
+    let out = stdout(&shifu(&a));
+    assert!(
+        !out.lines().any(|l| l.starts_with("most balanced cell:")),
+        "{out}"
+    );
+    assert!(
+        out.contains("no most balanced cell") && out.contains("(cap decides)"),
+        "{out}"
+    );
+}
+
+/// Issue 46: `seats` adds what its help says: pairwise seat contrasts with intervals, Holm
+/// corrected, and one plain sentence that never calls the seats fair from a p-value.
+#[test]
+fn seats_adds_pairwise_contrasts_and_a_verdict() {
+    let o = shifu_as_is(&["seats", "--players", "3", "--games", "30", "--quiet"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for line in [
+        "seat 1 - seat 2:",
+        "seat 1 - seat 3:",
+        "seat 2 - seat 3:",
+        "(Holm)",
+    ] {
+        assert!(out.contains(line), "{out}");
+    }
+    let verdict = out
+        .lines()
+        .find(|l| l.starts_with("verdict: "))
+        .expect(&out);
+    assert!(!verdict.contains("fair"), "{verdict}");
+    assert!(
+        verdict.contains("cannot tell") || verdict.contains("unequal"),
+        "{verdict}"
+    );
+    // `play` prints no such analysis.
+    let play = stdout(&shifu_as_is(&[
+        "play",
+        "--players",
+        "3",
+        "--games",
+        "30",
+        "--quiet",
+    ]));
+    assert!(!play.contains("seat contrasts"), "{play}");
+    // With --rotate the contrasts are paired on shared seeds.
+    let o = shifu_as_is(&[
+        "seats",
+        "--players",
+        "2",
+        "--games",
+        "20",
+        "--agents",
+        "greedy,random",
+        "--rotate",
+        "--quiet",
+    ]);
+    assert!(
+        stdout(&o).contains("paired on 10 shared seeds"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Issue 46: cooperative Wok Star prints the team's result (wins with an interval, days met,
+/// margin), no win share per seat, no chi-square by seat, and no round cap line.
+#[test]
+fn cooperative_wok_star_prints_the_team_result() {
+    for cmd in ["play", "seats"] {
+        let o = shifu(&[
+            cmd,
+            "--game",
+            "wok-star",
+            "--players",
+            "3",
+            "--games",
+            "6",
+            "--quiet",
+        ]);
+        let out = stdout(&o);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            out.contains("team wins") && out.contains("mean days met"),
+            "{out}"
+        );
+        assert!(out.contains("mean margin"), "{out}");
+        for seat_line in ["win share", "chi-square", "round cap", "seat contrasts"] {
+            assert!(
+                !out.contains(seat_line),
+                "{cmd} printed `{seat_line}`: {out}"
+            );
+        }
+    }
+}
+
+/// Issue 46: p-values read `p = 0.73`, not `7.3e-1`.
+#[test]
+fn p_values_print_as_plain_numbers() {
+    let out = stdout(&shifu_as_is(&[
+        "play",
+        "--players",
+        "2",
+        "--games",
+        "20",
+        "--quiet",
+    ]));
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("equal chances"))
+        .expect(&out);
+    let p = line.split("p = ").nth(1).expect(line);
+    assert!(p.starts_with("0.") || p.starts_with("1.0"), "{line}");
+    assert!(!p.split(';').next().unwrap_or("").contains('e'), "{line}");
+}
+
+/// Issue 46: no Rust debug text (`ChoosePlayerCard { seat: 0 }`) in a printed position, and
+/// Tofu Kingdom's cards by name (Queen Tofu), not by data id (queen_tofu).
+#[test]
+fn show_prints_card_names_and_no_rust_debug_text() {
+    let o = shifu(&[
+        "show",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("Prince Mochi") && out.contains("Princess Tofu"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("_tofu") && !out.contains("prince_mochi"),
+        "{out}"
+    );
+    for game in ["tofu-shifu", "tofu-kingdom", "wok-star", "ginza-retro-cafe"] {
+        for take in ["0", "0,0,0"] {
+            let o = shifu(&[
+                "show",
+                "--game",
+                game,
+                "--players",
+                "3",
+                "--seed",
+                "7",
+                "--take",
+                take,
+            ]);
+            let out = stdout(&o);
+            assert!(o.status.success(), "{game}: {}", stderr(&o));
+            for debug in [
+                " { ",
+                "ChoosePlayerCard",
+                "GiveIngredients",
+                "WherePrincess",
+                "PayHats",
+            ] {
+                assert!(!out.contains(debug), "{game} printed `{debug}`: {out}");
+            }
+        }
+    }
+}
+
+/// Issue 46: did you mean, for a misspelled parameter, agent option and subcommand, and `/` for
+/// a `--vary` list value split on commas; each still exits 2.
+#[test]
+fn did_you_mean_for_parameters_agent_options_subcommands_and_vary_lists() {
+    for (args, want) in [
+        (
+            &["play", "--set", "start_coin=1", "--games", "1"][..],
+            "did you mean `start_coins`?",
+        ),
+        (
+            &["play", "--agents", "mcts:iter=10", "--games", "1"],
+            "did you mean `iters`? mcts's options: iters",
+        ),
+        (&["plya"], "a similar subcommand exists: 'play'"),
+        (
+            &["sweep", "--vary", "start_coins=2,2,2,2", "--games", "1"],
+            "list values are separated by `/`",
+        ),
+    ] {
+        let o = shifu(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
 }
