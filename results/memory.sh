@@ -13,13 +13,13 @@ cases=("tofu-shifu 4 ${TS_GAMES:-1000000}" "tofu-kingdom 5 10000000" "wok-star 4
   "ginza-retro-cafe 4 10000000")
 {
   echo "peak memory of shifu play --out FILE (random agents, default data, seed 2026, $(nproc) threads)"
-  echo "command: shifu play --game GAME --players P --games N --seed 2026 --quiet --out FILE, under /usr/bin/time -v"
+  echo "command: shifu play --game GAME --players P --agents random --games N --seed 2026 --quiet --out FILE, under /usr/bin/time -v"
   echo
   printf '%-18s %7s %11s %14s %11s %12s\n' game players games "peak RSS kB" "wall clock" "CSV bytes"
   for c in "${cases[@]}"; do
     read -r game players most <<< "$c"
     for n in 100000 "$most"; do
-      /usr/bin/time -v "$SHIFU" play --game "$game" --players "$players" --games "$n" --seed 2026 \
+      /usr/bin/time -v "$SHIFU" play --game "$game" --players "$players" --agents random --games "$n" --seed 2026 \
         --quiet --out "$tmp/run.csv" > /dev/null 2> "$tmp/time.txt"
       size=$(stat -c %s "$tmp/run.csv")
       rm -f "$tmp"/run.csv*
