@@ -14,6 +14,7 @@ pub mod bitset_json;
 pub mod bytes;
 pub mod encode;
 pub mod error;
+pub mod files;
 pub mod game;
 pub mod ginza_retro_cafe;
 pub mod hostile;

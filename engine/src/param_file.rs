@@ -56,9 +56,9 @@ pub fn from_toml_str<P: DeserializeOwned>(text: &str) -> Result<P, EngineError> 
 
 /// Reads a TOML parameter file.
 pub fn from_toml_file<P: DeserializeOwned>(path: &Path) -> Result<P, EngineError> {
-    let text = std::fs::read_to_string(path).map_err(|e| EngineError::ParamFile {
-        file: path.to_path_buf(),
-        message: e.to_string(),
+    let text = crate::files::read_text(path).map_err(|e| EngineError::ParamFile {
+        file: e.file,
+        message: e.source.to_string(),
     })?;
     toml::from_str(&text).map_err(|e| EngineError::ParamFile {
         file: path.to_path_buf(),
