@@ -121,7 +121,7 @@ impl ValueModel {
 
     /// Reads and checks a model file (JSON).
     pub fn load(path: &Path) -> Result<ValueModel, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = shifu_engine::files::read_text(path).map_err(|e| e.to_string())?;
         let m: ValueModel =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         m.validate()

@@ -75,6 +75,29 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, FileError> {
     Ok(buf)
 }
 
+/// Opens a regular file for a streamed read, without the size limit (run CSVs and archives may
+/// be large; their readers bound what they keep). A directory, device or pipe is refused.
+pub fn open_input(path: &Path) -> Result<File, FileError> {
+    let meta = std::fs::metadata(path).map_err(|e| err(path, e))?;
+    check_regular(path, &meta)?;
+    let f = File::open(path).map_err(|e| err(path, e))?;
+    check_regular(path, &f.metadata().map_err(|e| err(path, e))?)?;
+    Ok(f)
+}
+
+fn check_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), FileError> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    Err(invalid(
+        path,
+        format!(
+            "is {}; a regular file is expected",
+            kind_name(meta.file_type())
+        ),
+    ))
+}
+
 fn too_large(path: &Path) -> FileError {
     invalid(
         path,

@@ -355,8 +355,7 @@ fn write_csv(
     figures: &[CellFigures],
     t: &Targets,
 ) -> Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     let mut head: Vec<String> = ["cell", "games", "mean_rounds", "rounds_ci_half", "capped"]
         .map(String::from)
         .to_vec();
@@ -375,8 +374,7 @@ fn write_csv(
         row.push(f.misses(t).join("|"));
         w.write_record(&row)?;
     }
-    w.flush()?;
-    Ok(())
+    Ok(shifu_engine::files::write_atomic(path, &w.into_inner()?)?)
 }
 
 /// When the card data already carries reconstruction knobs (`builtin:calibrated` does), a

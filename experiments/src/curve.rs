@@ -34,14 +34,11 @@ pub struct CurveRow {
 
 /// Writes `curve.csv` and `curve.svg` into `dir` (each through a temporary file).
 pub fn write_curve(dir: &Path, game: &str, rows: &[CurveRow]) -> Result<()> {
-    let tmp = dir.join("curve.csv.tmp");
-    let mut w = csv::Writer::from_path(&tmp)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
         w.serialize(r)?;
     }
-    w.flush()?;
-    drop(w);
-    std::fs::rename(&tmp, dir.join("curve.csv"))?;
+    shifu_engine::files::write_atomic(&dir.join("curve.csv"), &w.into_inner()?)?;
     let svg_tmp = dir.join("curve.svg.tmp");
     plot(&svg_tmp, game, rows)?;
     std::fs::rename(&svg_tmp, dir.join("curve.svg"))?;

@@ -4,9 +4,8 @@
 
 use crate::games::Playable;
 use crate::setup::GameArgs;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Options of `shifu data`.
@@ -30,16 +29,7 @@ fn run_game<G: Playable>(args: &DataArgs) -> Result<()> {
     match &args.out {
         None => println!("{text}"),
         Some(path) => {
-            crate::runfile::check_writable_target(path)?;
-            let tmp = path.with_extension("json.tmp");
-            crate::runfile::check_writable_target(&tmp)?;
-            let mut f = std::fs::File::create(&tmp)
-                .with_context(|| format!("cannot write {}", tmp.display()))?;
-            f.write_all(text.as_bytes())?;
-            f.write_all(b"\n")?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, path)
-                .with_context(|| format!("cannot replace {}", path.display()))?;
+            shifu_engine::files::write_atomic(path, format!("{text}\n").as_bytes())?;
             println!("wrote {} ({})", path.display(), game.data_label());
         }
     }

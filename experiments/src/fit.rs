@@ -5,7 +5,7 @@
 use crate::games::Playable;
 use crate::npz::{read_array, read_f32_rows};
 use crate::setup::GameArgs;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use shifu_agents::learned::{fit, Dataset, FitOptions, ValueModel};
 use std::collections::BTreeMap;
@@ -123,11 +123,7 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
         report.held_out_mse,
         report.baseline_mse
     );
-    let tmp = args.out.with_extension("json.tmp");
-    std::fs::write(&tmp, model.to_json())
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &args.out)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    shifu_engine::files::write_atomic(&args.out, model.to_json().as_bytes())?;
     println!("{}", model.note);
     println!(
         "training MSE {:.5}; {:.1} s; wrote {} (use it as mcts:...,leaf={})",

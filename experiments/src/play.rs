@@ -492,8 +492,8 @@ fn weights_inputs(specs: &[String]) -> Result<std::collections::BTreeMap<String,
         let (_, opts) = shifu_agents::parse_spec(spec)?;
         for (k, v) in opts {
             if k == "weights" {
-                let text = std::fs::read_to_string(&v)
-                    .with_context(|| format!("reading weights file {v}"))?;
+                let text = shifu_engine::files::read_text(std::path::Path::new(&v))
+                    .context("reading a weights file")?;
                 out.insert(v, fnv_hex(&text));
             }
         }

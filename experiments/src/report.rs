@@ -20,8 +20,7 @@ pub struct ReportArgs {
 }
 
 pub fn run(args: ReportArgs) -> Result<()> {
-    let mut r = csv::Reader::from_path(&args.input)
-        .with_context(|| format!("reading {}", args.input.display()))?;
+    let mut r = csv::Reader::from_reader(shifu_engine::files::open_input(&args.input)?);
     let header = r.headers()?.clone();
     if header.iter().any(|h| h == "holm_p") {
         return sweep_report(&args, r, &header);
@@ -260,7 +259,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
             by.join(", ")
         )?;
     }
-    std::fs::write(&args.out, md).with_context(|| format!("writing {}", args.out.display()))?;
+    shifu_engine::files::write_atomic(&args.out, md.as_bytes())?;
     println!("wrote {} and {}", args.out.display(), svg.display());
     Ok(())
 }
@@ -449,7 +448,7 @@ fn sweep_report(
             100.0 * crate::stats::CAPPED_WARN
         )?;
     }
-    std::fs::write(&args.out, md).with_context(|| format!("writing {}", args.out.display()))?;
+    shifu_engine::files::write_atomic(&args.out, md.as_bytes())?;
     println!("wrote {} and {}", args.out.display(), svg.display());
     Ok(())
 }

@@ -6,7 +6,7 @@
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// A run's identity: a resumed run must match it exactly.
@@ -60,7 +60,7 @@ fn check_complete(inputs: &[PathBuf], allow_partial: bool) -> Result<()> {
     let mut manifests = Vec::new();
     for p in inputs {
         let m = manifest_path(p);
-        let Ok(text) = std::fs::read_to_string(&m) else {
+        let Ok(text) = shifu_engine::files::read_text(&m) else {
             if allow_partial {
                 return Ok(());
             }
@@ -118,7 +118,7 @@ fn check_complete(inputs: &[PathBuf], allow_partial: bool) -> Result<()> {
 
 /// The number of complete lines in a file.
 fn count_lines(path: &Path) -> Result<u64> {
-    let f = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let f = shifu_engine::files::open_input(path)?;
     let mut n = 0;
     for line in BufReader::new(f).split(b'\n') {
         line?;
@@ -146,25 +146,12 @@ pub struct RunFile {
 /// Refuses a path that exists and is not a regular file (a device, a directory, a pipe): a run
 /// renames its temporary file over its output, which would replace such a thing.
 pub fn check_writable_target(path: &Path) -> Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if !m.file_type().is_file() => bail!(
-            "{} exists and is not a regular file; shifu writes its outputs through a temporary \
-             file renamed over the target, which would replace it: choose another path",
-            path.display()
-        ),
-        _ => Ok(()),
-    }
+    Ok(shifu_engine::files::check_output(path)?)
 }
 
 /// Writes `text` to `path` through a temporary file renamed over it.
 fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".part");
-    let tmp = PathBuf::from(tmp);
-    let mut f = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    Ok(shifu_engine::files::write_atomic(path, text.as_bytes())?)
 }
 
 /// The settings in which a resumed run differs from the one that wrote the manifest.
@@ -225,8 +212,8 @@ impl RunFile {
             );
         }
         if resume && has_rows {
-            let text = std::fs::read_to_string(&mpath)
-                .with_context(|| format!("--resume needs the manifest {}", mpath.display()))?;
+            let text = shifu_engine::files::read_text(&mpath)
+                .context("--resume needs the run's manifest")?;
             let old: Manifest = serde_json::from_str(&text)
                 .with_context(|| format!("reading {}", mpath.display()))?;
             let d = differences(&old, manifest);
@@ -347,11 +334,11 @@ pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64>
         bail!("give the shard files to merge");
     }
     check_writable_target(out)?;
+    refuse_output_among_inputs(out, inputs)?;
     check_complete(inputs, allow_partial)?;
     let mut shards = Vec::new();
     for p in inputs {
-        let mut r =
-            csv::Reader::from_path(p).with_context(|| format!("reading {}", p.display()))?;
+        let mut r = csv::Reader::from_reader(shifu_engine::files::open_input(p)?);
         let header = r.headers()?.clone();
         let first: Option<u64> = match r.records().next() {
             Some(rec) => Some(
@@ -367,9 +354,11 @@ pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64>
     shards.sort_by_key(|s| s.0);
     let header = shards[0].1.clone();
     let tmp = tmp_path(out);
-    let mut w =
-        csv::Writer::from_path(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    w.write_record(&header)?;
+    check_writable_target(&tmp)?;
+    let file = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    let mut w = csv::Writer::from_writer(BufWriter::new(file));
+    let writing = || format!("writing {}", tmp.display());
+    w.write_record(&header).with_context(writing)?;
     let mut next: Option<u64> = None;
     let mut rows = 0u64;
     for (_, h, p) in &shards {
@@ -380,7 +369,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64>
                 shards[0].2.display()
             );
         }
-        let mut r = csv::Reader::from_path(p)?;
+        let mut r = csv::Reader::from_reader(shifu_engine::files::open_input(p)?);
         for rec in r.records() {
             let rec = rec?;
             let idx: u64 = rec
@@ -394,14 +383,51 @@ pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64>
                 }
             }
             next = Some(idx + 1);
-            w.write_record(&rec)?;
+            w.write_record(&rec).with_context(writing)?;
             rows += 1;
         }
     }
-    w.flush()?;
-    drop(w);
-    std::fs::rename(&tmp, out)?;
-    let mut f = File::open(out)?;
-    f.flush()?;
+    w.flush().with_context(writing)?;
+    let inner = w
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
+    let file = inner
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
+    file.sync_all().with_context(writing)?;
+    std::fs::rename(&tmp, out)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
     Ok(rows)
+}
+
+/// Refuses a merge whose output is one of its inputs (or their temporary file): the rename
+/// at the end would replace a shard with the merged rows.
+fn refuse_output_among_inputs(out: &Path, inputs: &[PathBuf]) -> Result<()> {
+    let canon = |p: &Path| -> PathBuf {
+        match (p.parent(), p.file_name()) {
+            (Some(dir), Some(name)) => {
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
+                std::fs::canonicalize(dir)
+                    .map(|d| d.join(name))
+                    .unwrap_or_else(|_| p.to_path_buf())
+            }
+            _ => p.to_path_buf(),
+        }
+    };
+    let targets = [canon(out), canon(&tmp_path(out))];
+    for p in inputs {
+        let real = std::fs::canonicalize(p).unwrap_or_else(|_| canon(p));
+        if targets.contains(&real) || targets.contains(&canon(p)) {
+            bail!(
+                "--out {} is also an input ({}); the output may not be an input: choose another --out",
+                out.display(),
+                p.display()
+            );
+        }
+    }
+    Ok(())
 }

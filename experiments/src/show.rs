@@ -53,8 +53,7 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
     let mut rng = game_rng(args.seed);
     let mut state: G::State = match &args.state {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("reading state file {}", p.display()))?;
+            let text = shifu_engine::files::read_text(p).context("reading a state file")?;
             shifu_engine::error::state_from_json(&text).map_err(|e| {
                 anyhow::anyhow!(
                     "state file {} is not a {} state: field {e}",
@@ -97,8 +96,8 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
         )?;
     }
     if let Some(p) = &args.save_state {
-        std::fs::write(p, serde_json::to_string_pretty(&state)?)
-            .with_context(|| format!("writing {}", p.display()))?;
+        let json = serde_json::to_string_pretty(&state)?;
+        shifu_engine::files::write_atomic(p, json.as_bytes())?;
     }
     let seat_arg = |flag: &str, p: u8| -> Result<u8> {
         if p == 0 || p as usize > players {

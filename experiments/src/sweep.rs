@@ -238,8 +238,8 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
         }
     }
     if let Some(path) = &args.out {
-        let mut w = csv::Writer::from_path(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        shifu_engine::files::check_output(path)?;
+        let mut w = csv::Writer::from_writer(Vec::new());
         let mut head = vec!["cell".to_string(), "games".into()];
         for s in 1..=seats {
             head.extend([
@@ -274,7 +274,7 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
             );
             w.write_record(&row)?;
         }
-        w.flush()?;
+        shifu_engine::files::write_atomic(path, &w.into_inner()?)?;
     }
     let worst = tallies.iter().map(|t| t.capped).max().unwrap_or(0);
     if let Some(w) = capped_warning(worst, args.run.games, games[0].max_rounds()) {

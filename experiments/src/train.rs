@@ -365,8 +365,8 @@ fn open_checkpoint(args: &TrainArgs, path: &Path, settings: &Settings) -> Result
             .with_context(|| format!("cannot create {}", args.out.display()))?;
         return Ok(Vec::new());
     }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("--resume: cannot read {}", path.display()))?;
+    let text =
+        shifu_engine::files::read_text(path).context("--resume: cannot read the checkpoint")?;
     let c: Checkpoint = serde_json::from_str(&text)
         .with_context(|| format!("{}: not a shifu train checkpoint", path.display()))?;
     if &c.settings != settings {
@@ -611,11 +611,7 @@ fn save<G: Playable + 'static>(
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    Ok(shifu_engine::files::write_atomic(path, text.as_bytes())?)
 }
 
 fn report<G: Playable + 'static>(

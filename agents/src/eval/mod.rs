@@ -144,7 +144,7 @@ pub trait Evaluate: Game + Encoding {
 /// Loads weights from a TOML file; missing keys keep their defaults, unknown keys are errors,
 /// and every number must be finite (a NaN or infinite weight would make every choice a tie).
 pub fn load_weights<W: DeserializeOwned + Serialize>(path: &Path) -> Result<W, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = shifu_engine::files::read_text(path).map_err(|e| e.to_string())?;
     let w: W = toml::from_str(&text).map_err(|e| {
         // The line it is on names the field (the message alone may not).
         let at = e

@@ -1,0 +1,183 @@
+//! Hostile files (issue 46 §2 items 5, 9, 10, 11, 14, 15): devices and oversized files as
+//! inputs, symlinks and devices as outputs, an output that is an input, two runs on one output.
+//! Each is refused with exit 2 and a message naming the file or option.
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn shifu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(args)
+        .output()
+        .expect("run shifu")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("shifu-files-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `args`, killed after 20 s; expects exit 2 and every one of `words` in stderr.
+fn refused(args: &[&str], words: &[&str]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(20) {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("{args:?} ran past 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    for w in words {
+        assert!(err.contains(w), "{args:?}: `{w}` not in: {err}");
+    }
+}
+
+/// Item 5: `/dev/urandom` as weights never ended; `/dev/zero` as weights, leaf model, data,
+/// config or state was read until memory ran out.
+#[test]
+fn device_and_oversized_input_files_are_refused() {
+    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let p = ["play", "--players", "2", "--games", "1", "--quiet"];
+        p.iter().chain(extra).copied().collect()
+    }
+    for dev in ["/dev/urandom", "/dev/zero"] {
+        let w = format!("greedy:weights={dev}");
+        refused(&with(&["--agents", &w]), &[dev, "regular file"]);
+    }
+    refused(
+        &with(&["--agents", "mcts:iters=2,leaf=/dev/zero"]),
+        &["/dev/zero", "regular file"],
+    );
+    refused(
+        &with(&["--data", "/dev/zero"]),
+        &["/dev/zero", "regular file"],
+    );
+    refused(
+        &with(&["--config", "/dev/zero"]),
+        &["/dev/zero", "regular file"],
+    );
+    refused(
+        &["show", "--players", "2", "--state", "/dev/zero"],
+        &["/dev/zero", "regular file"],
+    );
+    // A sparse file past the 64 MiB limit is refused by its size, the limit stated.
+    let d = tmpdir("big");
+    let big = d.join("big.toml");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(65 << 20)
+        .unwrap();
+    refused(
+        &with(&["--config", big.to_str().unwrap()]),
+        &["big.toml", "64 MiB"],
+    );
+}
+
+/// Item 9: sweep, calibrate, report and show --save-state wrote through symlinks and into
+/// devices; every output now goes through a temporary file renamed over a regular target.
+#[test]
+fn writing_commands_refuse_symlink_and_device_targets() {
+    let d = tmpdir("targets");
+    let victim = d.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    let link = d.join("link.csv");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let l = link.to_str().unwrap();
+    let sweep = [
+        "sweep",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--quiet",
+        "--vary",
+        "start_coins=1,2/2,2",
+        "--out",
+        l,
+    ];
+    refused(&sweep, &["link.csv", "symbolic link"]);
+    refused(
+        &["show", "--players", "2", "--save-state", l],
+        &["link.csv", "symbolic link"],
+    );
+    refused(
+        &["show", "--players", "2", "--save-state", "/dev/null"],
+        &["/dev/null", "device"],
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    // A good run replaces a regular file whole, leaving no temporary file behind.
+    let out = d.join("s.csv");
+    std::fs::write(&out, "old").unwrap();
+    let mut ok = sweep;
+    ok[9] = out.to_str().unwrap();
+    let o = shifu(&ok);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("cell,"));
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// Item 15: `report adir` said only "Is a directory".
+#[test]
+fn report_of_a_directory_names_it() {
+    let d = tmpdir("adir");
+    let out = d.join("r.md");
+    refused(
+        &[
+            "report",
+            d.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[
+            d.to_str().unwrap(),
+            "a directory",
+            "regular file is expected",
+        ],
+    );
+}
+
+/// Item 10: `merge --out mg0.csv mg0.csv mg1.csv` exited 0 and replaced an input.
+#[test]
+fn merge_refuses_an_output_that_is_an_input() {
+    let d = tmpdir("merge");
+    let mut args = vec!["play", "--players", "2", "--games", "4", "--quiet"];
+    let (a, b) = (d.join("mg0.csv"), d.join("mg1.csv"));
+    args.extend(["--out", a.to_str().unwrap()]);
+    assert!(shifu(&args).status.success());
+    std::fs::copy(&a, &b).unwrap();
+    let before = std::fs::read(&a).unwrap();
+    // The same file under another spelling is still the same file.
+    let other = d.join(".").join("mg0.csv");
+    refused(
+        &[
+            "merge",
+            "--out",
+            other.to_str().unwrap(),
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+        ],
+        &["mg0.csv", "may not be an input"],
+    );
+    assert_eq!(std::fs::read(&a).unwrap(), before);
+}
