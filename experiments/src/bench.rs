@@ -23,7 +23,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Threads for the all-core measurement (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::setup::parse_threads)]
     threads: Option<usize>,
 }
 

@@ -24,7 +24,7 @@ pub struct DuelArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::setup::parse_threads)]
     threads: Option<usize>,
     /// Also print the result as one markdown table row.
     #[arg(long)]

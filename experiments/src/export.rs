@@ -47,7 +47,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::setup::parse_threads)]
     threads: Option<usize>,
     /// Store the arrays uncompressed (faster to load, often 20 times larger); by default they
     /// are deflated at level 1, as numpy's `savez_compressed` does.

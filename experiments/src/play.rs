@@ -619,13 +619,27 @@ pub fn play_in_memory(
     run: &RunArgs,
     range: Option<std::ops::Range<u64>>,
 ) -> Result<InMemoryRun> {
-    crate::with_game!(game.game.as_str(), G => in_memory_game::<G>(game, run, range))
+    play_in_memory_until(game, run, range, &mut || Ok(()))
+}
+
+/// [`play_in_memory`], calling `stop` about every 100 ms as games finish: an error from it
+/// (a Python caller's Ctrl-C) ends the run with that error.
+pub fn play_in_memory_until(
+    game: &GameArgs,
+    run: &RunArgs,
+    range: Option<std::ops::Range<u64>>,
+    stop: &mut dyn FnMut() -> Result<()>,
+) -> Result<InMemoryRun> {
+    crate::setup::check_threads(run.threads.unwrap_or(0))
+        .map_err(|e| anyhow::anyhow!("threads: {e}"))?;
+    crate::with_game!(game.game.as_str(), G => in_memory_game::<G>(game, run, range, stop))
 }
 
 fn in_memory_game<G: Playable>(
     args: &GameArgs,
     run: &RunArgs,
     range: Option<std::ops::Range<u64>>,
+    stop: &mut dyn FnMut() -> Result<()>,
 ) -> Result<InMemoryRun> {
     let game: G = args.build()?;
     let seats = game.num_seats();
@@ -646,7 +660,12 @@ fn in_memory_game<G: Playable>(
     let mut tally = Tally::default();
     // Rows grow as games finish: no reservation sized by a (possibly huge) game count.
     let mut rows = Vec::new();
+    let mut checked = std::time::Instant::now();
     play_stream(&game, &specs, run.seed, run.rotate, range, &pool, |r| {
+        if checked.elapsed().as_millis() >= 100 {
+            stop()?;
+            checked = std::time::Instant::now();
+        }
         tally.add(&r, seats);
         let rec = game_record(&game, &r, &specs, &param_set);
         rows.push(rec.iter().map(str::to_string).collect());

@@ -6,6 +6,36 @@ use clap::Args;
 use shifu_engine::{BuildOptions, Present};
 use std::path::PathBuf;
 
+/// How many worker threads a run may ask for, per core: more only thrash (`--threads 5000` drove
+/// the load average to several hundred).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads a run may ask for: [`THREADS_PER_CORE`] × the cores.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) * THREADS_PER_CORE
+}
+
+/// Checks a thread count against [`max_threads`]; 0 means all cores.
+pub fn check_threads(n: usize) -> std::result::Result<usize, String> {
+    let max = max_threads();
+    if n > max {
+        return Err(format!(
+            "{n} threads is more than {max} ({THREADS_PER_CORE} per core on this machine's {} cores); \
+             give at most {max}, or 0 for one per core",
+            max / THREADS_PER_CORE
+        ));
+    }
+    Ok(n)
+}
+
+/// Parses `--threads` (clap value parser): a count of at most [`max_threads`].
+pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|e| format!("`{s}` is not a thread count: {e}"))?;
+    check_threads(n)
+}
+
 /// Game, players, data and parameters.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
@@ -59,6 +89,6 @@ pub struct RunArgs {
     #[arg(long)]
     pub rotate: bool,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::setup::parse_threads)]
     pub threads: Option<usize>,
 }

@@ -47,7 +47,7 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::setup::parse_threads)]
     threads: Option<usize>,
 }
 

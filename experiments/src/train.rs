@@ -72,7 +72,7 @@ pub struct TrainArgs {
     #[arg(long)]
     resume: bool,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::setup::parse_threads)]
     threads: Option<usize>,
     /// No progress bar.
     #[arg(long)]

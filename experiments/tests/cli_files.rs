@@ -181,3 +181,71 @@ fn merge_refuses_an_output_that_is_an_input() {
     );
     assert_eq!(std::fs::read(&a).unwrap(), before);
 }
+
+/// Item 14: `--threads 5000` was accepted (the load average reached several hundred).
+#[test]
+fn threads_capped_at_four_per_core() {
+    let max = shifu::setup::max_threads();
+    let too_many = (max + 1).to_string();
+    refused(
+        &[
+            "play",
+            "--players",
+            "2",
+            "--games",
+            "1",
+            "--threads",
+            &too_many,
+        ],
+        &["--threads", &format!("{max}"), "per core"],
+    );
+    refused(&["duel", "--threads", "5000"], &["--threads", "per core"]);
+    let o = shifu(&[
+        "play",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--quiet",
+        "--threads",
+        &max.to_string(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+fn tofu_run(games: u64, threads: Option<usize>) -> (shifu::setup::GameArgs, shifu::setup::RunArgs) {
+    let game = shifu::setup::GameArgs {
+        game: "tofu-shifu".into(),
+        players: Some(2),
+        data: None,
+        config: None,
+        set: Vec::new(),
+    };
+    let run = shifu::setup::RunArgs {
+        agents: "random".into(),
+        games,
+        seed: 1,
+        rotate: false,
+        threads,
+    };
+    (game, run)
+}
+
+/// Item 14: the Python binding's `threads=10**6` was accepted, and a long run ignored Ctrl-C:
+/// the in-memory run it calls refuses the thread count and stops when its `stop` hook fails.
+#[test]
+fn in_memory_run_caps_threads_and_stops_on_request() {
+    let (game, run) = tofu_run(10, Some(1_000_000));
+    let Err(e) = shifu::play::play_in_memory(&game, &run, None) else {
+        panic!("threads=1000000 accepted")
+    };
+    assert!(format!("{e:#}").contains("threads"), "{e:#}");
+    let (game, run) = tofu_run(1_000_000_000, Some(2));
+    let t = Instant::now();
+    let mut stop = || -> anyhow::Result<()> { anyhow::bail!("interrupted") };
+    let Err(e) = shifu::play::play_in_memory_until(&game, &run, None, &mut stop) else {
+        panic!("a billion games finished")
+    };
+    assert!(format!("{e:#}").contains("interrupted"), "{e:#}");
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+}

@@ -196,8 +196,17 @@ fn play<'py>(
         (s, e) => Some(s.unwrap_or(0)..e.unwrap_or(games)),
     };
     let played = py
-        .allow_threads(|| shifu::play::play_in_memory(&g, &run, range))
-        .map_err(|e| value_error(format!("{e:#}")))?;
+        .allow_threads(|| {
+            // Ctrl-C raises KeyboardInterrupt: the run checks for signals as games finish.
+            let mut stop = || -> anyhow::Result<()> {
+                Python::with_gil(|py| py.check_signals()).map_err(anyhow::Error::new)
+            };
+            shifu::play::play_in_memory_until(&g, &run, range, &mut stop)
+        })
+        .map_err(|e| match e.downcast::<PyErr>() {
+            Ok(interrupt) => interrupt,
+            Err(e) => value_error(format!("{e:#}")),
+        })?;
     let csv = played.csv(header).map_err(value_error)?;
     let summary = batch::summary(py, &played)?;
     Ok((PyBytes::new(py, &csv), summary))

@@ -75,3 +75,9 @@ def test_bad_runs_are_refused_with_the_reason():
         shifu.play("tofu-shifu", 2, "alphazero", 10)
     with pytest.raises(ValueError, match="not a slice"):
         shifu.play_csv("tofu-shifu", 2, "random", 10, start=5, end=20)
+
+
+def test_threads_capped_at_four_per_core():
+    # Issue 46 §2 item 14: threads=10**6 was accepted.
+    with pytest.raises(ValueError, match="threads"):
+        shifu.play_csv("tofu-shifu", 2, "random", 4, 1, threads=10**6)
