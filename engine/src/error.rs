@@ -52,7 +52,7 @@ pub enum EngineError {
 pub fn read_data_file(path: &std::path::Path) -> Result<String, EngineError> {
     crate::files::read_text(path).map_err(|e| EngineError::Io {
         file: e.file,
-        source: e.source,
+        source: e.error,
     })
 }
 

@@ -16,19 +16,18 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
 /// A file that could not be read or written; the message names the file.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: {source}", file.display())]
+#[error("{}: {error}", file.display())]
 pub struct FileError {
     /// The file.
     pub file: PathBuf,
-    /// What went wrong.
-    #[source]
-    pub source: std::io::Error,
+    /// What went wrong (in the message already, so not a separate `source`).
+    pub error: std::io::Error,
 }
 
-fn err(file: &Path, source: std::io::Error) -> FileError {
+fn err(file: &Path, error: std::io::Error) -> FileError {
     FileError {
         file: file.to_path_buf(),
-        source,
+        error,
     }
 }
 
@@ -92,7 +91,7 @@ fn check_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), FileError>
     Err(invalid(
         path,
         format!(
-            "is {}; a regular file is expected",
+            "is {}, not a regular file; give a file",
             kind_name(meta.file_type())
         ),
     ))
@@ -109,15 +108,7 @@ fn too_large(path: &Path) -> FileError {
 }
 
 fn check_input(path: &Path, meta: &std::fs::Metadata) -> Result<(), FileError> {
-    if !meta.is_file() {
-        return Err(invalid(
-            path,
-            format!(
-                "is {}; a regular file is expected",
-                kind_name(meta.file_type())
-            ),
-        ));
-    }
+    check_regular(path, meta)?;
     if meta.len() > MAX_INPUT_BYTES {
         return Err(too_large(path));
     }
@@ -141,7 +132,7 @@ pub fn check_output(path: &Path) -> Result<(), FileError> {
         Ok(m) if !m.file_type().is_file() => Err(invalid(
             path,
             format!(
-                "exists and is {}; shifu writes its outputs to a regular file through a \
+                "exists and is {}, not a regular file; shifu writes its outputs to a regular file through a \
                  temporary file renamed over it: choose another path",
                 kind_name(m.file_type())
             ),

@@ -58,7 +58,7 @@ pub fn from_toml_str<P: DeserializeOwned>(text: &str) -> Result<P, EngineError> 
 pub fn from_toml_file<P: DeserializeOwned>(path: &Path) -> Result<P, EngineError> {
     let text = crate::files::read_text(path).map_err(|e| EngineError::ParamFile {
         file: e.file,
-        message: e.source.to_string(),
+        message: e.error.to_string(),
     })?;
     toml::from_str(&text).map_err(|e| EngineError::ParamFile {
         file: path.to_path_buf(),

@@ -143,6 +143,19 @@ struct MergeArgs {
     allow_partial: bool,
 }
 
+/// Parses the command line. A negative number is taken as an option's value, so `--games -1`
+/// is refused naming `--games` rather than as an unknown argument `-1`.
+fn parse_cli(args: Vec<std::ffi::OsString>) -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let cmd = Cli::command().mut_subcommands(|s| {
+        s.mut_args(|a| {
+            let takes = a.get_action().takes_values();
+            a.allow_negative_numbers(takes)
+        })
+    });
+    Cli::from_arg_matches(&cmd.get_matches_from(args)).unwrap_or_else(|e| e.exit())
+}
+
 fn main() -> ExitCode {
     // Output piped into `head` and the like ends quietly when the reader stops, as other Unix
     // tools do, instead of panicking on the first print to a closed pipe.
@@ -159,7 +172,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cli = Cli::parse_from(args);
+    let cli = parse_cli(args);
     let result = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Seats(a) => play::run_seats(a),

@@ -134,8 +134,57 @@ pub fn manifest_path(out: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// A lock on a run's output, `FILE.lock` holding the process id: a second run on the same
+/// `--out` is refused while the first lives. Removed when dropped; a lock whose process is
+/// gone (a killed run) is taken over.
+struct OutLock(PathBuf);
+
+impl OutLock {
+    fn take(out: &Path) -> Result<OutLock> {
+        let mut s = out.as_os_str().to_owned();
+        s.push(".lock");
+        let path = PathBuf::from(s);
+        for _ in 0..2 {
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => {
+                    use std::io::Write;
+                    writeln!(f, "{}", std::process::id())
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    return Ok(OutLock(path));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let pid = std::fs::read_to_string(&path).unwrap_or_default();
+                    let pid = pid.trim();
+                    let alive = !pid.is_empty() && Path::new("/proc").join(pid).exists();
+                    if alive {
+                        bail!(
+                            "another shifu run (process {pid}) is writing {}: its lock file {} exists; \
+                             wait for it to end, or choose another --out",
+                            out.display(),
+                            path.display()
+                        );
+                    }
+                    // Left by a killed run: take it over.
+                    std::fs::remove_file(&path).ok();
+                }
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot create {}", path.display()))
+                }
+            }
+        }
+        bail!("cannot take the lock {}", path.display())
+    }
+}
+
+impl Drop for OutLock {
+    fn drop(&mut self) {
+        std::fs::remove_file(&self.0).ok();
+    }
+}
+
 /// An open run file.
 pub struct RunFile {
+    _lock: OutLock,
     out: PathBuf,
     tmp: PathBuf,
     writer: csv::Writer<BufWriter<File>>,
@@ -203,6 +252,7 @@ impl RunFile {
         for p in [out, tmp.as_path(), mpath.as_path()] {
             check_writable_target(p)?;
         }
+        let lock = OutLock::take(out)?;
         let mut next = manifest.shard_range.0;
         let has_rows = tmp.exists() && count_lines(&tmp)? > 1;
         if has_rows && !resume {
@@ -291,6 +341,7 @@ impl RunFile {
             writer.flush()?;
         }
         Ok(RunFile {
+            _lock: lock,
             out: out.to_path_buf(),
             tmp,
             writer,

@@ -149,11 +149,7 @@ fn report_of_a_directory_names_it() {
             "--out",
             out.to_str().unwrap(),
         ],
-        &[
-            d.to_str().unwrap(),
-            "a directory",
-            "regular file is expected",
-        ],
+        &[d.to_str().unwrap(), "a directory", "not a regular file"],
     );
 }
 
@@ -248,4 +244,45 @@ fn in_memory_run_caps_threads_and_stops_on_request() {
     };
     assert!(format!("{e:#}").contains("interrupted"), "{e:#}");
     assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+}
+
+/// Item 15: clap answered "unexpected argument '-1'" for a negative number.
+#[test]
+fn negative_number_names_the_option() {
+    refused(
+        &["play", "--players", "2", "--games", "-1"],
+        &["--games", "-1"],
+    );
+    let o = shifu(&["play", "--players", "2", "--games", "-1"]);
+    assert!(
+        !stderr(&o).contains("unexpected argument"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Item 15: two runs on one `--out` are detected by a lock file; one left by a killed run is
+/// taken over.
+#[test]
+fn two_runs_on_one_out_are_detected_by_a_lock_file() {
+    let d = tmpdir("lock");
+    let out = d.join("run.csv");
+    let lock = d.join("run.csv.lock");
+    let args = [
+        "play",
+        "--players",
+        "2",
+        "--games",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    std::fs::write(&lock, format!("{}\n", std::process::id())).unwrap();
+    refused(&args, &["another shifu run", "run.csv.lock"]);
+    assert!(!out.exists());
+    std::fs::write(&lock, "999999999\n").unwrap();
+    let o = shifu(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.exists() && !lock.exists());
 }

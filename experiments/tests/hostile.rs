@@ -1,5 +1,5 @@
 //! The committed hostile corpus (tests/hostile/, made by make_corpus.py): 280 mutated card data
-//! files, 284 mutated saved states and 378 bad command lines (Tofu Shifu, Tofu Kingdom, Wok Star). Every one must exit 0 or 2 (never a
+//! files, 284 mutated saved states and 413 bad command lines (Tofu Shifu, Tofu Kingdom, Wok Star). Every one must exit 0 or 2 (never a
 //! panic's 101 or a signal) within a time limit, and a refusal must name the file it refuses.
 
 use std::path::{Path, PathBuf};

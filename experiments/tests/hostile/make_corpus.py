@@ -185,10 +185,10 @@ BAD_OPTIONS = {
     "--games": ["-1", "abc", "1e3", "99999999999999999999999", "0"],
     "--seed": ["-1", "x", "18446744073709551616"],
     "--players": ["0", "1", "9", "255", "-3", "x"],
-    "--threads": ["-1", "x", "99999999999999999999"],
+    "--threads": ["-1", "x", "99999999999999999999", "5000"],
     "--game": ["chess", "TOFU-SHIFU", "wok-star"],
-    "--data": ["/nonexistent/cards.json", "/", "builtin:nope", "builtin:"],
-    "--config": ["/nonexistent/p.toml", "/"],
+    "--data": ["/nonexistent/cards.json", "/", "builtin:nope", "builtin:", "/dev/zero"],
+    "--config": ["/nonexistent/p.toml", "/", "/dev/zero"],
 }
 BAD_SETS = [
     "bogus=1", "players=lots", "start_coins=a,b", "start_coins=1", "max_rounds=0",
@@ -205,6 +205,7 @@ BAD_AGENTS = [
     "mcts:reward=money", "mcts:cut=none", "mcts:cut=margin,scale=0", "mcts:scale=inf",
     "greedy:weights=/nonexistent.toml", "greedy:weights=/", "random:x=1", ",",
     "random,random,random,random,random", "mcts:time_ms=abc", "mcts:depth=-1", "greedy:weights",
+    "greedy:weights=/dev/urandom", "greedy:weights=/dev/zero", "mcts:iters=2,leaf=/dev/zero",
 ]
 SPECIFIC = [
     "report /nonexistent/run.csv --out /tmp/shifu-hostile-x.md",
@@ -287,6 +288,12 @@ SPECIFIC = [
     "show --game wok-star --players 2 --seed 1 --take 9999",
     "show --game wok-star --players 2 --seed 1 --observe 3",
     "data --out /",
+    "data --out /dev/null",
+    "show --players 2 --state /dev/zero",
+    "show --players 2 --save-state /dev/null",
+    "report /dev/zero --out /tmp/shifu-hostile-x.md",
+    "sweep --players 2 --games 2 --quiet --vary start_coins=1,2/2,2 --out /dev/null",
+    "merge --out /tmp/shifu-hostile-m.csv /tmp/shifu-hostile-m.csv",
     "frobnicate",
     "play --frobnicate",
     "",
