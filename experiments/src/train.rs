@@ -352,10 +352,18 @@ fn spec_weights<G: Playable>(spec: &str) -> Result<G::Weights> {
 }
 
 /// The recorded generations of a resumed run (none for a new one, which must not overwrite a
-/// checkpoint).
+/// checkpoint). `--resume` without a checkpoint (a run killed before its first) starts fresh
+/// and says so.
 fn open_checkpoint(args: &TrainArgs, path: &Path, settings: &Settings) -> Result<Vec<Generation>> {
-    if !args.resume {
-        if path.exists() {
+    let fresh = args.resume && !path.exists();
+    if fresh {
+        eprintln!(
+            "--resume: no checkpoint {} yet (the run ended before its first); starting fresh",
+            path.display()
+        );
+    }
+    if !args.resume || fresh {
+        if !fresh && path.exists() {
             bail!(
                 "{} exists: continue it with --resume, or choose another --out",
                 path.display()

@@ -1743,13 +1743,12 @@ fn train_resumed_or_on_other_thread_counts_gives_the_same_run() {
 fn train_refuses_bad_settings_with_exit_code_2() {
     let base = tmpdir("train-hostile");
     let dir = base.join("run");
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["--tune", "nope"], "nope"),
         (&["--bounds", "points=2:3"], "--bounds points=2:3"),
         (&["--bounds", "steer=0:1"], "not among the tuned"),
         (&["--duel-games", "13"], "--duel-games 13"),
         (&["--alpha", "0.9"], "--alpha"),
-        (&["--resume"], "checkpoint.json"),
     ];
     for (extra, needle) in cases {
         let o = train(&dir, extra);

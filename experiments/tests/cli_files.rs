@@ -286,3 +286,34 @@ fn two_runs_on_one_out_are_detected_by_a_lock_file() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(out.exists() && !lock.exists());
 }
+
+/// Item 11: a `train` killed before its first checkpoint refused `--resume`; it now starts
+/// fresh and says so.
+#[test]
+fn train_resume_without_checkpoint_starts_fresh() {
+    let d = tmpdir("train-fresh");
+    let out = d.join("t");
+    let o = shifu(&[
+        "train",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "3",
+        "--agent",
+        "greedy",
+        "--games",
+        "6",
+        "--quiet",
+        "--tune",
+        "points,opponent_share",
+        "--duel-games",
+        "12",
+        "--generations",
+        "1",
+        "--resume",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("starting fresh"), "{}", stderr(&o));
+}
