@@ -135,6 +135,41 @@ pub struct NpzWriter {
     pub columns: Vec<Column>,
 }
 
+/// The file in `FILE.parts/` naming the export (process id) that made it.
+const OWNER: &str = "shifu-export.pid";
+
+/// Removes a `FILE.parts/` left by a killed export (it holds [`OWNER`] naming a process that is
+/// gone, and only column files); anything else there is refused, not deleted.
+fn clean_leftover_parts(parts: &Path) -> Result<()> {
+    let pid = std::fs::read_to_string(parts.join(OWNER)).unwrap_or_default();
+    let pid = pid.trim();
+    let ours = !pid.is_empty()
+        && std::fs::read_dir(parts)?.all(|e| {
+            e.map(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n == OWNER || n.ends_with(".raw")
+            })
+            .unwrap_or(false)
+        });
+    if !ours {
+        bail!(
+            "{} exists and was not made by a shifu export; remove it or choose another --out",
+            parts.display()
+        );
+    }
+    if Path::new("/proc").join(pid).exists() {
+        bail!(
+            "{} belongs to a running export (process {pid}); wait for it or choose another --out",
+            parts.display()
+        );
+    }
+    eprintln!(
+        "removing {}, left by an export that did not finish",
+        parts.display()
+    );
+    std::fs::remove_dir_all(parts).with_context(|| format!("cannot remove {}", parts.display()))
+}
+
 impl NpzWriter {
     /// Starts an archive at `out` with these columns (name, type, row width).
     pub fn create(
@@ -147,13 +182,12 @@ impl NpzWriter {
         parts.push(".parts");
         let parts = PathBuf::from(parts);
         if parts.exists() {
-            bail!(
-                "{} exists (left by an export that did not finish?); remove it or choose another --out",
-                parts.display()
-            );
+            clean_leftover_parts(&parts)?;
         }
         std::fs::create_dir(&parts)
             .with_context(|| format!("cannot create {}", parts.display()))?;
+        std::fs::write(parts.join(OWNER), format!("{}\n", std::process::id()))
+            .with_context(|| format!("cannot write in {}", parts.display()))?;
         let mut cols = Vec::new();
         for &(name, dtype, width) in columns {
             let path = parts.join(format!("{name}.raw"));

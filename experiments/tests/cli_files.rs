@@ -317,3 +317,33 @@ fn train_resume_without_checkpoint_starts_fresh() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("starting fresh"), "{}", stderr(&o));
 }
+
+/// Item 11: a killed `export` left `FILE.parts/` and the rerun refused until it was deleted by
+/// hand; a rerun now removes its own leftovers (and still refuses a folder it did not make).
+#[test]
+fn export_rerun_cleans_its_own_leftover_parts() {
+    let d = tmpdir("export-left");
+    let out = d.join("x.npz");
+    let parts = d.join("x.npz.parts");
+    std::fs::create_dir(&parts).unwrap();
+    std::fs::write(parts.join("shifu-export.pid"), "999999999\n").unwrap();
+    std::fs::write(parts.join("obs.raw"), [0u8; 16]).unwrap();
+    let args = [
+        "export",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--agents",
+        "greedy",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = shifu(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("left by an export"), "{}", stderr(&o));
+    assert!(out.exists() && !parts.exists());
+}
