@@ -351,17 +351,21 @@ impl RunFile {
 
     /// Appends rows (which must continue the game order) and flushes them to disk.
     pub fn append(&mut self, rows: &[csv::StringRecord]) -> Result<()> {
+        let tmp = &self.tmp;
+        let writing = || format!("writing {}", tmp.display());
         for r in rows {
-            self.writer.write_record(r)?;
+            self.writer.write_record(r).with_context(writing)?;
         }
-        self.writer.flush()?;
+        self.writer.flush().with_context(writing)?;
         self.next += rows.len() as u64;
         Ok(())
     }
 
     /// Finishes the run: renames `FILE.tmp` to `FILE`.
     pub fn finish(mut self) -> Result<()> {
-        self.writer.flush()?;
+        self.writer
+            .flush()
+            .with_context(|| format!("writing {}", self.tmp.display()))?;
         let inner = self
             .writer
             .into_inner()
@@ -369,7 +373,8 @@ impl RunFile {
         inner
             .into_inner()
             .map_err(|e| anyhow::anyhow!("{e}"))?
-            .sync_all()?;
+            .sync_all()
+            .with_context(|| format!("writing {}", self.tmp.display()))?;
         std::fs::rename(&self.tmp, &self.out).with_context(|| {
             format!("renaming {} to {}", self.tmp.display(), self.out.display())
         })?;
