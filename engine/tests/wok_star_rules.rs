@@ -717,30 +717,67 @@ fn events_two_event_cards_join_the_regular_deck_each_day() {
     assert_eq!((plain.event_deck, plain.event_box), (0, 0));
 }
 
+/// Leaves one customer and the event `e` in the Regular deck, then serves the waiting customer
+/// on the first seed whose draw reveals the event.
+fn serve_into_event(g: &WokStar, s: &State, e: u8) -> (State, GameRng) {
+    let mut s = s.clone();
+    s.deck &= s.deck.wrapping_neg(); // one customer left
+    assert_eq!(s.deck.count_ones(), 1);
+    s.event_box |= s.event_deck;
+    s.event_box &= !(1 << e);
+    s.event_deck = 1 << e;
+    (0..64)
+        .map(|seed| {
+            let (mut t, mut rng) = (s.clone(), rng_from_seed(seed));
+            g.apply_checked(&mut t, Action::Serve, &mut rng).unwrap();
+            (t, rng)
+        })
+        .find(|(t, _)| t.event == Some(e))
+        .unwrap()
+}
+
 #[test]
 fn events_a_drawn_event_holds_the_next_customer_until_a_timer_is_up() {
     let g = with_events();
-    let (mut s, mut rng) = opened_on_a_customer(&g, 31);
-    // Make the next card drawn an event: no customers left in the deck but the one served.
+    let (mut s, _) = opened_on_a_customer(&g, 31);
     let owner = ready_to_serve(&g, &mut s) as usize;
-    s.deck = 0;
-    s.event_box |= s.event_deck;
-    let e = event(&g, "Rent Is Due");
-    s.event_box &= !(1 << e);
-    s.event_deck = 1 << e;
     s.clock = [5_000; 4];
     s.clock[owner] = 1_000;
-    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
-    assert_eq!(s.event, Some(e));
+    let e = event(&g, "Rent Is Due");
+    let (mut s, mut rng) = serve_into_event(&g, &s, e);
     assert_eq!(s.customer, None);
     assert!(!legal(&g, &s).contains(&Action::Serve));
-    // Wait out the timers: the event gives way; with the deck done, the day closes. (Waits
-    // while an event shows do not close the day: the team is waiting for the sand.)
-    while s.phase == Phase::Business {
+    // Wait out the timers: the event gives way to the last customer. (Waits while an event
+    // shows do not close the day: the team is waiting for the sand.)
+    while s.event.is_some() {
         g.apply_checked(&mut s, Action::Wait, &mut rng).unwrap();
     }
-    assert_eq!(s.closing, Closing::DeckDone);
+    assert_eq!(s.phase, Phase::Business);
+    assert!(s.customer.is_some());
+    assert_eq!(s.deck, 0);
     assert!(s.clock.iter().all(|&c| c >= 30_000), "{:?}", s.clock);
+}
+
+#[test]
+fn events_all_customers_from_the_regular_deck_served_ends_open_for_business() {
+    // "The Open for Business phase ends, if: ... All customers from the Regular deck are
+    // served." An event card still in the deck does not keep the day open.
+    let g = with_events();
+    let (mut s, mut rng) = opened_on_a_customer(&g, 35);
+    ready_to_serve(&g, &mut s);
+    let e = event(&g, "Rent Is Due");
+    s.deck = 0;
+    s.event_box |= s.event_deck;
+    s.event_box &= !(1 << e);
+    s.event_deck = 1 << e;
+    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+    assert_eq!(
+        s.event, None,
+        "no event is revealed once the customers are served"
+    );
+    assert_eq!(s.closing, Closing::DeckDone);
+    assert_eq!(s.phase, Phase::AfterClose { seat: 0 });
+    assert_eq!(s.events_today & (1 << e), 0);
 }
 
 #[test]
@@ -795,16 +832,12 @@ fn events_catering_order_needs_the_dish_twice_and_pays_double() {
 #[test]
 fn events_grandmas_pantry_lets_the_revealing_seat_choose_an_ingredient() {
     let g = with_events();
-    let (mut s, mut rng) = opened_on_a_customer(&g, 34);
+    let (mut s, _) = opened_on_a_customer(&g, 34);
     let owner = ready_to_serve(&g, &mut s);
     let pantry = event(&g, "Grandma's Pantry");
-    s.event_box |= s.event_deck;
-    s.event_box &= !(1 << pantry);
-    s.event_deck = 1 << pantry;
-    s.deck = 0;
     s.clock = [9_000; 4];
     s.clock[owner as usize] = 0;
-    g.apply_checked(&mut s, Action::Serve, &mut rng).unwrap();
+    let (mut s, mut rng) = serve_into_event(&g, &s, pantry);
     assert_eq!(g.to_move(&s), Some(owner));
     let l = legal(&g, &s);
     assert!(

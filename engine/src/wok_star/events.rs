@@ -28,7 +28,7 @@ impl WokStar {
     }
 
     /// Reveals the next card of the Regular deck at `now`: a customer, or an event whose
-    /// effect follows at once. `seat` is whoever revealed it (it makes any choice the event
+    /// effect follows at once; nothing once no customer is left in the deck. `seat` is whoever revealed it (it makes any choice the event
     /// asks for).
     pub(crate) fn reveal_at<R: Rng + ?Sized>(
         &self,
@@ -41,7 +41,10 @@ impl WokStar {
         let total = customers + s.event_deck.count_ones();
         s.customer = None;
         s.event = None;
-        if total == 0 {
+        // "The Open for Business phase ends, if: ... All customers from the Regular deck are
+        // served." Event cards still in the deck do not keep the day open: with no customer
+        // left, nothing is revealed and the day closes.
+        if customers == 0 {
             return;
         }
         // (Without events in the deck this is a plain draw of a customer.)
