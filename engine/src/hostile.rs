@@ -319,6 +319,7 @@ pub fn wok_star_action(b: &mut Bytes) -> ws::Action {
         },
         4 => A::GainHustle(x),
         5 => A::Rotate {
+            owner: z,
             face: x,
             up: y % 2 == 0,
         },

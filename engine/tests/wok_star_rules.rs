@@ -445,8 +445,12 @@ fn hustle_a_die_becomes_a_token_a_token_turns_a_die_and_moves_two_cubes() {
     assert_eq!((s.hustle_pool, s.dice[seat][1]), (1, 0));
     s.clock[seat] = 0;
     // "You may also rotate a 1 to a 6 and a 6 to a 1."
-    g.apply_checked(&mut s, Action::Rotate { face: 6, up: true }, &mut rng)
-        .unwrap();
+    let rotate = Action::Rotate {
+        owner: seat as u8,
+        face: 6,
+        up: true,
+    };
+    g.apply_checked(&mut s, rotate, &mut rng).unwrap();
     assert_eq!((s.hustle_pool, s.dice[seat][0]), (0, 1));
     s.hustle_pool = 1;
     s.hustle_supply -= 1;
@@ -463,6 +467,64 @@ fn hustle_a_die_becomes_a_token_a_token_turns_a_die_and_moves_two_cubes() {
         .unwrap();
     assert_eq!(s.cubes[2], cubes[2] + 2);
     assert_eq!((s.cubes[1], s.cubes[3]), (cubes[1] - 1, cubes[3] - 1));
+}
+
+#[test]
+fn hustle_moves_2_fortune_cubes() {
+    // "Move 2 Fortune cubes from any player to any other player." A single cube moves only
+    // where fewer than 2 are at the table.
+    let g = game(4);
+    let (mut s, mut rng) = opened(&g, 16);
+    let seat = g.earliest(&s);
+    s.hustle_pool = 1;
+    s.hustle_supply -= 1;
+    s.cubes = [1, 0, 0, 0];
+    let mut one = s.clone();
+    g.apply_checked(&mut s, Action::HustleCubes { from: 0, to: 1 }, &mut rng)
+        .unwrap();
+    // One cube at the table: it has moved, and the Hustle is done.
+    assert_eq!(s.second_cube, None);
+    assert!(!legal(&g, &s).contains(&Action::NoSecondCube));
+    one.cubes = [1, 1, 0, 0];
+    g.apply_checked(&mut one, Action::HustleCubes { from: 0, to: 2 }, &mut rng)
+        .unwrap();
+    assert_eq!(g.to_move(&one), Some(seat));
+    let l = legal(&g, &one);
+    assert!(!l.contains(&Action::NoSecondCube), "{l:?}");
+    assert!(
+        l.iter().all(|a| matches!(a, Action::SecondCube { .. })),
+        "{l:?}"
+    );
+    g.apply_checked(&mut one, Action::SecondCube { from: 1, to: 3 }, &mut rng)
+        .unwrap();
+    assert_eq!(one.cubes, [0, 0, 1, 1]);
+}
+
+#[test]
+fn hustle_may_rotate_any_unused_die_at_the_table() {
+    // "Anyone can use Hustle tokens in the pool ... Rotate 1 unused die up or down 1 value."
+    let any = game(4);
+    let own = game_with(|p| p.hustle_dice = shifu_engine::wok_star::params::HustleDice::Own);
+    for g in [&any, &own] {
+        let (mut s, mut rng) = opened(g, 16);
+        let seat = g.earliest(&s);
+        let other = (seat + 1) % 4;
+        s.hustle_pool = 1;
+        s.hustle_supply -= 1;
+        s.dice[other as usize][0] = 3;
+        let rotate = Action::Rotate {
+            owner: other,
+            face: 3,
+            up: true,
+        };
+        let offered = legal(g, &s).contains(&rotate);
+        assert_eq!(offered, std::ptr::eq(g, &any));
+        if offered {
+            g.apply_checked(&mut s, rotate, &mut rng).unwrap();
+            assert_eq!(s.dice[other as usize][0], 4);
+            assert_eq!(s.hustle_pool, 0);
+        }
+    }
 }
 
 #[test]

@@ -351,6 +351,13 @@ fn kitchen(g: &WokStar, s: &State, seat: Seat, legal: &[Action]) -> Action {
     if legal.contains(&Action::NoSecondCube) {
         return Action::NoSecondCube;
     }
+    // A Hustle moves 2 cubes: the second must follow.
+    if let Some(&a) = legal
+        .iter()
+        .find(|a| matches!(a, Action::SecondCube { .. }))
+    {
+        return a;
+    }
     let short = shortfall(g, s);
     if legal
         .iter()

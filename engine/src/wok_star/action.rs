@@ -38,15 +38,19 @@ pub enum Action {
     },
     /// Put one of one's unused dice showing this face in the Dirty Dishes for a Hustle token.
     GainHustle(u8),
-    /// Spend a Hustle token to turn one of one's unused dice showing `face` up or down by 1
-    /// (1 and 6 wrap).
+    /// Spend a Hustle token to turn an unused die of `owner`'s showing `face` up or down by 1
+    /// (1 and 6 wrap). "Anyone can use Hustle tokens in the pool": any seat's die under
+    /// `hustle_dice = any`, only the acting seat's under `own`.
     Rotate {
+        /// The seat whose die it is.
+        owner: u8,
         /// The face it shows.
         face: u8,
         /// Up (+1) or down (-1).
         up: bool,
     },
-    /// Spend a Hustle token to move a Fortune cube; a second move (or none) follows.
+    /// Spend a Hustle token to move a Fortune cube; the second cube's move follows ("Move 2
+    /// Fortune cubes"), unless fewer than 2 cubes are at the table.
     HustleCubes {
         /// The player who gives the cube.
         from: u8,

@@ -92,9 +92,10 @@ impl WokStar {
                 s.hustle_pool += 1;
                 spent = d.hustle;
             }
-            Action::Rotate { face, up } => {
-                let n = s.dice_count[i] as usize;
-                if let Some(die) = s.dice[i][..n].iter_mut().find(|x| **x == face) {
+            Action::Rotate { owner, face, up } => {
+                let o = owner as usize;
+                let n = s.dice_count[o] as usize;
+                if let Some(die) = s.dice[o][..n].iter_mut().find(|x| **x == face) {
                     // "You may also rotate a 1 to a 6 and a 6 to a 1."
                     *die = if up { face % 6 + 1 } else { (face + 4) % 6 + 1 };
                 }
@@ -107,7 +108,10 @@ impl WokStar {
                 s.hustle_supply += 1;
                 s.cubes[from as usize] -= 1;
                 s.cubes[to as usize] += 1;
-                s.second_cube = Some(seat);
+                // "Move 2 Fortune cubes": the second follows, unless only this one is there.
+                if self.cubes_at_table(s) >= 2 {
+                    s.second_cube = Some(seat);
+                }
                 spent = d.hustle + d.pass;
             }
             Action::SecondCube { from, to } => {

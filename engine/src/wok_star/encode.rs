@@ -88,7 +88,7 @@ impl WokStar {
             1,
             prepare,
             6,
-            12,
+            12 * p,
             p * p,
             p * p,
             1,
@@ -469,7 +469,9 @@ impl Encoding for WokStar {
                 b: d,
             } => b.at(3, Self::prepare_index(ingredient, method, a, d)),
             Action::GainHustle(f) => b.at(4, u(f) - 1),
-            Action::Rotate { face, up } => b.at(5, (u(face) - 1) * 2 + usize::from(up)),
+            Action::Rotate { owner, face, up } => {
+                b.at(5, u(owner) * 12 + (u(face) - 1) * 2 + usize::from(up))
+            }
             Action::HustleCubes { from, to } => b.at(6, u(from) * p + u(to)),
             Action::SecondCube { from, to } => b.at(7, u(from) * p + u(to)),
             Action::NoSecondCube => b.at(8, 0),
@@ -526,7 +528,8 @@ impl Encoding for WokStar {
             }
             4 => Action::GainHustle(b(k) + 1),
             5 => Action::Rotate {
-                face: b(k / 2) + 1,
+                owner: b(k / 12),
+                face: b(k % 12 / 2) + 1,
                 up: k % 2 == 1,
             },
             6 => Action::HustleCubes {

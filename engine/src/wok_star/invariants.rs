@@ -328,9 +328,11 @@ impl WokStar {
                 )
             }
             A::GainHustle(f) => format!("turn a {f} into a Hustle token"),
-            A::Rotate { face, up } => {
-                format!("Hustle: turn a {face} {}", if up { "up" } else { "down" })
-            }
+            A::Rotate { owner, face, up } => format!(
+                "Hustle: turn {}'s {face} {}",
+                p(owner),
+                if up { "up" } else { "down" }
+            ),
             A::HustleCubes { from, to } => format!("Hustle: a cube from {} to {}", p(from), p(to)),
             A::SecondCube { from, to } => format!("second cube from {} to {}", p(from), p(to)),
             A::NoSecondCube => "no second cube".into(),

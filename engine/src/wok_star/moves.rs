@@ -3,7 +3,7 @@
 use super::action::{Action, Die};
 #[cfg(test)]
 use super::data::Method;
-use super::params::{ForeignDice, TrackTop};
+use super::params::{ForeignDice, HustleDice, TrackTop};
 use super::state::{Phase, State, MAX_DICE, MAX_PLAYERS, NOBODY};
 use super::WokStar;
 use crate::bytes::bytes_equal;
@@ -27,14 +27,13 @@ impl WokStar {
             Phase::Prep => self.legal_prep(s, out),
             Phase::AfterClose { seat } => {
                 if s.second_cube == Some(seat) {
-                    self.legal_cube_moves(s, out, true);
-                    out.push(Action::NoSecondCube);
+                    self.legal_second_cube(s, out);
                     return;
                 }
                 let faces = self.legal_prepare(s, seat, out);
                 self.legal_gain_hustle(s, faces, out);
                 if self.params.hustle_after_close {
-                    self.legal_spend_hustle(s, faces, out);
+                    self.legal_spend_hustle(s, seat, faces, out);
                 }
                 out.push(Action::Done);
             }
@@ -45,8 +44,7 @@ impl WokStar {
                     return;
                 }
                 if s.second_cube == Some(seat) {
-                    self.legal_cube_moves(s, out, true);
-                    out.push(Action::NoSecondCube);
+                    self.legal_second_cube(s, out);
                     return;
                 }
                 let washing = s.phase == Phase::Washing;
@@ -55,7 +53,7 @@ impl WokStar {
                 }
                 let faces = self.legal_prepare(s, seat, out);
                 self.legal_gain_hustle(s, faces, out);
-                self.legal_spend_hustle(s, faces, out);
+                self.legal_spend_hustle(s, seat, faces, out);
                 if !washing {
                     self.legal_powers(s, seat, out);
                 }
@@ -392,20 +390,51 @@ impl WokStar {
         }));
     }
 
-    /// Spending a Hustle: a die of each of `faces` turned up or down, or a cube moved.
-    fn legal_spend_hustle(&self, s: &State, mut faces: u8, out: &mut Vec<Action>) {
+    /// Spending a Hustle: an unused die turned up or down, or a cube moved. "Anyone can use
+    /// Hustle tokens in the pool ... Rotate 1 unused die up or down 1 value": any seat's die
+    /// under `hustle_dice = any`; `seat`'s own (whose faces are `faces`) under `own`.
+    fn legal_spend_hustle(&self, s: &State, seat: u8, faces: u8, out: &mut Vec<Action>) {
         if s.hustle_pool == 0 {
             return;
         }
-        out.extend((0..2 * faces.count_ones()).map(|n| {
-            let f = faces.trailing_zeros() as u8 + 1;
-            let up = n % 2 == 0;
-            if !up {
-                faces &= faces.wrapping_sub(1);
-            }
-            Action::Rotate { face: f, up }
-        }));
-        self.legal_cube_moves(s, out, false);
+        for owner in 0..self.players {
+            let mut faces = if owner == seat {
+                faces
+            } else if self.params.hustle_dice == HustleDice::Any {
+                self.own_faces(s, owner)
+            } else {
+                0
+            };
+            out.extend((0..2 * faces.count_ones()).map(|n| {
+                let f = faces.trailing_zeros() as u8 + 1;
+                let up = n % 2 == 0;
+                if !up {
+                    faces &= faces.wrapping_sub(1);
+                }
+                Action::Rotate { owner, face: f, up }
+            }));
+        }
+        if self.cubes_at_table(s) > 0 {
+            self.legal_cube_moves(s, out, false);
+        }
+    }
+
+    /// The Fortune cubes the players hold.
+    pub(crate) fn cubes_at_table(&self, s: &State) -> u32 {
+        s.cubes[..usize::from(self.players).min(MAX_PLAYERS)]
+            .iter()
+            .map(|&c| u32::from(c))
+            .sum()
+    }
+
+    /// A Hustle's second cube: "Move 2 Fortune cubes from any player to any other player." It
+    /// may be left unmoved only where fewer than 2 cubes are at the table.
+    fn legal_second_cube(&self, s: &State, out: &mut Vec<Action>) {
+        if self.cubes_at_table(s) >= 2 {
+            self.legal_cube_moves(s, out, true);
+        } else {
+            out.push(Action::NoSecondCube);
+        }
     }
 
     fn legal_cube_moves(&self, s: &State, out: &mut Vec<Action>, second: bool) {

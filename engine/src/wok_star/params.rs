@@ -76,6 +76,18 @@ pub enum UndrawnEvents {
     Discard,
 }
 
+/// Whose dice a Hustle may rotate. "Anyone can use Hustle tokens in the pool ... Rotate 1 unused
+/// die up or down 1 value."
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum HustleDice {
+    /// Any unused die at the table (default: "1 unused die", no owner named).
+    #[default]
+    Any,
+    /// Only the acting seat's own dice.
+    Own,
+}
+
 /// Parameters of a Wok Star game. TOML keys are the field names. Durations are seconds of table
 /// time at `speed` 1.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -138,6 +150,8 @@ pub struct Params {
     /// Open rule: whether Hustle may be spent after closing (default false: only "Prepare
     /// Ingredients or earn Hustle" are named).
     pub hustle_after_close: bool,
+    /// Open rule: whose unused dice a Hustle may rotate (default `any`).
+    pub hustle_dice: HustleDice,
     /// Open rule: which customers grow the dice pool (default `on-time`).
     pub dice_growth: DiceGrowth,
     /// Open rule: how the recipe offer is drawn (default `once`).
@@ -176,6 +190,7 @@ impl Default for Params {
             cube_at_income_passed: true,
             early_goal_cubes: true,
             hustle_after_close: false,
+            hustle_dice: HustleDice::Any,
             dice_growth: DiceGrowth::OnTime,
             recipe_offer: RecipeOffer::Once,
             events: false,
