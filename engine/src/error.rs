@@ -163,10 +163,31 @@ pub fn state_from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, 
     let mut de = serde_json::Deserializer::from_str(text);
     let t: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let field = e.path().to_string();
-        format!("{field}: {}", e.into_inner())
+        let inner = e.into_inner();
+        // A number the parser cannot read (a float for a 128-bit integer) leaves the path
+        // unknown: the key just before the error names it.
+        let field = match field.as_str() {
+            "?" => key_before(text, inner.line(), inner.column()).unwrap_or(field),
+            _ => field,
+        };
+        format!("{field}: {inner}")
     })?;
     de.end().map_err(|e| format!("(after the state): {e}"))?;
     Ok(t)
+}
+
+/// The last object key before 1-based `line` and `column` of a JSON text.
+fn key_before(text: &str, line: usize, column: usize) -> Option<String> {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let end = (start + column).min(text.len());
+    let before = text.get(..end)?;
+    let colon = before.rfind("\":")?;
+    let open = before[..colon].rfind('"')?;
+    Some(before[open + 1..colon].to_string())
 }
 
 /// The 1-based line of the first occurrence of `needle` at or after the line that starts the

@@ -310,9 +310,6 @@ fn every_tofu_kingdom_state_field_out_of_range_is_refused_or_plays_out() {
 }
 
 #[test]
-// Enabled once Wok Star's state checks land: today it fails on Wok Star's own fields only
-// (`steps` overflows, and refusals that do not name `dice`, `track`, `served`, ...).
-#[ignore = "enabled once Wok Star's state checks land"]
 fn every_wok_star_state_field_out_of_range_is_refused_or_plays_out() {
     quiet();
     let g = ws::WokStar::with_params(ws::Params::with_players(3)).unwrap();

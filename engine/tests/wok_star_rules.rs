@@ -1048,6 +1048,24 @@ fn powers_chris_earns_a_dollar_for_the_same_recipe_twice_in_a_row() {
 }
 
 #[test]
+fn a_loaded_state_with_an_ingredient_owner_past_the_data_is_refused_naming_it() {
+    // Such a state loaded, then panicked in the legal moves.
+    let g = game(3);
+    let (s, _) = opened(&g, 40);
+    assert!(g.check_state(&s).is_ok());
+    let mut bad = s.clone();
+    bad.ingredient_owner[g.data.ingredients.len()] = 0;
+    let e = g.check_state(&bad).unwrap_err();
+    assert!(e.starts_with("ingredient_owner:"), "{e}");
+    let mut bad = s.clone();
+    bad.steps = u32::MAX;
+    assert!(g.check_state(&bad).unwrap_err().starts_with("steps:"));
+    let mut bad = s;
+    bad.phase = Phase::Prep;
+    assert!(g.check_state(&bad).is_err(), "a mid-day Next Day Prep");
+}
+
+#[test]
 fn goal_scale_multiplies_every_income_goal() {
     let g = game_with(|p| {
         p.difficulty = "mild".into();

@@ -42,7 +42,7 @@ impl WokStar {
             + u32::from(s.cubes_to_give);
         if cubes != u32::from(rb.fortune_cubes) {
             return Err(format!(
-                "{cubes} Fortune cubes, the box has {}",
+                "cubes, tracker_cubes, cube_supply, cubes_to_give: {cubes} Fortune cubes, the box has {}",
                 rb.fortune_cubes
             ));
         }
@@ -50,7 +50,7 @@ impl WokStar {
             u32::from(s.hustle_pool) + u32::from(s.hustle_supply) + u32::from(s.hustle_covering);
         if hustle != u32::from(rb.hustle_tokens) {
             return Err(format!(
-                "{hustle} Hustle tokens, the box has {}",
+                "hustle_pool, hustle_supply, hustle_covering: {hustle} Hustle tokens, the box has {}",
                 rb.hustle_tokens
             ));
         }
@@ -60,46 +60,48 @@ impl WokStar {
             if in_play & (1 << k) == 0 {
                 if s.track[k] != 0 || s.upgrades[k] != 0 {
                     return Err(format!(
-                        "ingredient {k} is not in play, yet has a token or upgrades"
+                        "track, upgrades: ingredient {k} is not in play (ingredient_owner, pending), yet has a token or upgrades"
                     ));
                 }
                 continue;
             }
             let t = s.track[k];
             if t < self.data.track.min || t > self.data.track.max {
-                return Err(format!("ingredient {k}'s token on slot {t}"));
+                return Err(format!("track: ingredient {k}'s token on slot {t}"));
             }
             if s.upgrades[k] > rb.covered_methods {
-                return Err(format!("ingredient {k} has {} upgrades", s.upgrades[k]));
+                return Err(format!("upgrades: ingredient {k} has {}", s.upgrades[k]));
             }
             covering += u32::from(rb.covered_methods - s.upgrades[k]);
             let o = s.ingredient_owner[k];
             if o != NOBODY && o as usize >= n {
-                return Err(format!("ingredient {k} held by seat {o}"));
+                return Err(format!("ingredient_owner: ingredient {k} held by seat {o}"));
             }
         }
         if covering != u32::from(s.hustle_covering) {
             return Err(format!(
-                "{} covering Hustle tokens, the cards' covered methods need {covering}",
+                "hustle_covering: {} covering Hustle tokens, the cards in play (ingredient_owner, pending) need {covering}",
                 s.hustle_covering
             ));
         }
         self.check_cards(s)?;
         let cap = self.capacity;
         if s.timers.iter().any(|t| t.top > cap) {
-            return Err("a timer holds more sand than it can".into());
+            return Err("timers: a timer holds more sand than it can".into());
         }
         let standing = s.timers.iter().all(|t| t.standing);
         match s.phase {
             Phase::Washing if s.timers.iter().any(|t| t.standing) => {
-                return Err("a timer runs during a wash".into())
+                return Err("timers: a timer runs during a wash (phase)".into())
             }
-            Phase::Business if !standing => return Err("a timer lies down outside a wash".into()),
+            Phase::Business if !standing => {
+                return Err("timers: a timer lies down outside a wash (phase)".into())
+            }
             Phase::Business if s.customer.is_none() && s.event.is_none() => {
-                return Err("open for business with no customer or event showing".into())
+                return Err("customer, event: open for business with neither showing".into())
             }
             Phase::AfterClose { seat } if seat >= self.players => {
-                return Err(format!("after-close turn of seat {seat}"))
+                return Err(format!("phase: after-close turn of seat {seat}"))
             }
             _ => {}
         }
@@ -111,7 +113,7 @@ impl WokStar {
                 )
             {
                 return Err(format!(
-                    "a cube move pending for seat {seat} in {:?}",
+                    "second_cube: a cube move pending for seat {seat} in {:?}",
                     s.phase
                 ));
             }
@@ -125,13 +127,13 @@ impl WokStar {
         let mut seen = 0u16;
         for p in parts {
             if seen & p != 0 {
-                return Err("an event card is in two places".into());
+                return Err("event_deck, event_box, events_today, events_gone: an event card is in two places".into());
             }
             seen |= p;
         }
         let expected = if self.params.events { all } else { 0 };
         if seen != expected {
-            return Err("event cards are lost, or appear without the Events rule".into());
+            return Err("event_deck, event_box, events_today, events_gone: event cards are lost, or appear without the Events rule".into());
         }
         if let Some(e) = s.event {
             if e as usize >= self.data.events.len() || s.events_today & (1 << e) == 0 {
@@ -147,11 +149,11 @@ impl WokStar {
                 || !matches!(s.phase, Phase::Business)
                 || s.event.is_none()
             {
-                return Err("an ingredient choice pending outside an event".into());
+                return Err("choose: an ingredient choice pending outside an event".into());
             }
         }
         if s.double_next && !self.params.events {
-            return Err("a doubled dish without the Events rule".into());
+            return Err("double_next: a doubled dish without the Events rule".into());
         }
         Ok(())
     }
@@ -160,7 +162,9 @@ impl WokStar {
         let n = self.players as usize;
         if !self.params.powers {
             if s.character.iter().any(|&c| c != NOBODY) || s.powers_used != 0 {
-                return Err("characters without the Player Powers rule".into());
+                return Err(
+                    "character, powers_used: characters without the Player Powers rule".into(),
+                );
             }
             return Ok(());
         }
@@ -180,7 +184,7 @@ impl WokStar {
             }
         }
         if u32::from(s.powers_used) >> n != 0 {
-            return Err("a power used by a seat that does not play".into());
+            return Err("powers_used: a power used by a seat that does not play".into());
         }
         Ok(())
     }
@@ -215,7 +219,7 @@ impl WokStar {
         let last_day = s.day as usize == super::data::DAYS;
         match s.phase {
             Phase::ChooseCharacters if !self.params.powers || s.opened => {
-                Err("characters are chosen only at set-up, with Player Powers".into())
+                Err("phase: characters are chosen only at set-up, with Player Powers (opened)".into())
             }
             Phase::ExtraDie
                 if self.players != 2
@@ -224,20 +228,20 @@ impl WokStar {
                         .iter()
                         .any(|&d| d != self.data.rulebook.start_dice) =>
             {
-                Err("the extra die is handed out only at a 2-player set-up, before any".into())
+                Err("phase: the extra die is handed out only at a 2-player set-up, before any (dice_count)".into())
             }
             Phase::GiveIngredients if s.pending == 0 => {
-                Err("handing out ingredient cards with none waiting".into())
+                Err("pending: handing out ingredient cards (phase) with none waiting".into())
             }
             Phase::GiveCubes if s.cubes_to_give == 0 || last_day => {
-                Err("handing out cubes with none gained, or after the last day".into())
+                Err("cubes_to_give: handing out cubes (phase) with none gained, or after the last day".into())
             }
-            Phase::Prep if last_day || !s.opened => Err("Next Day Prep after the last day".into()),
+            Phase::Prep if last_day || !s.opened => Err("phase: Next Day Prep after the last day".into()),
             Phase::Business | Phase::Washing | Phase::AfterClose { .. } if !s.opened => {
-                Err("open for business before set-up ended".into())
+                Err("opened: open for business (phase) before set-up ended".into())
             }
             _ if s.phase != Phase::GiveCubes && s.cubes_to_give != 0 => {
-                Err("cubes to hand out outside Daily Accounting".into())
+                Err("cubes_to_give: cubes to hand out outside Daily Accounting (phase)".into())
             }
             _ => Ok(()),
         }
@@ -253,7 +257,7 @@ impl WokStar {
                 continue;
             }
             if r >= self.data.recipes.len() || o as usize >= n {
-                return Err(format!("recipe {r} held by seat {o}"));
+                return Err(format!("recipe_owner: recipe {r} held by seat {o}"));
             }
             all_regular |= self.regular_cards(r);
             all_coupon |= self.coupon_cards(r);
@@ -262,21 +266,23 @@ impl WokStar {
             .customer
             .map_or(0u128, |c| 1u128.checked_shl(u32::from(c)).unwrap_or(0));
         if s.customer.is_some() && current == 0 {
-            return Err("the current customer is no card".into());
+            return Err("customer: no such card".into());
         }
         let parts = [s.deck, s.coupons, s.served, current];
         let mut seen = 0u128;
         for p in parts {
             if seen & p != 0 {
-                return Err("a customer card is in two places".into());
+                return Err(
+                    "deck, coupons, served, customer: a customer card is in two places".into(),
+                );
             }
             seen |= p;
         }
         if seen != all_regular | all_coupon {
-            return Err("customer cards are lost or come from recipes not in play".into());
+            return Err("deck, coupons, served, customer: customer cards are lost or come from recipes not in play (recipe_owner)".into());
         }
         if s.coupons & all_regular != 0 {
-            return Err("a Regular customer in the Coupon pile".into());
+            return Err("coupons: a Regular customer in the Coupon pile".into());
         }
         let _ = CUSTOMER_SLOTS;
         Ok(())

@@ -47,6 +47,7 @@ mod moves;
 mod powers;
 mod present;
 mod setup;
+mod validate;
 
 pub use action::{Action, Die};
 pub use data::WokData;

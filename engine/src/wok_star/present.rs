@@ -307,18 +307,7 @@ impl Present for WokStar {
     }
 
     fn check_state(&self, s: &State) -> Result<(), String> {
-        self.check_invariants(s)?;
-        if s.customer
-            .is_some_and(|c| c as usize / CUSTOMER_SLOTS >= self.data.recipes.len())
-        {
-            return Err("customer: no such card".into());
-        }
-        let mut legal = Vec::new();
-        self.legal(s, &mut legal);
-        if legal.is_empty() != s.is_over() {
-            return Err("phase: no legal action in a game that is not over".into());
-        }
-        Ok(())
+        WokStar::check_state(self, s)
     }
 }
 
