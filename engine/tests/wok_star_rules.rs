@@ -1066,6 +1066,26 @@ fn a_loaded_state_with_an_ingredient_owner_past_the_data_is_refused_naming_it() 
 }
 
 #[test]
+fn instant_waits_without_all_wait_closes_are_refused_naming_both_keys() {
+    let mut p = Params {
+        wait_seconds: 0.0,
+        all_wait_closes: false,
+        ..Params::default()
+    };
+    let e = WokStar::with_params(p.clone()).err().unwrap().to_string();
+    assert!(
+        e.contains("wait_seconds") && e.contains("all_wait_closes"),
+        "{e}"
+    );
+    // Either alone is fine.
+    p.all_wait_closes = true;
+    assert!(WokStar::with_params(p.clone()).is_ok());
+    p.wait_seconds = 1.0;
+    p.all_wait_closes = false;
+    assert!(WokStar::with_params(p).is_ok());
+}
+
+#[test]
 fn goal_scale_multiplies_every_income_goal() {
     let g = game_with(|p| {
         p.difficulty = "mild".into();

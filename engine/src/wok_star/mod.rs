@@ -125,6 +125,17 @@ impl WokStar {
             }
             ms[k] = ((secs * 1000.0 / params.speed).round() as u32).max(1);
         }
+        // With instant waits and no closing on a round of waits, a team that waits runs the day
+        // to `max_day_seconds` one millisecond a wait: over a million actions a game.
+        if params.wait_seconds == 0.0 && !params.all_wait_closes {
+            return Err(EngineError::param(
+                "wait_seconds",
+                "wait_seconds = 0 with all_wait_closes = false: a waiting table would take a \
+                 million actions to reach max_day_seconds; give wait_seconds > 0 or \
+                 all_wait_closes = true"
+                    .to_string(),
+            ));
+        }
         let durations = Durations {
             roll: ms[0],
             prepare: ms[1],
