@@ -479,6 +479,7 @@ struct RawData {
     status: Option<String>,
     rulebook: Rulebook,
     track: Track,
+    #[serde(deserialize_with = "unique_keys")]
     ingredients: BTreeMap<String, Vec<Method>>,
     recipes: Vec<RawRecipe>,
     income_goals: BTreeMap<String, BTreeMap<u8, Vec<u16>>>,
@@ -591,6 +592,37 @@ impl WokData {
     }
 }
 
+/// A map whose keys are given once: the reader would keep the last of two entries of one key.
+fn unique_keys<'de, D, V>(d: D) -> Result<BTreeMap<String, V>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    V: Deserialize<'de>,
+{
+    struct Unique<V>(std::marker::PhantomData<V>);
+    impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Unique<V> {
+        type Value = BTreeMap<String, V>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a map of ingredient names")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut m: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((k, v)) = m.next_entry::<String, V>()? {
+                if out.contains_key(&k) {
+                    return Err(serde::de::Error::custom(format!(
+                        "`{k}` names two entries; each name may be used once"
+                    )));
+                }
+                out.insert(k, v);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Unique(std::marker::PhantomData))
+}
+
 fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError> {
     let at = |section: &str, needle: &str, field: String, message: String| EngineError::Data {
         file: file.to_string(),
@@ -668,13 +700,16 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
             ),
         ));
     }
+    // Names pick cards out (`show`, the summaries, the tests): each once per kind.
+    let names = |v: Vec<&str>, section| unique_names(section, &v, file, text);
+    names(
+        raw.recipes.iter().map(|r| r.name.as_str()).collect(),
+        "recipes",
+    )?;
     let mut recipes: Vec<Recipe> = Vec::new();
     for (i, r) in raw.recipes.iter().enumerate() {
         let field = format!("recipes[{i}]");
         let here = |f: &str, msg: String| at("recipes", &r.name, format!("{field}.{f}"), msg);
-        if recipes.iter().any(|x| x.name == r.name) {
-            return Err(here("name", format!("duplicate recipe `{}`", r.name)));
-        }
         if r.price == 0 || r.price > 1000 {
             return Err(here(
                 "price",
@@ -835,6 +870,14 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
             ),
         ));
     }
+    names(
+        raw.events.iter().map(|e| e.name.as_str()).collect(),
+        "events",
+    )?;
+    names(
+        raw.characters.iter().map(|c| c.name.as_str()).collect(),
+        "characters",
+    )?;
     Ok(WokData {
         source: file.to_string(),
         status: raw.status.unwrap_or_default(),
@@ -847,6 +890,64 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
         characters: raw.characters,
         text: text.to_string(),
     })
+}
+
+/// Refuses a name given to two entries of a top-level list (`recipes`, `events`,
+/// `characters`), naming both entries and, where found, both lines. (Ingredients are the keys
+/// of a map: the YAML reader refuses a key given twice.)
+fn unique_names(section: &str, names: &[&str], file: &str, text: &str) -> Result<(), EngineError> {
+    for (j, name) in names.iter().enumerate() {
+        let Some(i) = names[..j].iter().position(|x| x.trim() == name.trim()) else {
+            continue;
+        };
+        let lines = name_lines(text, section, name.trim());
+        let line = |k: usize| match lines.get(k) {
+            Some(l) => format!(" (line {l})"),
+            None => String::new(),
+        };
+        return Err(EngineError::Data {
+            file: file.to_string(),
+            line: lines.get(1).copied().unwrap_or(0),
+            column: 0,
+            field: format!("{section}[{j}].name"),
+            message: format!(
+                "`{name}` names both {section}[{i}]{} and {section}[{j}]{}; each name may be \
+                 used once",
+                line(0),
+                line(1)
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The 1-based lines of the top-level `section:` of a YAML text whose `name:` is `name`
+/// (plain or quoted).
+fn name_lines(text: &str, section: &str, name: &str) -> Vec<usize> {
+    let head = format!("{section}:");
+    let mut in_section = false;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let top = !line.is_empty() && !line.starts_with([' ', '-', '#', '\t']);
+        if top {
+            in_section = line.starts_with(&head);
+        }
+        if !in_section {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(k) = rest.find("name:") {
+            rest = rest[k + 5..].trim_start();
+            let bare = rest.trim_start_matches(['"', '\'']);
+            if let Some(after) = bare.strip_prefix(name) {
+                if after.is_empty() || after.starts_with([',', '}', '"', '\'', ' ', '#']) {
+                    out.push(i + 1);
+                    break;
+                }
+            }
+        }
+    }
+    out
 }
 
 fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
@@ -954,6 +1055,43 @@ mod tests {
         );
         assert!(e.contains("eggs"), "{e}");
         assert!(!e.starts_with("w.yaml:0:"), "{e}");
+    }
+
+    /// Two recipes, events or characters of one name are refused, naming both entries and
+    /// both lines; an ingredient given twice is refused by the reader, naming it.
+    #[test]
+    fn duplicate_recipe_event_character_and_ingredient_names_are_refused() {
+        let cases = [
+            (
+                "{name: Lo Mein,",
+                "{name: Fried Rice,",
+                "recipes[0]",
+                "recipes[1]",
+            ),
+            (
+                "{name: Spilled Wok,",
+                "{name: Kitchen Fire,",
+                "events[0]",
+                "events[1]",
+            ),
+            (
+                "{name: Lily Wang,",
+                "{name: Chris Wang,",
+                "characters[0]",
+                "characters[1]",
+            ),
+        ];
+        for (from, to, first, second) in cases {
+            let e = broken(from, to);
+            assert!(
+                e.contains(first) && e.contains(second) && e.contains(".name"),
+                "{e}"
+            );
+            assert_eq!(e.matches("(line ").count(), 2, "both lines named: {e}");
+            assert!(!e.starts_with("w.yaml:0:"), "{e}");
+        }
+        let e = broken("\n  rice: ", "\n  pork: ");
+        assert!(e.contains("w.yaml") && e.contains("pork"), "{e}");
     }
 
     #[test]
