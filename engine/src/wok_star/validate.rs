@@ -290,12 +290,18 @@ impl WokStar {
     }
 
     /// Today's counts agree with today's served cards: each served customer was on time or
-    /// late, and counted to the seat that served it.
+    /// late, and counted to the seat that served it. (Daily Accounting returns the served
+    /// cards to the deck and keeps the counts: the cards are compared only until then.)
     fn check_today(&self, s: &State) -> Result<(), String> {
         let n = usize::from(self.players);
         let count = |v: &[u8]| v[..n].iter().map(|&x| u32::from(x)).sum::<u32>();
         let served = count(&s.served_count);
-        if served != s.served.count_ones() {
+        let day = matches!(
+            s.phase,
+            Phase::Business | Phase::Washing | Phase::AfterClose { .. }
+        );
+        let cards = if day { s.served } else { s.on_time_cards };
+        if day && served != s.served.count_ones() {
             return Err(format!(
                 "served_count: {served} customers, served holds {}",
                 s.served.count_ones()
@@ -309,7 +315,7 @@ impl WokStar {
                 s.late
             ));
         }
-        if s.on_time_cards & !s.served != 0 || s.on_time_cards.count_ones() != on_time {
+        if s.on_time_cards & !cards != 0 || s.on_time_cards.count_ones() != on_time {
             return Err("on_time_cards: not today's on-time served customers".into());
         }
         if (0..n).any(|i| s.served_total[i] < u16::from(s.served_count[i]))
@@ -317,7 +323,7 @@ impl WokStar {
         {
             return Err("served_total: fewer than today's (late_total, late)".into());
         }
-        if s.served == 0 && s.last_recipe != NOBODY {
+        if day && s.served == 0 && s.last_recipe != NOBODY {
             return Err("last_recipe: set before any customer today".into());
         }
         Ok(())
