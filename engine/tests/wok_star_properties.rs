@@ -240,5 +240,7 @@ fn perft_is_pinned() {
         seat = (seat + 1) % 4;
     }
     let counts: Vec<u64> = (1..=3).map(|d| perft(&g, &s, &rng, d)).collect();
-    assert_eq!(counts, vec![112, 4936, 110784]);
+    // (4956 and 113952 since a Hustle may rotate any seat's die and moves 2 cubes: were 4936
+    // and 110784.)
+    assert_eq!(counts, vec![112, 4956, 113952]);
 }
