@@ -88,13 +88,25 @@ impl TofuShifu {
         }
         let needed = hand_size as usize * players as usize + market_slots;
         if needed > data.cards.len() {
-            return Err(EngineError::param(
-                "hand_size",
-                format!(
-                    "{players} hands of {hand_size} and {market_slots} market cards need {needed} production cards; the data has {}",
-                    data.cards.len()
+            let need = format!(
+                "{players} hands of {hand_size} and {market_slots} market cards need {needed} production cards",
+            );
+            // A hand size the user set is the one to blame; otherwise the data file is short.
+            return Err(match params.hand_size {
+                Some(_) => EngineError::param(
+                    "hand_size",
+                    format!("{need}; the data has {}: lower it", data.cards.len()),
                 ),
-            ));
+                None => EngineError::field(
+                    &data.source,
+                    "production_cards",
+                    format!(
+                        "{need} and the file has {}: add production cards, or play with fewer \
+                         players or a smaller --set hand_size",
+                        data.cards.len()
+                    ),
+                ),
+            });
         }
         let end_objectives = params.end_objectives.unwrap_or(data.end_objectives);
         if end_objectives == 0 {
