@@ -240,10 +240,10 @@ mod tests {
         let block: String = (0..200)
             .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
             .collect();
+        // No clock in the test (these machines are shared): the "64 levels" message can only
+        // come from the pre-scan, which refuses before the parser sees the text.
         for text in [flow, dashes, block] {
-            let t = std::time::Instant::now();
             let e = from_yaml::<serde_norway::Value>(&text, "deep.yaml").unwrap_err();
-            assert!(t.elapsed().as_secs_f64() < 0.5, "took {:?}", t.elapsed());
             let msg = e.to_string();
             assert!(
                 msg.contains("deep.yaml") && msg.contains("64 levels"),
