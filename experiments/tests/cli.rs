@@ -2184,3 +2184,39 @@ fn did_you_mean_for_parameters_agent_options_subcommands_and_vary_lists() {
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn too_few_production_cards_are_blamed_on_the_data_file_unless_hand_size_was_set() {
+    let d = tmpdir("few-cards");
+    let full = d.join("full.json");
+    assert!(shifu(&["data", "--out", full.to_str().unwrap()])
+        .status
+        .success());
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&full).unwrap()).unwrap();
+    v["production_cards"].as_array_mut().unwrap().truncate(14);
+    v["supply"]["production_cards"] = 14.into();
+    let few = d.join("few.json");
+    std::fs::write(&few, v.to_string()).unwrap();
+    let base = [
+        "play",
+        "--players",
+        "4",
+        "--games",
+        "1",
+        "--quiet",
+        "--data",
+    ];
+    let mut args = base.to_vec();
+    args.push(few.to_str().unwrap());
+    let o = shifu(&args);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("few.json") && e.contains("production_cards") && !e.contains("parameter"),
+        "{e}"
+    );
+    args.extend(["--set", "hand_size=3"]);
+    let e = stderr(&shifu(&args));
+    assert!(e.contains("parameter `hand_size`"), "{e}");
+}
