@@ -39,14 +39,14 @@ pub fn write_curve(dir: &Path, game: &str, rows: &[CurveRow]) -> Result<()> {
         w.serialize(r)?;
     }
     shifu_engine::files::write_atomic(&dir.join("curve.csv"), &w.into_inner()?)?;
-    let svg_tmp = dir.join("curve.svg.tmp");
-    plot(&svg_tmp, game, rows)?;
-    std::fs::rename(&svg_tmp, dir.join("curve.svg"))?;
+    let mut svg = String::new();
+    plot(&mut svg, game, rows)?;
+    shifu_engine::files::write_atomic(&dir.join("curve.svg"), svg.as_bytes())?;
     Ok(())
 }
 
-fn plot(path: &Path, game: &str, rows: &[CurveRow]) -> Result<()> {
-    let root = SVGBackend::new(path, (720, 420)).into_drawing_area();
+fn plot(svg: &mut String, game: &str, rows: &[CurveRow]) -> Result<()> {
+    let root = SVGBackend::with_string(svg, (720, 420)).into_drawing_area();
     root.fill(&WHITE)?;
     let last = rows.len().max(1) as f64;
     let top = rows

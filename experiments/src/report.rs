@@ -133,8 +133,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
     let (chi, df, p) = chi_square_equal(&wins);
     // The chart.
     let svg = args.out.with_extension("seats.svg");
+    let mut chart_svg = String::new();
     (|| -> Result<()> {
-        let root = SVGBackend::new(&svg, (640, 400)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut chart_svg, (640, 400)).into_drawing_area();
         root.fill(&WHITE)?;
         let top = intervals
             .iter()
@@ -183,7 +184,9 @@ pub fn run(args: ReportArgs) -> Result<()> {
         root.present()?;
         Ok(())
     })()
-    .with_context(|| format!("writing the chart {}", svg.display()))?;
+    .with_context(|| format!("drawing the chart {}", svg.display()))?;
+    // Drawn in memory, then written like every output: a temporary file renamed over the target.
+    shifu_engine::files::write_atomic(&svg, chart_svg.as_bytes())?;
     let mut md = String::new();
     writeln!(md, "# Run report: {}", args.input.display())?;
     writeln!(md)?;
@@ -377,9 +380,10 @@ fn sweep_report(
         bail!("{} has no cells", args.input.display());
     }
     let svg = args.out.with_extension("heatmap.svg");
+    let mut chart_svg = String::new();
     (|| -> Result<()> {
         let h = 60 + 28 * cells.len() as u32;
-        let root = SVGBackend::new(&svg, (720, h.max(200))).into_drawing_area();
+        let root = SVGBackend::with_string(&mut chart_svg, (720, h.max(200))).into_drawing_area();
         root.fill(&WHITE)?;
         let (label, grid) = root.split_horizontally(380);
         let fair = 1.0 / seats as f64;
@@ -417,7 +421,9 @@ fn sweep_report(
         root.present()?;
         Ok(())
     })()
-    .with_context(|| format!("writing the chart {}", svg.display()))?;
+    .with_context(|| format!("drawing the chart {}", svg.display()))?;
+    // Drawn in memory, then written like every output: a temporary file renamed over the target.
+    shifu_engine::files::write_atomic(&svg, chart_svg.as_bytes())?;
     let mut md = String::new();
     writeln!(md, "# Sweep report: {}", args.input.display())?;
     writeln!(md)?;
