@@ -12,6 +12,7 @@
 pub mod alloc_counter;
 pub mod bitset_json;
 pub mod bytes;
+mod data_names;
 pub mod encode;
 pub mod error;
 pub mod files;

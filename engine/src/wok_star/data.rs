@@ -7,6 +7,7 @@
 //! the rulebook prints under `rulebook`. A user replaces it with `--data file.yaml`; errors name
 //! the file, line and field.
 
+use crate::data_names::unique_names;
 use crate::error::{locate, EngineError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -890,64 +891,6 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
         characters: raw.characters,
         text: text.to_string(),
     })
-}
-
-/// Refuses a name given to two entries of a top-level list (`recipes`, `events`,
-/// `characters`), naming both entries and, where found, both lines. (Ingredients are the keys
-/// of a map: the YAML reader refuses a key given twice.)
-fn unique_names(section: &str, names: &[&str], file: &str, text: &str) -> Result<(), EngineError> {
-    for (j, name) in names.iter().enumerate() {
-        let Some(i) = names[..j].iter().position(|x| x.trim() == name.trim()) else {
-            continue;
-        };
-        let lines = name_lines(text, section, name.trim());
-        let line = |k: usize| match lines.get(k) {
-            Some(l) => format!(" (line {l})"),
-            None => String::new(),
-        };
-        return Err(EngineError::Data {
-            file: file.to_string(),
-            line: lines.get(1).copied().unwrap_or(0),
-            column: 0,
-            field: format!("{section}[{j}].name"),
-            message: format!(
-                "`{name}` names both {section}[{i}]{} and {section}[{j}]{}; each name may be \
-                 used once",
-                line(0),
-                line(1)
-            ),
-        });
-    }
-    Ok(())
-}
-
-/// The 1-based lines of the top-level `section:` of a YAML text whose `name:` is `name`
-/// (plain or quoted).
-fn name_lines(text: &str, section: &str, name: &str) -> Vec<usize> {
-    let head = format!("{section}:");
-    let mut in_section = false;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let top = !line.is_empty() && !line.starts_with([' ', '-', '#', '\t']);
-        if top {
-            in_section = line.starts_with(&head);
-        }
-        if !in_section {
-            continue;
-        }
-        let mut rest = line;
-        while let Some(k) = rest.find("name:") {
-            rest = rest[k + 5..].trim_start();
-            let bare = rest.trim_start_matches(['"', '\'']);
-            if let Some(after) = bare.strip_prefix(name) {
-                if after.is_empty() || after.starts_with([',', '}', '"', '\'', ' ', '#']) {
-                    out.push(i + 1);
-                    break;
-                }
-            }
-        }
-    }
-    out
 }
 
 fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
