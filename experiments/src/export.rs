@@ -21,10 +21,12 @@
 use crate::games::Playable;
 use crate::npz::{Dtype, NpzWriter};
 use crate::play::{progress_bar, seat_specs};
+use crate::runfile::{differences, fnv_hex, weights_inputs, Manifest};
 use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use shifu_agents::{build_agent, check_agent, game_rng, game_seed, Decision};
 use shifu_engine::Outcome;
 use std::path::PathBuf;
@@ -58,10 +60,46 @@ pub struct ExportArgs {
     /// each kept decision's index in its game).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     every: u64,
+    /// Continue an export that was killed, from its last checkpoint in FILE.parts/ (every
+    /// 2 s); the archive is the one an uninterrupted run writes. The settings must be the
+    /// killed run's.
+    #[arg(long)]
+    resume: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
 }
+
+/// An export's settings, recorded in `FILE.parts/` and compared on `--resume`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Settings {
+    /// The run's identity, as a `play` run's manifest (one shard: all games).
+    #[serde(flatten)]
+    run: Manifest,
+    /// `--every`.
+    every: u64,
+    /// `--store`.
+    store: bool,
+}
+
+/// Where an export stands at a checkpoint: the games written and their counts.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+struct Mark {
+    /// Games written (0 to this index).
+    games: u64,
+    /// Decisions written.
+    decisions: u64,
+    /// Games stopped by the round cap.
+    capped: u64,
+}
+
+/// Seconds between checkpoints.
+const CHECKPOINT_SECONDS: u64 = 2;
+
+/// A test hook: with `SHIFU_TEST_KILL_EXPORT_AFTER=N`, the export kills itself (SIGKILL) right
+/// after the first checkpoint at N games or more, as a kill from outside would; checkpoints are
+/// then taken after every batch.
+const KILL_AFTER: &str = "SHIFU_TEST_KILL_EXPORT_AFTER";
 
 /// The decisions of one game.
 struct GameRows {
@@ -124,13 +162,97 @@ fn play_recorded<G: Playable + 'static>(
     Ok(rows)
 }
 
+/// The export's settings, as recorded for a resume.
+fn settings<G: Playable>(game: &G, args: &ExportArgs, specs: &[String]) -> Result<Settings> {
+    let params = game.params_toml();
+    Ok(Settings {
+        run: Manifest {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            command: std::env::args().collect(),
+            game: G::NAME.to_string(),
+            players: game.num_seats(),
+            agents: specs.to_vec(),
+            param_set: fnv_hex(&params)[..8].to_string(),
+            params,
+            data: game.data_label(),
+            master_seed: args.seed,
+            games: args.games,
+            shard_range: (0, args.games),
+            shard: "0/1".into(),
+            seed_rule: "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into(),
+            data_hash: game.data_hash(),
+            inputs: weights_inputs(specs)?,
+        },
+        every: args.every,
+        store: args.store,
+    })
+}
+
+/// Opens the archive: fresh, or (with `--resume`) continued from a killed export's last
+/// checkpoint when its settings are these. Returns the writer and where it stands.
+fn open_archive(
+    args: &ExportArgs,
+    columns: &[(&'static str, Dtype, Option<usize>)],
+    settings: &Settings,
+) -> Result<(NpzWriter, Mark)> {
+    let text = serde_json::to_string_pretty(settings)?;
+    let leftover = if args.resume {
+        NpzWriter::leftover(&args.out)?
+    } else {
+        None
+    };
+    let Some(left) = leftover else {
+        if args.resume {
+            eprintln!(
+                "--resume: no export to continue at {}; starting fresh",
+                args.out.display()
+            );
+        }
+        let npz = NpzWriter::create(&args.out, columns, !args.store, &text)?;
+        return Ok((npz, Mark::default()));
+    };
+    let old: Settings = serde_json::from_str(&left.settings)
+        .context("--resume: the killed export's settings cannot be read")?;
+    let mut d = differences(&old.run, &settings.run);
+    if old.every != settings.every {
+        d.push("--every".into());
+    }
+    if old.store != settings.store {
+        d.push("--store".into());
+    }
+    if !d.is_empty() {
+        bail!(
+            "--resume: the export at {} was started with a different {}; run it with the same settings, or without --resume to start over",
+            args.out.display(),
+            d.join(", ")
+        );
+    }
+    let Some(checkpoint) = left.checkpoint else {
+        eprintln!("--resume: the killed export reached no checkpoint; starting fresh");
+        let npz = NpzWriter::create(&args.out, columns, !args.store, &text)?;
+        return Ok((npz, Mark::default()));
+    };
+    let mark: Mark = serde_json::from_value(checkpoint.mark.clone())
+        .context("--resume: the killed export's checkpoint cannot be read")?;
+    if mark.games > args.games {
+        bail!("--resume: the checkpoint holds more games than --games");
+    }
+    let npz = NpzWriter::resume(&args.out, columns, !args.store, &checkpoint)?;
+    eprintln!(
+        "--resume: continuing {} after game {} of {}",
+        args.out.display(),
+        mark.games,
+        args.games
+    );
+    Ok((npz, mark))
+}
+
 fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
     let game: G = args.game.build()?;
     let seats = game.num_seats();
     let specs = seat_specs(&args.agents, seats)?;
     // Refuse a bad spec before any file is touched.
-    for (seat, spec) in specs.iter().enumerate() {
-        let _ = seat;
+    for spec in &specs {
         check_agent(&game, spec)?;
     }
     if args.games == 0 {
@@ -138,33 +260,32 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
     }
     let len = game.observation_len();
     let actions = game.action_count();
-    let mut npz = NpzWriter::create(
-        &args.out,
-        &[
-            ("game", Dtype::I64, None),
-            ("seed", Dtype::U64, None),
-            ("seat", Dtype::U8, None),
-            ("step", Dtype::I64, None),
-            ("observation", Dtype::F32, Some(len)),
-            ("mask", Dtype::U8, Some(actions.div_ceil(8))),
-            ("action", Dtype::I64, None),
-            ("reward", Dtype::F32, Some(seats)),
-            ("score", Dtype::F32, Some(seats)),
-            ("capped", Dtype::U8, None),
-            ("action_count", Dtype::I64, None),
-        ],
-        !args.store,
-    )?;
+    let columns = [
+        ("game", Dtype::I64, None),
+        ("seed", Dtype::U64, None),
+        ("seat", Dtype::U8, None),
+        ("step", Dtype::I64, None),
+        ("observation", Dtype::F32, Some(len)),
+        ("mask", Dtype::U8, Some(actions.div_ceil(8))),
+        ("action", Dtype::I64, None),
+        ("reward", Dtype::F32, Some(seats)),
+        ("score", Dtype::F32, Some(seats)),
+        ("capped", Dtype::U8, None),
+        ("action_count", Dtype::I64, None),
+    ];
+    let settings = settings(&game, args, &specs)?;
+    let (mut npz, mut mark) = open_archive(args, &columns, &settings)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let batch = 4 * pool.current_num_threads() as u64;
     let bar = progress_bar(args.games, args.quiet);
+    bar.set_position(mark.games);
     let started = std::time::Instant::now();
-    let (mut decisions, mut capped) = (0u64, 0u64);
-    let mut first = 0;
-    while first < args.games {
-        let last = (first + batch).min(args.games);
+    let kill_after: Option<u64> = std::env::var(KILL_AFTER).ok().and_then(|v| v.parse().ok());
+    let mut saved = std::time::Instant::now();
+    while mark.games < args.games {
+        let (first, last) = (mark.games, (mark.games + batch).min(args.games));
         let games: Vec<GameRows> = pool.install(|| {
             (first..last)
                 .into_par_iter()
@@ -172,16 +293,23 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
                 .collect::<Result<_>>()
         })?;
         for (k, g) in games.iter().enumerate() {
-            decisions += write_game(&mut npz, first + k as u64, g, seats, args.every)?;
-            capped += u64::from(g.outcome.capped);
+            mark.decisions += write_game(&mut npz, first + k as u64, g, seats, args.every)?;
+            mark.capped += u64::from(g.outcome.capped);
         }
+        mark.games = last;
         bar.inc(last - first);
-        first = last;
+        if kill_after.is_some() || saved.elapsed().as_secs() >= CHECKPOINT_SECONDS {
+            npz.checkpoint(serde_json::to_value(mark)?)?;
+            saved = std::time::Instant::now();
+            if kill_after.is_some_and(|n| last >= n) {
+                kill_self();
+            }
+        }
     }
     bar.finish_and_clear();
     npz.columns[10].i64(actions as i64)?;
     let rows = npz.finish()?;
-    debug_assert_eq!(rows, decisions);
+    debug_assert_eq!(rows, mark.decisions);
     println!(
         "wrote {}: {} decisions from {} games of {} ({} players, agents {}), {} observation values and {} action indices a row; {:.1} s",
         args.out.display(),
@@ -196,12 +324,22 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
     );
     println!(
         "{}",
-        crate::stats::capped_share(capped, args.games, game.max_rounds())
+        crate::stats::capped_share(mark.capped, args.games, game.max_rounds())
     );
-    if let Some(w) = crate::stats::capped_warning(capped, args.games, game.max_rounds()) {
+    if let Some(w) = crate::stats::capped_warning(mark.capped, args.games, game.max_rounds()) {
         eprintln!("{w}");
     }
     Ok(())
+}
+
+/// Ends the process with SIGKILL, as a kill from outside would (the [`KILL_AFTER`] hook).
+fn kill_self() -> ! {
+    #[cfg(unix)]
+    // SAFETY: sending a signal to this process.
+    unsafe {
+        libc::kill(libc::getpid(), libc::SIGKILL);
+    }
+    std::process::abort()
 }
 
 /// Writes game `index`'s decisions (one in `every`) and returns how many it wrote.

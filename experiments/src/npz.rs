@@ -9,7 +9,7 @@
 
 use anyhow::{bail, Context, Result};
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The element type of a column.
@@ -137,19 +137,28 @@ pub struct NpzWriter {
 
 /// The file in `FILE.parts/` naming the export (process id) that made it.
 const OWNER: &str = "shifu-export.pid";
+/// The file in `FILE.parts/` holding the export's settings, for a resume to compare.
+const SETTINGS: &str = "settings.json";
+/// The file in `FILE.parts/` holding the last checkpoint ([`Checkpoint`]).
+const PROGRESS: &str = "progress.json";
 
-/// Removes a `FILE.parts/` left by a killed export (it holds [`OWNER`] naming a process that is
-/// gone, and only column files); anything else there is refused, not deleted.
-fn clean_leftover_parts(parts: &Path) -> Result<()> {
+/// Whether `name` is a file an export writes in `FILE.parts/`: its owner, settings and
+/// checkpoint files, the columns, and the temporary files of atomic writes.
+fn export_file(name: &str) -> bool {
+    [OWNER, SETTINGS, PROGRESS].contains(&name)
+        || name.ends_with(".raw")
+        || (name.starts_with('.') && name.ends_with(".tmp"))
+}
+
+/// Checks that `parts` was left by an export that is gone (it holds [`OWNER`] naming a process
+/// that no longer runs, and only files an export writes); anything else is refused.
+fn check_leftover_parts(parts: &Path) -> Result<()> {
     let pid = std::fs::read_to_string(parts.join(OWNER)).unwrap_or_default();
     let pid = pid.trim();
     let ours = !pid.is_empty()
         && std::fs::read_dir(parts)?.all(|e| {
-            e.map(|e| {
-                let n = e.file_name().to_string_lossy().into_owned();
-                n == OWNER || n.ends_with(".raw")
-            })
-            .unwrap_or(false)
+            e.map(|e| export_file(&e.file_name().to_string_lossy()))
+                .unwrap_or(false)
         });
     if !ours {
         bail!(
@@ -163,24 +172,88 @@ fn clean_leftover_parts(parts: &Path) -> Result<()> {
             parts.display()
         );
     }
+    Ok(())
+}
+
+/// Removes a `FILE.parts/` left by a killed export (see [`check_leftover_parts`]).
+fn clean_leftover_parts(parts: &Path) -> Result<()> {
+    check_leftover_parts(parts)?;
     eprintln!(
-        "removing {}, left by an export that did not finish",
+        "removing {}, left by an export that did not finish (`--resume` continues one instead)",
         parts.display()
     );
     std::fs::remove_dir_all(parts).with_context(|| format!("cannot remove {}", parts.display()))
 }
 
+/// The `FILE.parts/` folder beside an archive.
+fn parts_path(out: &Path) -> PathBuf {
+    let mut parts = out.as_os_str().to_owned();
+    parts.push(".parts");
+    PathBuf::from(parts)
+}
+
+/// An export's last checkpoint: the bytes of each column after the last whole batch of games,
+/// and the caller's own state at that point (games done, counts).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Checkpoint {
+    /// Each column's name and its bytes at the checkpoint.
+    pub bytes: Vec<(String, u64)>,
+    /// The caller's state at the checkpoint.
+    pub mark: serde_json::Value,
+}
+
+/// What a killed export left in `FILE.parts/`: its settings (as written by
+/// [`NpzWriter::create`]) and its last checkpoint, if it reached one.
+pub struct Leftover {
+    /// The settings text.
+    pub settings: String,
+    /// The last checkpoint; `None` when the export was killed before its first.
+    pub checkpoint: Option<Checkpoint>,
+}
+
 impl NpzWriter {
-    /// Starts an archive at `out` with these columns (name, type, row width).
+    /// What a killed export left at `out` for `--resume`: `None` when there is no
+    /// `FILE.parts/` or it holds no settings. A folder not made by an export, or one in use,
+    /// is refused.
+    pub fn leftover(out: &Path) -> Result<Option<Leftover>> {
+        let parts = parts_path(out);
+        if !parts.exists() {
+            return Ok(None);
+        }
+        check_leftover_parts(&parts)?;
+        let read = |name: &str| -> Result<Option<String>> {
+            let p = parts.join(name);
+            if !p.exists() {
+                return Ok(None);
+            }
+            Ok(Some(shifu_engine::files::read_text(&p)?))
+        };
+        let Some(settings) = read(SETTINGS)? else {
+            return Ok(None);
+        };
+        let checkpoint = match read(PROGRESS)? {
+            Some(text) => Some(serde_json::from_str(&text).with_context(|| {
+                format!("{}: not a checkpoint", parts.join(PROGRESS).display())
+            })?),
+            None => None,
+        };
+        Ok(Some(Leftover {
+            settings,
+            checkpoint,
+        }))
+    }
+
+    /// Starts an archive at `out` with these columns (name, type, row width), recording
+    /// `settings` for a later `--resume` to compare. A `FILE.parts/` left by a killed export is
+    /// removed first.
     pub fn create(
         out: &Path,
         columns: &[(&'static str, Dtype, Option<usize>)],
         compress: bool,
+        settings: &str,
     ) -> Result<Self> {
         crate::runfile::check_writable_target(out)?;
-        let mut parts = out.as_os_str().to_owned();
-        parts.push(".parts");
-        let parts = PathBuf::from(parts);
+        let parts = parts_path(out);
         if parts.exists() {
             clean_leftover_parts(&parts)?;
         }
@@ -188,18 +261,78 @@ impl NpzWriter {
             .with_context(|| format!("cannot create {}", parts.display()))?;
         std::fs::write(parts.join(OWNER), format!("{}\n", std::process::id()))
             .with_context(|| format!("cannot write in {}", parts.display()))?;
+        shifu_engine::files::write_atomic(&parts.join(SETTINGS), settings.as_bytes())?;
+        Self::open_columns(out, parts, columns, compress, None)
+    }
+
+    /// Continues the archive a killed export left at `out` from `checkpoint` (see
+    /// [`NpzWriter::leftover`]): each column is cut back to its bytes at the checkpoint, so the
+    /// rows of a batch in flight at the kill are dropped, and appended to from there.
+    pub fn resume(
+        out: &Path,
+        columns: &[(&'static str, Dtype, Option<usize>)],
+        compress: bool,
+        checkpoint: &Checkpoint,
+    ) -> Result<Self> {
+        crate::runfile::check_writable_target(out)?;
+        let parts = parts_path(out);
+        check_leftover_parts(&parts)?;
+        let names: Vec<&str> = columns.iter().map(|c| c.0).collect();
+        let saved: Vec<&str> = checkpoint.bytes.iter().map(|c| c.0.as_str()).collect();
+        if names != saved {
+            bail!(
+                "{}: the checkpoint's columns ({}) are not this export's ({}); delete {} to start over",
+                parts.join(PROGRESS).display(),
+                saved.join(", "),
+                names.join(", "),
+                parts.display()
+            );
+        }
+        std::fs::write(parts.join(OWNER), format!("{}\n", std::process::id()))
+            .with_context(|| format!("cannot write in {}", parts.display()))?;
+        Self::open_columns(out, parts, columns, compress, Some(checkpoint))
+    }
+
+    /// Opens the column files in `parts`: created empty, or cut back to a checkpoint.
+    fn open_columns(
+        out: &Path,
+        parts: PathBuf,
+        columns: &[(&'static str, Dtype, Option<usize>)],
+        compress: bool,
+        from: Option<&Checkpoint>,
+    ) -> Result<Self> {
         let mut cols = Vec::new();
-        for &(name, dtype, width) in columns {
+        for (i, &(name, dtype, width)) in columns.iter().enumerate() {
             let path = parts.join(format!("{name}.raw"));
-            let file =
-                File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+            let cannot = || format!("cannot write {}", path.display());
+            let (file, bytes) = match from {
+                None => (File::create(&path).with_context(cannot)?, 0),
+                Some(c) => {
+                    let bytes = c.bytes[i].1;
+                    let mut f = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .with_context(cannot)?;
+                    let len = f.metadata().with_context(cannot)?.len();
+                    if len < bytes {
+                        bail!(
+                            "{} holds {len} bytes, fewer than the {bytes} its checkpoint says; delete {} to start over",
+                            path.display(),
+                            parts.display()
+                        );
+                    }
+                    f.set_len(bytes).with_context(cannot)?;
+                    f.seek(SeekFrom::End(0)).with_context(cannot)?;
+                    (f, bytes)
+                }
+            };
             cols.push(Column {
                 name,
                 dtype,
                 width,
                 path,
                 file: BufWriter::with_capacity(1 << 16, file),
-                bytes: 0,
+                bytes,
             });
         }
         Ok(NpzWriter {
@@ -208,6 +341,30 @@ impl NpzWriter {
             compress,
             columns: cols,
         })
+    }
+
+    /// Records a checkpoint after whole games: every column is flushed and synced to disk,
+    /// then its bytes and `mark` are written (atomically) to `FILE.parts/progress.json`, which
+    /// [`NpzWriter::leftover`] reads back.
+    pub fn checkpoint(&mut self, mark: serde_json::Value) -> Result<()> {
+        for c in &mut self.columns {
+            let writing = || format!("writing {}", c.path.display());
+            c.file.flush().with_context(writing)?;
+            c.file.get_ref().sync_data().with_context(writing)?;
+        }
+        let checkpoint = Checkpoint {
+            bytes: self
+                .columns
+                .iter()
+                .map(|c| (c.name.to_string(), c.bytes))
+                .collect(),
+            mark,
+        };
+        shifu_engine::files::write_atomic(
+            &self.parts.join(PROGRESS),
+            serde_json::to_string(&checkpoint)?.as_bytes(),
+        )?;
+        Ok(())
     }
 
     /// Assembles the archive (through `FILE.tmp`, renamed over `FILE`) and removes the
@@ -469,7 +626,7 @@ mod tests {
         let out = dir.join("a.npz");
         let _ = std::fs::remove_file(&out);
         let cols = [("x", Dtype::F32, Some(2)), ("n", Dtype::I64, None)];
-        let mut w = NpzWriter::create(&out, &cols, true).unwrap();
+        let mut w = NpzWriter::create(&out, &cols, true, "{}").unwrap();
         w.columns[0].f32s(&[1.0, 2.5, -3.0, 4.0]).unwrap();
         w.columns[1].i64(7).unwrap();
         w.columns[1].i64(-9).unwrap();

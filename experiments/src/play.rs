@@ -1,7 +1,7 @@
 //! `shifu play`: many games in parallel, win rates by seat.
 
 use crate::games::{Playable, MAX_EVENTS};
-use crate::runfile::{fnv_hex, Manifest, RunFile};
+use crate::runfile::{fnv_hex, weights_inputs, Manifest, RunFile};
 use crate::setup::{GameArgs, RunArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -482,23 +482,6 @@ fn record(
         }
     }
     v
-}
-
-/// The weights files named by the agent specs (`weights=PATH`), each with the hash of its
-/// contents, for the manifest.
-fn weights_inputs(specs: &[String]) -> Result<std::collections::BTreeMap<String, String>> {
-    let mut out = std::collections::BTreeMap::new();
-    for spec in specs {
-        let (_, opts) = shifu_agents::parse_spec(spec)?;
-        for (k, v) in opts {
-            if k == "weights" {
-                let text = shifu_engine::files::read_text(std::path::Path::new(&v))
-                    .context("reading a weights file")?;
-                out.insert(v, fnv_hex(&text));
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// Adds a row read back from a resumed file to the tally.

@@ -48,6 +48,23 @@ pub struct Manifest {
 
 pub use shifu_engine::present::fnv_hex;
 
+/// The weights files named by the agent specs (`weights=PATH`), each with the hash of its
+/// contents, for the manifest.
+pub fn weights_inputs(specs: &[String]) -> Result<std::collections::BTreeMap<String, String>> {
+    let mut out = std::collections::BTreeMap::new();
+    for spec in specs {
+        let (_, opts) = shifu_agents::parse_spec(spec)?;
+        for (k, v) in opts {
+            if k == "weights" {
+                let text = shifu_engine::files::read_text(std::path::Path::new(&v))
+                    .context("reading a weights file")?;
+                out.insert(v, fnv_hex(&text));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The temporary path a run writes to.
 pub fn tmp_path(out: &Path) -> PathBuf {
     let mut s = out.as_os_str().to_owned();
@@ -204,7 +221,7 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
 }
 
 /// The settings in which a resumed run differs from the one that wrote the manifest.
-fn differences(old: &Manifest, new: &Manifest) -> Vec<String> {
+pub fn differences(old: &Manifest, new: &Manifest) -> Vec<String> {
     let mut d = Vec::new();
     let mut check = |name: &str, same: bool| {
         if !same {
