@@ -38,4 +38,13 @@ pub trait Agent<G: Game>: Send {
 
     /// Chooses one of `decision.legal()`.
     fn choose(&mut self, decision: &Decision<'_, G>) -> G::Action;
+
+    /// Gives the agent a check to poll during a long choice (an MCTS search polls it every
+    /// [`mcts::STOP_EVERY`] iterations): when it returns true, the choice ends at once with the
+    /// best action found so far. Agents whose choices are short ignore it (the default).
+    fn set_stop(&mut self, _stop: StopCheck) {}
 }
+
+/// A check polled during a long choice; true stops it ([`Agent::set_stop`]). The Python binding
+/// polls for Ctrl-C through it.
+pub type StopCheck = Box<dyn FnMut() -> bool + Send>;

@@ -7,7 +7,7 @@
 //! up a reward vector: each node adds the reward of the seat that chose its action (max^n).
 
 use crate::eval::Evaluate;
-use crate::{Agent, Decision};
+use crate::{Agent, Decision, StopCheck};
 use rand::{Rng, SeedableRng};
 use shifu_engine::{GameRng, Outcome, Seat, MAX_SEATS};
 use std::time::{Duration, Instant};
@@ -178,7 +178,12 @@ pub struct MctsAgent<G: Evaluate> {
     pub last_calls: u64,
     /// Iterations run by the last decision.
     pub last_iters: u32,
+    /// A check polled every [`STOP_EVERY`] iterations ([`Agent::set_stop`]).
+    stop: Option<StopCheck>,
 }
+
+/// Iterations (or paired worlds) between two polls of a stop check.
+pub const STOP_EVERY: u32 = 32;
 
 impl<G: Evaluate> MctsAgent<G> {
     /// An MCTS agent.
@@ -202,6 +207,17 @@ impl<G: Evaluate> MctsAgent<G> {
             root_round: 0,
             last_calls: 0,
             last_iters: 0,
+            stop: None,
+        }
+    }
+
+    /// Whether the stop check (if any) asks to stop, polled when `count` is a multiple of
+    /// [`STOP_EVERY`].
+    #[inline]
+    fn stopped(&mut self, count: u32) -> bool {
+        match &mut self.stop {
+            Some(stop) if count.is_multiple_of(STOP_EVERY) => stop(),
+            _ => false,
         }
     }
 
@@ -452,7 +468,11 @@ impl<G: Evaluate> MctsAgent<G> {
         for _ in 0..rounds {
             let k = self.survivors.len();
             let new = (per_round / k).max(2);
-            for _ in 0..new {
+            for w in 0..new {
+                if self.stopped((worlds + w) as u32) {
+                    // Stopped from outside: the policy's choice, else the first survivor.
+                    return legal[base.unwrap_or(self.survivors[0])];
+                }
                 let seed: u64 = self.rng.gen();
                 self.play_world(d, seed);
             }
@@ -620,6 +640,9 @@ impl<G: Evaluate> MctsAgent<G> {
                     break;
                 }
             }
+            if self.stopped(iters) {
+                break;
+            }
             iters += 1;
             let mut s = Self::sample(self.belief.as_ref(), d, &mut self.rng);
             let mut node = 0u32;
@@ -780,6 +803,10 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
             return self.paired_search(d);
         }
         self.search(d)
+    }
+
+    fn set_stop(&mut self, stop: StopCheck) {
+        self.stop = Some(stop);
     }
 }
 

@@ -75,6 +75,48 @@ fn a_huge_iteration_budget_under_a_time_limit_neither_aborts_nor_runs_on() {
     assert!(legal.contains(&choose(&g, a.as_mut(), p)));
 }
 
+/// The stop check (issue 46 §2 item 14, Ctrl-C in Python): a search of a billion iterations
+/// ends at the first poll that says stop, and a check that never says stop changes nothing.
+#[test]
+fn mcts_stops_when_its_check_says_so_and_not_otherwise() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+    let g = game(2);
+    for spec in ["mcts:iters=1000000000", "mcts:iters=1000000,root=paired"] {
+        for p in positions(&g, 2) {
+            let polls = Arc::new(AtomicU32::new(0));
+            let seen = polls.clone();
+            let mut a = build_agent::<TofuShifu>(spec, 3, p.current).unwrap();
+            a.set_stop(Box::new(move || seen.fetch_add(1, Ordering::Relaxed) >= 3));
+            let started = std::time::Instant::now();
+            let mut legal = Vec::new();
+            g.legal_actions(&p, &mut legal);
+            assert!(legal.contains(&choose(&g, a.as_mut(), &p)));
+            assert_eq!(polls.load(Ordering::Relaxed), 4, "{spec}");
+            assert!(
+                started.elapsed().as_secs() < 30,
+                "{spec}: {:?}",
+                started.elapsed()
+            );
+        }
+    }
+    for (i, p) in positions(&g, 3).iter().enumerate() {
+        for spec in [
+            "mcts:iters=200,depth=10",
+            "mcts:iters=200,depth=10,root=paired",
+        ] {
+            let mut a = build_agent::<TofuShifu>(spec, i as u64, p.current).unwrap();
+            let mut b = build_agent::<TofuShifu>(spec, i as u64, p.current).unwrap();
+            b.set_stop(Box::new(|| false));
+            assert_eq!(
+                choose(&g, a.as_mut(), p),
+                choose(&g, b.as_mut(), p),
+                "{spec}"
+            );
+        }
+    }
+}
+
 #[test]
 fn agent_streams_are_separate_from_the_game_stream() {
     use rand::RngCore;

@@ -2,7 +2,7 @@
 //! environment (`shifu/env.py`) that runs in Rust.
 
 use shifu::games::Playable;
-use shifu_agents::{build_agent, game_rng, Decision};
+use shifu_agents::{build_agent, game_rng, Decision, StopCheck};
 use shifu_engine::{GameRng, Seat};
 use std::sync::Arc;
 
@@ -38,8 +38,9 @@ pub trait DynEnv: Send + Sync {
     /// The name of the action with this index, if any.
     fn action_name(&self, index: usize) -> Option<String>;
     /// The index of the action a built-in agent (`random`, `greedy`, `mcts:...`) would take for
-    /// the seat to move, deciding from that seat's view only; its RNG comes from `seed`.
-    fn agent_action(&mut self, spec: &str, seed: u64) -> Result<usize, String>;
+    /// the seat to move, deciding from that seat's view only; its RNG comes from `seed`. A long
+    /// search polls `stop` and ends when it says so.
+    fn agent_action(&mut self, spec: &str, seed: u64, stop: StopCheck) -> Result<usize, String>;
     /// The position as JSON.
     fn state_json(&self) -> String;
 }
@@ -137,12 +138,13 @@ impl<G: Playable + 'static> DynEnv for EnvOf<G> {
     fn action_name(&self, index: usize) -> Option<String> {
         self.game.index_action(index).map(|a| format!("{a:?}"))
     }
-    fn agent_action(&mut self, spec: &str, seed: u64) -> Result<usize, String> {
+    fn agent_action(&mut self, spec: &str, seed: u64, stop: StopCheck) -> Result<usize, String> {
         let Some(seat) = self.game.to_move(&self.state) else {
             return Err("the game is over: no agent can move".into());
         };
         shifu_agents::check_agent(&*self.game, spec).map_err(|e| e.to_string())?;
         let mut agent = build_agent::<G>(spec, seed, seat).map_err(|e| e.to_string())?;
+        agent.set_stop(stop);
         self.game.legal_actions(&self.state, &mut self.legal);
         let d = Decision::new(&*self.game, &self.state, seat, &self.legal);
         Ok(self.game.action_index(agent.choose(&d)))

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict};
 use shifu::setup::GameArgs;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// Turns any error into a Python `ValueError` carrying its whole chain of causes.
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -144,10 +145,23 @@ impl Env {
 
     /// The index of the action the built-in agent `spec` takes for the seat to move.
     #[pyo3(signature = (spec, seed=0))]
+    /// Ctrl-C raises KeyboardInterrupt: a search checks for signals every few iterations.
     fn agent_action(&mut self, py: Python<'_>, spec: &str, seed: u64) -> PyResult<usize> {
         let inner = &mut self.inner;
-        py.allow_threads(|| inner.agent_action(spec, seed))
-            .map_err(value_error)
+        let interrupt: Arc<Mutex<Option<PyErr>>> = Arc::default();
+        let caught = interrupt.clone();
+        let stop = Box::new(move || match Python::with_gil(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(e) => {
+                *caught.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                true
+            }
+        });
+        let action = py.allow_threads(|| inner.agent_action(spec, seed, stop));
+        if let Some(e) = interrupt.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            return Err(e);
+        }
+        action.map_err(value_error)
     }
 
     /// The position as JSON (the format of `shifu show --state`).

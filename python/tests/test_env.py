@@ -1,6 +1,11 @@
 """The PettingZoo environments: PettingZoo's own API, seed and parallel tests for every game and
 player count, and what the environments promise beyond them."""
 
+import os
+import signal
+import threading
+import time
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
@@ -182,6 +187,25 @@ def test_built_in_agents_act_from_python():
     assert env.agent_action("greedy", seed=1) == a
     with pytest.raises(ValueError, match="unknown agent"):
         env.agent_action("superhuman")
+
+
+def test_ctrl_c_interrupts_a_long_agent_action():
+    # Issue 46 §2 item 14: a long search ignored Ctrl-C until it ended. A SIGINT half a second
+    # into a search of billions of iterations (cut at 20 s, should the check fail) raises
+    # KeyboardInterrupt within a second.
+    env = shifu.env("tofu-shifu", players=2)
+    env.reset(seed=1)
+    while len(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])) < 2:
+        env.step(env.agent_action("random"))
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        env.agent_action("mcts:iters=4294967295,time_ms=20000", seed=1)
+    timer.join()
+    assert time.monotonic() - started < 1.5
+    # The environment still works.
+    assert env.observe(env.agent_selection)["action_mask"][env.agent_action("greedy")] == 1
 
 
 def test_data_files_reach_the_game(tmp_path):
