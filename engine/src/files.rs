@@ -152,6 +152,37 @@ pub fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(tmp)
 }
 
+/// A test hook: with `SHIFU_TEST_FULL_DISK_AFTER=N`, the temporary file of every
+/// [`write_atomic`] takes N bytes, then fails as a full disk does (`ENOSPC`), so that a test of
+/// the command line sees a full disk without one.
+pub const FULL_DISK_AFTER: &str = "SHIFU_TEST_FULL_DISK_AFTER";
+
+/// A file with `room` bytes left before it fails as a full disk ([`FULL_DISK_AFTER`]); no
+/// limit when `room` is `None`.
+struct Room {
+    file: File,
+    room: Option<u64>,
+}
+
+impl Write for Room {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = match self.room {
+            None => buf.len(),
+            Some(0) => return Err(std::io::Error::from_raw_os_error(28)), // ENOSPC
+            Some(r) => buf.len().min(r as usize),
+        };
+        let n = self.file.write(&buf[..n])?;
+        if let Some(r) = &mut self.room {
+            *r -= n as u64;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder, written, synced
 /// and renamed over `path`. A failure (a full disk) leaves any earlier `path` as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
@@ -170,9 +201,12 @@ pub fn write_atomic_with(
             .write(true)
             .create_new(true)
             .open(&tmp)?;
-        let mut w = std::io::BufWriter::new(f);
+        let room = std::env::var(FULL_DISK_AFTER)
+            .ok()
+            .and_then(|v| v.parse().ok());
+        let mut w = std::io::BufWriter::new(Room { file: f, room });
         fill(&mut w)?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
+        let f = w.into_inner().map_err(|e| e.into_error())?.file;
         f.sync_all()?;
         std::fs::rename(&tmp, path)?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -199,6 +233,66 @@ mod tests {
             let e = read_text(Path::new(p)).unwrap_err().to_string();
             assert!(e.starts_with(p) && e.contains("regular file"), "{e}");
         }
+    }
+
+    /// The kernel's own out-of-space error: a write to `/dev/full`.
+    fn enospc() -> std::io::Error {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let e = f.write_all(&[0; 64]).and_then(|_| f.flush()).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(28), "{e}");
+        e
+    }
+
+    /// Issue 46 §2 item 15: a full disk said "No space left on device" without the file, and
+    /// truncated a good earlier file. Now the message names the file, the earlier file is
+    /// untouched and the temporary file is removed.
+    #[test]
+    fn full_disk_names_the_file_keeps_the_old_one_and_removes_the_temporary() {
+        let dir = std::env::temp_dir().join(format!("shifu-full-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("results.csv");
+        write_atomic(&f, b"a good earlier file\n").unwrap();
+        let e = write_atomic_with(&f, |w| {
+            w.write_all(&[b'x'; 100_000])?;
+            Err(enospc())
+        })
+        .unwrap_err();
+        let message = e.to_string();
+        assert!(
+            message.contains("results.csv") && message.contains("No space left on device"),
+            "{message}"
+        );
+        assert_eq!(read_text(&f).unwrap(), "a good earlier file\n");
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, [std::ffi::OsString::from("results.csv")]);
+        // `/dev/full` itself as the target is refused before anything is written.
+        let e = write_atomic(Path::new("/dev/full"), b"x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("/dev/full") && e.contains("a device"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The [`FULL_DISK_AFTER`] hook fails as the kernel does, whatever the write's size.
+    #[test]
+    fn room_fails_as_a_full_disk() {
+        let dir = std::env::temp_dir().join(format!("shifu-room-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = File::create(dir.join("r")).unwrap();
+        let mut w = std::io::BufWriter::new(Room {
+            file,
+            room: Some(10),
+        });
+        let e = w.write_all(&[1; 100]).and_then(|_| w.flush()).unwrap_err();
+        assert_eq!(e.to_string(), enospc().to_string());
+        assert_eq!(std::fs::metadata(dir.join("r")).unwrap().len(), 10);
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -425,3 +425,35 @@ fn export_resume_continues_a_killed_export_to_the_same_bytes() {
         std::fs::read(&fresh).unwrap()
     );
 }
+
+/// Item 15: a full disk said "No space left on device" without naming the file, and truncated a
+/// good earlier file. With the disk full after 10 bytes (`SHIFU_TEST_FULL_DISK_AFTER`, the
+/// error the kernel gives), `show --save-state` exits 2 naming the file, and the earlier file
+/// and the folder are as they were.
+#[test]
+fn full_disk_names_the_file_and_keeps_the_earlier_one() {
+    let d = tmpdir("full-disk");
+    let pos = d.join("pos.json");
+    std::fs::write(&pos, "a good earlier file").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(["show", "--seed", "7", "--take", "0", "--save-state"])
+        .arg(&pos)
+        .env("SHIFU_TEST_FULL_DISK_AFTER", "10")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("pos.json") && stderr(&o).contains("No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&pos).unwrap(),
+        "a good earlier file"
+    );
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        1,
+        "a temporary file was left"
+    );
+}
