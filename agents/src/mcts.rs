@@ -249,16 +249,10 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 
     /// The reward vector of a finished game.
-    fn terminal_reward(&self, o: &Outcome, n: usize) -> [f64; MAX_SEATS] {
+    fn terminal_reward(&self, game: &G, o: &Outcome, n: usize) -> [f64; MAX_SEATS] {
         let mut r = [0.0; MAX_SEATS];
-        if o.team_score.is_some() {
-            // A team game: 1 for a win; a loss is worth a little for each day survived (score).
-            let v = if o.winners != 0 {
-                1.0
-            } else {
-                (0.2 * o.score[0]).clamp(0.0, 0.6)
-            };
-            r[..n].fill(v);
+        if game.cooperative() {
+            r[..n].fill(game.team_outcome_value(o));
             return r;
         }
         for (i, x) in r.iter_mut().enumerate().take(n) {
@@ -290,10 +284,8 @@ impl<G: Evaluate> MctsAgent<G> {
         let mut h = [0.0; MAX_SEATS];
         game.evaluate_all(s, &self.weights, &mut h[..n]);
         if game.cooperative() {
-            // The team's value (days met, about 0 to 4) on the terminal reward's scale.
-            let v = (0.2 * h[0]).clamp(0.0, 0.8);
             let mut r = [0.0; MAX_SEATS];
-            r[..n].fill(v);
+            r[..n].fill(game.team_cut_value(h[0]));
             return r;
         }
         if let Cut::Margin(scale) = self.config.cut {
@@ -374,7 +366,7 @@ impl<G: Evaluate> MctsAgent<G> {
             depth += 1;
         }
         let o = game.outcome(s).expect("finished");
-        (self.terminal_reward(&o, n), calls)
+        (self.terminal_reward(game, &o, n), calls)
     }
 
     /// The rollout policy's choice in `s` for `mover` (the game's greedy choice, else the best
@@ -437,7 +429,7 @@ impl<G: Evaluate> MctsAgent<G> {
             depth += 1;
         }
         let o = game.outcome(s).expect("finished");
-        (self.terminal_reward(&o, n)[seat as usize], calls)
+        (self.terminal_reward(game, &o, n)[seat as usize], calls)
     }
 
     /// The paired-worlds search (see [`Root::Paired`]), for the deciding seat's reward: sequential

@@ -17,7 +17,7 @@ use crate::Decision;
 use rand::Rng;
 
 use serde::{de::DeserializeOwned, Serialize};
-use shifu_engine::{Encoding, Game, Seat};
+use shifu_engine::{Encoding, Game, Outcome, Seat};
 use std::fmt::Debug;
 use std::path::Path;
 
@@ -36,6 +36,24 @@ pub trait Evaluate: Game + Encoding {
     /// a seat's standing against the others.
     fn cooperative(&self) -> bool {
         false
+    }
+
+    /// A finished game's value to the team, for MCTS in a cooperative game (every seat gets
+    /// it): 1 for a win; a loss may be worth something for the progress made, below a win.
+    /// The default: 1 for a win, 0 for a loss.
+    fn team_outcome_value(&self, outcome: &Outcome) -> f64 {
+        if outcome.winners != 0 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
+    /// A rollout cut before the end, for MCTS in a cooperative game: the team's evaluation
+    /// (any seat's [`Evaluate::evaluate`]) on the scale of [`Evaluate::team_outcome_value`].
+    /// The default clamps it to 0 to 1.
+    fn team_cut_value(&self, evaluation: f64) -> f64 {
+        evaluation.clamp(0.0, 1.0)
     }
 
     /// [`Evaluate::evaluate`] for every seat at once, into `out[..num_seats]`. Games whose

@@ -19,7 +19,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use shifu_engine::wok_star::data::CUSTOMER_SLOTS;
 use shifu_engine::wok_star::{Action, Phase, State, WokStar, COUPON_SLOTS};
-use shifu_engine::{Game, Seat};
+use shifu_engine::{Game, Outcome, Seat};
 
 /// Weights of the Wok Star team evaluation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -97,6 +97,20 @@ impl Evaluate for WokStar {
 
     fn cooperative(&self) -> bool {
         true
+    }
+
+    /// 1 for a win; a loss is worth 0.2 for each day survived (the score), at most 0.6.
+    fn team_outcome_value(&self, outcome: &Outcome) -> f64 {
+        if outcome.winners != 0 {
+            1.0
+        } else {
+            (0.2 * outcome.score[0]).clamp(0.0, 0.6)
+        }
+    }
+
+    /// The team's evaluation (days met, about 0 to 4) at 0.2 a day, at most 0.8: below a win.
+    fn team_cut_value(&self, evaluation: f64) -> f64 {
+        (0.2 * evaluation).clamp(0.0, 0.8)
     }
 
     /// The greedy team's plays outside a one-ply look:
