@@ -15,6 +15,9 @@ pub const MAX_EVENTS: usize = 4;
 /// Most game-wide tallies a game may keep.
 pub const MAX_TALLIES: usize = 192;
 
+/// A share's confidence interval: `(successes, n)` to `(low, high)`.
+pub type Interval = dyn Fn(f64, f64) -> (f64, f64);
+
 /// The options every `shifu` subcommand shares, as the engine reads them.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BuildOptions<'a> {
@@ -64,8 +67,9 @@ pub trait Present: Game + Sized + 'static {
     fn params_toml(&self) -> String;
     /// The card data's source and provenance.
     fn data_label(&self) -> String;
-    /// A hash of the card data's contents (a resume notices an edited file).
-    fn data_hash(&self) -> String;
+    /// The card data's contents as compact JSON: `shifu` hashes it into a run's manifest, so
+    /// that a resume notices an edited file.
+    fn data_text(&self) -> String;
     /// The card data as a data file the game loads (after any reconstruction knobs), where the
     /// game can write one.
     fn card_data_json(&self) -> Result<String, String>;
@@ -77,37 +81,13 @@ pub trait Present: Game + Sized + 'static {
     fn events(&self, state: &Self::State) -> [Option<u32>; MAX_EVENTS];
     /// Adds a finished game's tallies to `out` (one entry per [`Present::TALLIES`] name).
     fn tally(&self, state: &Self::State, out: &mut [f64]);
-    /// Summary lines from the tallies summed over `games` games.
-    fn summarize(&self, totals: &[f64], games: u64) -> Vec<String>;
+    /// Summary lines from the tallies summed over `games` games; `interval(successes, n)` gives
+    /// a share's 95% interval (Wilson's, from `shifu`'s statistics).
+    fn summarize(&self, totals: &[f64], games: u64, interval: &Interval) -> Vec<String>;
     /// A human-readable position for `shifu show`.
     fn render(&self, state: &Self::State) -> String;
     /// Players in a state (checked against the game when a state file is loaded).
     fn state_players(state: &Self::State) -> usize;
     /// Checks a state loaded from a file: ranges, derived fields, invariants, a legal move.
     fn check_state(&self, state: &Self::State) -> Result<(), String>;
-}
-
-/// The Wilson score interval for `successes` out of `n` at ~95% (z = 1.96). Successes may be
-/// fractional (shared wins count 1/k).
-pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
-    if n <= 0.0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let p = successes / n;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = z * ((p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt()) / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-/// FNV-1a 64-bit hash, as a 16-digit hex string.
-pub fn fnv_hex(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    format!("{h:016x}")
 }

@@ -180,7 +180,7 @@ fn settings<G: Playable>(game: &G, args: &ExportArgs, specs: &[String]) -> Resul
             shard_range: (0, args.games),
             shard: "0/1".into(),
             seed_rule: "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into(),
-            data_hash: game.data_hash(),
+            data_hash: fnv_hex(&game.data_text()),
             inputs: weights_inputs(specs)?,
         },
         every: args.every,

@@ -25,6 +25,7 @@ pub mod export;
 pub mod fit;
 pub mod format;
 pub mod games;
+pub mod hash;
 #[cfg(feature = "cli")]
 pub mod limits;
 #[cfg(feature = "cli")]

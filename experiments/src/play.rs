@@ -689,7 +689,7 @@ fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<()> {
                 games: args.run.games,
                 shard_range: (lo, hi),
                 shard: shard_name.clone(),
-                data_hash: game.data_hash(),
+                data_hash: fnv_hex(&game.data_text()),
                 inputs: weights_inputs(&specs)?,
                 seed_rule: if args.run.rotate {
                     "seat rotation: game i plays seed splitmix64(master_seed ^ splitmix64(i / players)) with the agents rotated by i mod players; the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into()

@@ -46,7 +46,7 @@ pub struct Manifest {
     pub inputs: std::collections::BTreeMap<String, String>,
 }
 
-pub use shifu_engine::present::fnv_hex;
+pub use crate::hash::fnv_hex;
 
 /// The weights files named by the agent specs (`weights=PATH`), each with the hash of its
 /// contents, for the manifest.

@@ -30,7 +30,20 @@ pub fn capped_warning(capped: u64, games: u64, max_rounds: u32) -> Option<String
     })
 }
 
-pub use shifu_engine::present::wilson;
+/// The Wilson score interval for `successes` out of `n` at ~95% (z = 1.96). Successes may be
+/// fractional (shared wins count 1/k).
+pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let p = successes / n;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt()) / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
 
 /// Pearson's chi-square test of observed win counts against equal chances: (statistic, degrees
 /// of freedom, p-value). Shared wins count fractionally.

@@ -122,7 +122,7 @@ fn print_game_lines<G: Playable>(r: &Finished<G>) {
         }
         for line in r
             .game
-            .summarize(&t.extra[..G::TALLIES.len()], t.extra_games)
+            .summarize(&t.extra[..G::TALLIES.len()], t.extra_games, &wilson)
         {
             println!("{line}");
         }

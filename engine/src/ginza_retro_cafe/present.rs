@@ -7,7 +7,7 @@ use super::apply::arrange_name;
 use super::data::{CATEGORIES, MAX_BONUS, MAX_PLAYER_CARDS};
 use super::*;
 use crate::error::EngineError;
-use crate::present::{fnv_hex, wilson, BuildOptions, Present, MAX_EVENTS};
+use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
 
 /// Tally slots.
 const ROUNDS: usize = 0;
@@ -63,8 +63,8 @@ impl Present for GinzaRetroCafe {
         format!("{} ({})", self.data.source, self.data.status)
     }
 
-    fn data_hash(&self) -> String {
-        fnv_hex(&serde_json::to_string(&self.data).unwrap_or_default())
+    fn data_text(&self) -> String {
+        serde_json::to_string(&self.data).unwrap_or_default()
     }
 
     fn card_data_json(&self) -> Result<String, String> {
@@ -147,7 +147,7 @@ impl Present for GinzaRetroCafe {
         }
     }
 
-    fn summarize(&self, x: &[f64], games: u64) -> Vec<String> {
+    fn summarize(&self, x: &[f64], games: u64, wilson: &Interval) -> Vec<String> {
         let n = games as f64;
         let share = |v: f64, of: f64| v / of.max(1.0);
         let seats = usize::from(self.players);

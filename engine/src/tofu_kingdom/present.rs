@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::error::EngineError;
-use crate::present::{fnv_hex, wilson, BuildOptions, Present, MAX_EVENTS};
+use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
 
 /// Where the per-card points, per-card rounds and question tallies start in [`Present::TALLIES`].
 const CARD_POINTS: usize = 25;
@@ -93,8 +93,8 @@ impl Present for TofuKingdom {
         format!("{} ({})", self.data.source, self.data.status)
     }
 
-    fn data_hash(&self) -> String {
-        fnv_hex(&serde_json::to_string(&self.data).unwrap_or_default())
+    fn data_text(&self) -> String {
+        serde_json::to_string(&self.data).unwrap_or_default()
     }
 
     fn max_rounds(&self) -> u32 {
@@ -149,7 +149,7 @@ impl Present for TofuKingdom {
         }
     }
 
-    fn summarize(&self, x: &[f64], games: u64) -> Vec<String> {
+    fn summarize(&self, x: &[f64], games: u64, wilson: &Interval) -> Vec<String> {
         let rounds = x[0];
         let ci = |k: f64, n: f64| {
             let (lo, hi) = wilson(k, n);

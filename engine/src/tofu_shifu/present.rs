@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::error::EngineError;
-use crate::present::{fnv_hex, wilson, BuildOptions, Present, MAX_EVENTS};
+use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
 use std::fmt::Write as _;
 
 impl Present for TofuShifu {
@@ -39,8 +39,8 @@ impl Present for TofuShifu {
         format!("{} ({})", self.data.source, self.data.status)
     }
 
-    fn data_hash(&self) -> String {
-        fnv_hex(&serde_json::to_string(&self.data).unwrap_or_default())
+    fn data_text(&self) -> String {
+        serde_json::to_string(&self.data).unwrap_or_default()
     }
 
     fn max_rounds(&self) -> u32 {
@@ -80,7 +80,7 @@ impl Present for TofuShifu {
         }
     }
 
-    fn summarize(&self, x: &[f64], games: u64) -> Vec<String> {
+    fn summarize(&self, x: &[f64], games: u64, wilson: &Interval) -> Vec<String> {
         let n = games as f64;
         let share = |k: f64| {
             let (lo, hi) = wilson(k, n);

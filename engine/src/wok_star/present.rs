@@ -5,7 +5,7 @@ use super::data::{CUSTOMER_SLOTS, DAYS};
 use super::state::{Closing, Short, NOBODY};
 use super::*;
 use crate::error::EngineError;
-use crate::present::{fnv_hex, wilson, BuildOptions, Present, MAX_EVENTS};
+use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
 
 /// Tally slots.
 const WON: usize = 0;
@@ -66,8 +66,8 @@ impl Present for WokStar {
         format!("{} ({})", self.data.source, self.data.status)
     }
 
-    fn data_hash(&self) -> String {
-        fnv_hex(&serde_json::to_string(&self.data).unwrap_or_default())
+    fn data_text(&self) -> String {
+        serde_json::to_string(&self.data).unwrap_or_default()
     }
 
     fn card_data_json(&self) -> Result<String, String> {
@@ -132,7 +132,7 @@ impl Present for WokStar {
         }
     }
 
-    fn summarize(&self, x: &[f64], games: u64) -> Vec<String> {
+    fn summarize(&self, x: &[f64], games: u64, wilson: &Interval) -> Vec<String> {
         let n = games as f64;
         let (lo, hi) = wilson(x[WON], n);
         let lost = n - x[WON];
