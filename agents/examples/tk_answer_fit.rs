@@ -34,7 +34,10 @@ fn main() {
         .ok()
         .and_then(|p| TofuKingdom::with_params(Params::with_players(p)).ok())
         .unwrap_or_else(|| {
-            eprintln!("tk_answer_fit: Tofu Kingdom takes 3 to 8 players, got {players}");
+            eprintln!(
+                "tk_answer_fit: Tofu Kingdom takes {} players, got {players}",
+                shifu_engine::tofu_kingdom::INFO.players_text()
+            );
             std::process::exit(2)
         });
     let heard = play(&g, &spec, games, seed);

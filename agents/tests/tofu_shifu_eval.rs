@@ -203,7 +203,7 @@ fn evaluate_all_agrees_with_evaluate() {
 #[test]
 fn greedy_self_play_ends_by_the_objective_rule_on_the_default_data() {
     // Ten games at each player count, none stopped by the round cap.
-    for players in 2..=4u8 {
+    for players in shifu_engine::tofu_shifu::INFO.players() {
         let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
         let mut buf = Vec::new();
         for i in 0..10 {

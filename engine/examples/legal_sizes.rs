@@ -4,7 +4,7 @@ use shifu_engine::tofu_shifu::*;
 use shifu_engine::{rng_from_seed, Game};
 
 fn main() {
-    for players in 2..=4u8 {
+    for players in shifu_engine::tofu_shifu::INFO.players() {
         let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
         let mut hist = [0u64; 65];
         let mut buf = Vec::new();

@@ -35,7 +35,10 @@ fn main() {
     {
         Some(g) => g,
         None => {
-            eprintln!("prince_determinize: Tofu Kingdom takes 3 to 8 players, got {players}");
+            eprintln!(
+                "prince_determinize: Tofu Kingdom takes {} players, got {players}",
+                shifu_engine::tofu_kingdom::INFO.players_text()
+            );
             std::process::exit(2)
         }
     };

@@ -62,6 +62,7 @@
 //! [`Game::apply_checked`] verifies legality first and returns [`IllegalAction`] without touching
 //! the state when the action is not legal.
 
+use crate::registry::GameInfo;
 use rand::Rng;
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
@@ -171,8 +172,15 @@ pub trait Game: Send + Sync {
     /// What one seat sees of a state. Equal for two states the seat cannot tell apart.
     type Observation: Clone + Debug + PartialEq + Serialize;
 
-    /// The game's command-line name, for example `tofu-shifu`.
-    fn name(&self) -> &'static str;
+    /// What the game is: name, player counts, cooperative or not, hidden information or not.
+    /// One const in the game's folder, listed in [`crate::game_list!`].
+    const INFO: GameInfo;
+
+    /// The game's command-line name, for example `tofu-shifu` ([`GameInfo::name`]).
+    #[inline]
+    fn name(&self) -> &'static str {
+        Self::INFO.name
+    }
 
     /// Number of seats in games built from this value.
     fn num_seats(&self) -> usize;

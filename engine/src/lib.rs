@@ -23,6 +23,7 @@ mod listing;
 pub mod param_file;
 pub mod perft;
 pub mod present;
+pub mod registry;
 pub mod tofu_kingdom;
 pub mod tofu_shifu;
 pub mod wok_star;
@@ -32,6 +33,7 @@ pub use error::EngineError;
 pub use game::{Game, IllegalAction, Outcome, Seat, MAX_SEATS};
 pub use param_file::ParamFile;
 pub use present::{BuildOptions, Present};
+pub use registry::{GameInfo, GAMES};
 
 /// The RNG every shifu component uses: ChaCha8, seeded explicitly.
 pub type GameRng = rand_chacha::ChaCha8Rng;

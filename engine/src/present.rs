@@ -3,7 +3,7 @@
 //! tallies of a finished game for the CSV and the summary, and a printed position.
 //!
 //! Each game implements [`Present`] in its own folder (`present.rs`), so a new game is its folder,
-//! its evaluation file (agents crate) and one registration line (experiments' `games.rs`).
+//! its evaluation file (agents crate) and one entry in [`crate::game_list!`].
 
 use crate::error::EngineError;
 use crate::game::Game;
@@ -48,44 +48,51 @@ impl BuildOptions<'_> {
 
 /// A game as the `shifu` command presents it.
 pub trait Present: Game + Sized + 'static {
-    /// The game's name on the command line (`--game NAME`).
-    const NAME: &'static str;
     /// Names of the two counts written per seat to the CSV (for example objectives and coins).
     const COUNTS: [&'static str; 2];
-    /// Names of the game-wide tallies summed over games for the summary.
-    const TALLIES: &'static [&'static str];
+    /// Names of the game-wide tallies summed over games for the summary (none by default).
+    const TALLIES: &'static [&'static str] = &[];
     /// Names of per-game event columns written to the CSV after `capped`; a cell is empty when
-    /// the event did not happen.
-    const EVENTS: &'static [&'static str];
-    /// Whether every seat wins or loses together (Wok Star): summaries then print the team's
-    /// result, not a win share per seat or a test of equal chances by seat.
-    const COOPERATIVE: bool = false;
+    /// the event did not happen (none by default).
+    const EVENTS: &'static [&'static str] = &[];
 
     /// Builds the game from the shared options.
     fn build(options: &BuildOptions) -> Result<Self, EngineError>;
     /// The parameters as TOML (for the manifest and the parameter-set id).
     fn params_toml(&self) -> String;
-    /// The card data's source and provenance.
-    fn data_label(&self) -> String;
+    /// The card data's source and provenance (by default: none, the rules hold everything).
+    fn data_label(&self) -> String {
+        "built into the rules".to_string()
+    }
     /// The card data's contents as compact JSON: `shifu` hashes it into a run's manifest, so
-    /// that a resume notices an edited file.
-    fn data_text(&self) -> String;
+    /// that a resume notices an edited file (empty by default, for a game without a data file).
+    fn data_text(&self) -> String {
+        String::new()
+    }
     /// The card data as a data file the game loads (after any reconstruction knobs), where the
-    /// game can write one.
-    fn card_data_json(&self) -> Result<String, String>;
+    /// game can write one (by default it cannot).
+    fn card_data_json(&self) -> Result<String, String> {
+        Err(format!("{} has no data file", Self::INFO.name))
+    }
     /// The round cap.
     fn max_rounds(&self) -> u32;
     /// The two per-seat counts of a finished game.
     fn counts(&self, state: &Self::State, seat: usize) -> [u32; 2];
     /// A finished game's events, one per [`Present::EVENTS`] name (`None`: it did not happen).
-    fn events(&self, state: &Self::State) -> [Option<u32>; MAX_EVENTS];
+    fn events(&self, _state: &Self::State) -> [Option<u32>; MAX_EVENTS] {
+        [None; MAX_EVENTS]
+    }
     /// Adds a finished game's tallies to `out` (one entry per [`Present::TALLIES`] name).
-    fn tally(&self, state: &Self::State, out: &mut [f64]);
+    fn tally(&self, _state: &Self::State, _out: &mut [f64]) {}
     /// Summary lines from the tallies summed over `games` games; `interval(successes, n)` gives
-    /// a share's 95% interval (Wilson's, from `shifu`'s statistics).
-    fn summarize(&self, totals: &[f64], games: u64, interval: &Interval) -> Vec<String>;
-    /// A human-readable position for `shifu show`.
-    fn render(&self, state: &Self::State) -> String;
+    /// a share's 95% interval (Wilson's, from `shifu`'s statistics). None by default.
+    fn summarize(&self, _totals: &[f64], _games: u64, _interval: &Interval) -> Vec<String> {
+        Vec::new()
+    }
+    /// A human-readable position for `shifu show` (by default the state's debug text).
+    fn render(&self, state: &Self::State) -> String {
+        format!("{state:#?}")
+    }
     /// Players in a state (checked against the game when a state file is loaded).
     fn state_players(state: &Self::State) -> usize;
     /// Checks a state loaded from a file: ranges, derived fields, invariants, a legal move.

@@ -13,7 +13,7 @@ use shifu_engine::{rng_from_seed, Game, GameRng};
 fn variants() -> Vec<GinzaRetroCafe> {
     let mut v = Vec::new();
     for bits in 0..256u32 {
-        for players in 2..=4u8 {
+        for players in shifu_engine::ginza_retro_cafe::INFO.players() {
             let b = |k: u32| bits & (1 << k) != 0;
             let p = Params {
                 players,
@@ -129,7 +129,7 @@ fn a_lv1_arrange_may_do_more_than_lv2_and_every_invariant_still_holds() {
 fn observation_of_a_determinized_copy_is_the_observation() {
     let mut checked = 0;
     let mut moved = [0u32; 3]; // player cards, bonus hands, customer deck
-    for players in 2..=4u8 {
+    for players in shifu_engine::ginza_retro_cafe::INFO.players() {
         let g = GinzaRetroCafe::with_params(Params::with_players(players)).unwrap();
         for seed in 0..30u64 {
             let mut det = rng_from_seed(seed + 1000);

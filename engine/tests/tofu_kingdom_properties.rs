@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// options (the question-type switches are covered by the rules tests).
 fn all_option_variants() -> Vec<TofuKingdom> {
     let mut v = Vec::new();
-    for players in 3..=8u8 {
+    for players in shifu_engine::tofu_kingdom::INFO.players() {
         for bits in 0..64u32 {
             let on = |k: u32| bits & (1 << k) != 0;
             v.push(
@@ -228,7 +228,9 @@ fn pruned_enumeration_finds_exactly_the_consistent_deals() {
     let mut checked = 0;
     // Every option combination sampled at up to 6 players, and every player count at seed 0.
     let small = variants().into_iter().filter(|g| g.num_seats() <= 6);
-    let counts = (3..=8).map(|p| TofuKingdom::with_params(Params::with_players(p)).unwrap());
+    let counts = shifu_engine::tofu_kingdom::INFO
+        .players()
+        .map(|p| TofuKingdom::with_params(Params::with_players(p)).unwrap());
     for (k, g) in small.chain(counts).enumerate() {
         for seed in 0..if g.num_seats() <= 6 { 3 } else { 1 } {
             random_game(&g, seed + 100 * k as u64, |s| {

@@ -447,7 +447,10 @@ fn illegal_actions_are_refused_and_leave_the_state_untouched() {
         ..Params::default()
     };
     let e = TofuKingdom::with_params(bad).unwrap_err().to_string();
-    assert!(e.contains("players") && e.contains("3 to 8"), "{e}");
+    assert!(
+        e.contains("players") && e.contains(&shifu_engine::tofu_kingdom::INFO.players_text()),
+        "{e}"
+    );
 }
 
 #[test]

@@ -38,7 +38,7 @@ fn ten_thousand_random_games_keep_every_invariant() {
         for part in 0..2u64 {
             let total_steps = &total_steps;
             scope.spawn(move || {
-                for players in 2..=4u8 {
+                for players in shifu_engine::tofu_shifu::INFO.players() {
                     let g = game(players);
                     for i in (part..per).step_by(2) {
                         let seed = 1_000_000 * players as u64 + i;
@@ -98,7 +98,7 @@ fn no_dead_end_under_any_combination_of_rule_options() {
             scope.spawn(move || {
                 for combo in (part..256usize).step_by(2) {
                     let sets: Vec<&str> = (0..8).map(|i| OPTIONS[i][(combo >> i) & 1]).collect();
-                    for players in 2..=4u8 {
+                    for players in shifu_engine::tofu_shifu::INFO.players() {
                         let mut p = Params::with_players(players);
                         p.set_all(sets.iter().copied()).unwrap();
                         for k in 0..4u64 {
@@ -334,7 +334,7 @@ proptest! {
 
 #[test]
 fn every_reachable_state_passes_the_load_check() {
-    for players in 2..=4u8 {
+    for players in shifu_engine::tofu_shifu::INFO.players() {
         let g = game(players);
         for seed in 0..20 {
             let end = random_game(&g, 50_000 + seed, |s, _, _| {

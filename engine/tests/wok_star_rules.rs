@@ -112,7 +112,7 @@ fn ingredient_tokens_start_on_row_1_and_hustle_tokens_cover_the_two_rightmost_me
 
 #[test]
 fn each_player_gets_two_dice_two_fortune_cubes_and_at_least_one_ingredient_card() {
-    for players in 2..=4u8 {
+    for players in shifu_engine::wok_star::INFO.players() {
         let g = game(players);
         for seed in 0..10 {
             let (s, _) = opened(&g, seed);
@@ -135,7 +135,7 @@ fn each_player_gets_two_dice_two_fortune_cubes_and_at_least_one_ingredient_card(
 #[test]
 fn each_player_should_have_at_least_1_ingredient_card_however_they_are_handed_out() {
     use rand::Rng;
-    for players in 2..=4u8 {
+    for players in shifu_engine::wok_star::INFO.players() {
         let g = game(players);
         for seed in 0..40 {
             let mut rng = rng_from_seed(seed);

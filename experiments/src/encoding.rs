@@ -26,7 +26,7 @@ fn run_game<G: Playable>(args: &EncodingArgs) -> Result<()> {
     let len = game.observation_len();
     if args.json {
         let v = serde_json::json!({
-            "game": G::NAME,
+            "game": G::INFO.name,
             "observation_len": len,
             "action_count": game.action_count(),
             "layout": layout,
@@ -36,7 +36,7 @@ fn run_game<G: Playable>(args: &EncodingArgs) -> Result<()> {
     }
     println!(
         "# {} encoding: {} players, {} observation values (f32), {} action indices\n",
-        G::NAME,
+        G::INFO.name,
         game.num_seats(),
         len,
         game.action_count()

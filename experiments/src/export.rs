@@ -169,7 +169,7 @@ fn settings<G: Playable>(game: &G, args: &ExportArgs, specs: &[String]) -> Resul
         run: Manifest {
             version: env!("CARGO_PKG_VERSION").to_string(),
             command: std::env::args().collect(),
-            game: G::NAME.to_string(),
+            game: G::INFO.name.to_string(),
             players: game.num_seats(),
             agents: specs.to_vec(),
             param_set: fnv_hex(&params)[..8].to_string(),
@@ -315,7 +315,7 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
         args.out.display(),
         rows,
         args.games,
-        G::NAME,
+        G::INFO.name,
         seats,
         args.agents,
         len,

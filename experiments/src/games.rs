@@ -1,10 +1,10 @@
 //! The games the `shifu` command plays. What the command needs of a game lives in the game's
 //! own folder ([`shifu_engine::Present`]) and its evaluation in the agents crate
 //! ([`shifu_agents::Evaluate`]), its encoding for learners in the game's folder too
-//! ([`shifu_engine::Encoding`]); registering a game here is one line in [`registered_games!`].
+//! ([`shifu_engine::Encoding`]); the engine's [`shifu_engine::game_list!`] registers it.
 //!
 //! Adding a fifth game: its engine folder (rules, data, `present.rs`), its evaluation file
-//! (`agents/src/eval/<game>.rs`), and its type on one line of the list in [`registered_games!`].
+//! (`agents/src/eval/<game>.rs`), and its entry in the engine's [`shifu_engine::game_list!`].
 
 use shifu_agents::Evaluate;
 use shifu_engine::{Encoding, Present};
@@ -17,21 +17,16 @@ pub trait Playable: Present + Evaluate + Encoding {}
 impl<T: Present + Evaluate + Encoding> Playable for T {}
 
 /// Calls the macro `$callback` (one of this crate's exported macros) with `$args` followed by
-/// the list of game types. The list below is the registration: one line a game.
+/// the engine's list of games ([`shifu_engine::game_list!`], the one registration).
 #[macro_export]
 macro_rules! registered_games {
     ($callback:ident ! ($($args:tt)*)) => {
-        $crate::$callback!($($args)* [
-            shifu_engine::tofu_shifu::TofuShifu,
-            shifu_engine::tofu_kingdom::TofuKingdom,
-            shifu_engine::wok_star::WokStar,
-            shifu_engine::ginza_retro_cafe::GinzaRetroCafe,
-        ])
+        shifu_engine::game_list!($crate::$callback!($($args)*))
     };
 }
 
-/// Runs `$body` with `$G` bound to the game type whose [`Present::NAME`] is `$name` (a `&str`),
-/// or returns an error listing the games.
+/// Runs `$body` with `$G` bound to the game type whose [`shifu_engine::GameInfo::name`] is
+/// `$name` (a `&str`), or returns an error listing the games.
 #[macro_export]
 macro_rules! with_game {
     ($name:expr, $G:ident => $body:expr) => {
@@ -39,35 +34,26 @@ macro_rules! with_game {
     };
 }
 
-/// The names of the listed game types (behind [`names`]).
-#[macro_export]
-macro_rules! game_names {
-    ([$($T:ty),* $(,)?]) => {
-        vec![$(<$T as shifu_engine::Present>::NAME),*]
-    };
-}
-
 /// The registered games' names, in registration order.
 pub fn names() -> Vec<&'static str> {
-    crate::registered_games!(game_names!())
+    shifu_engine::GAMES.iter().map(|g| g.name).collect()
 }
 
 /// The dispatch behind [`with_game!`]: compares the name with each listed type's.
 #[macro_export]
 macro_rules! dispatch_game {
-    ($name:expr, $G:ident => $body:expr, [$($T:ty),* $(,)?]) => {{
+    ($name:expr, $G:ident => $body:expr, [$($id:ident : $T:ty => $pins:tt),* $(,)?]) => {{
         let name: &str = $name;
         'found: {
             $(
-                if name == <$T as shifu_engine::Present>::NAME {
+                if name == <$T as shifu_engine::Game>::INFO.name {
                     type $G = $T;
                     break 'found $body;
                 }
             )*
-            let names: Vec<&str> = vec![$(<$T as shifu_engine::Present>::NAME),*];
             Err(anyhow::anyhow!(
                 "unknown game `{name}`; the games: {}",
-                names.join(", ")
+                $crate::games::names().join(", ")
             ))
         }
     }};

@@ -618,7 +618,8 @@ pub fn play_in_memory_until(
     crate::with_game!(game.game.as_str(), G => in_memory_game::<G>(game, run, range, stop))
 }
 
-fn in_memory_game<G: Playable>(
+/// [`play_in_memory_until`] for game type `G`, registered or not (the contract tests).
+pub fn in_memory_game<G: Playable>(
     args: &GameArgs,
     run: &RunArgs,
     range: Option<std::ops::Range<u64>>,
@@ -808,7 +809,7 @@ mod tests {
             let h = header(seats, G::COUNTS, G::EVENTS);
             let mut seen = std::collections::HashSet::new();
             if let Some(c) = h.iter().find(|c| !seen.insert(*c)) {
-                bail!("{}: column `{c}` twice in {h:?}", G::NAME);
+                bail!("{}: column `{c}` twice in {h:?}", G::INFO.name);
             }
         }
         Ok(shifu_engine::MAX_SEATS)

@@ -36,11 +36,16 @@ pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     check_threads(n)
 }
 
+/// `--game`'s help: the registered games, from the engine's list.
+fn game_help() -> String {
+    format!("The game: {}", shifu_engine::registry::names_in_prose())
+}
+
 /// Game, players, data and parameters.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The game: tofu-shifu, tofu-kingdom, wok-star or ginza-retro-cafe.
-    #[arg(long, default_value = "tofu-shifu")]
+    /// The game (the help lists the registered games).
+    #[arg(long, default_value = "tofu-shifu", help = game_help())]
     pub game: String,
     /// Number of players (overrides `players` in --config and --set).
     #[arg(long)]

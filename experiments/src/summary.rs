@@ -37,7 +37,7 @@ pub fn print<G: Playable>(r: &Finished<G>) {
         r.shard
     );
     println!("card data: {}", game.data_label());
-    if G::COOPERATIVE {
+    if G::INFO.cooperative {
         print_team(r);
         return;
     }
@@ -133,7 +133,7 @@ fn print_game_lines<G: Playable>(r: &Finished<G>) {
 pub fn print_seat_analysis<G: Playable>(r: &Finished<G>, c: &mut Contrasts) {
     let t = r.tally;
     println!();
-    if G::COOPERATIVE {
+    if G::INFO.cooperative {
         println!("seat analysis: none; in a cooperative game every seat shares the team's result");
         return;
     }

@@ -213,7 +213,7 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
             Some(f) => start.push(f.1),
             None => bail!(
                 "--tune {k}: not a weight of {} (its weights: {})",
-                G::NAME,
+                G::INFO.name,
                 fields
                     .iter()
                     .map(|f| f.0.as_str())
@@ -223,7 +223,7 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
         }
     }
     if names.is_empty() {
-        bail!("{} has no floating-point weights to tune", G::NAME);
+        bail!("{} has no floating-point weights to tune", G::INFO.name);
     }
     let bounds = parse_bounds(&args.bounds, &names, &start)?;
     let d = names.len();
@@ -234,7 +234,7 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
         bail!("--population {population}: CMA-ES needs at least 2 candidates");
     }
     let settings = Settings {
-        game: G::NAME.into(),
+        game: G::INFO.name.into(),
         players: n,
         params: args.game.set.join(" "),
         agent: args.agent.clone(),
@@ -604,11 +604,11 @@ fn save<G: Playable + 'static>(
         champions += usize::from(r.accepted);
         r.champions = champions;
     }
-    write_curve(&args.out, G::NAME, &rows)?;
+    write_curve(&args.out, G::INFO.name, &rows)?;
     let w = p.weights(incumbent_x)?;
     let mut text = format!(
         "# {} weights tuned by `shifu train` ({} of {} generations, {} champions accepted; agent {}).\n",
-        G::NAME,
+        G::INFO.name,
         generations.len(),
         args.generations,
         champions,
@@ -632,7 +632,7 @@ fn report<G: Playable + 'static>(
     let accepted = generations.iter().filter(|g| g.accepted.is_some()).count();
     println!(
         "{} {}: {} generations of {} candidates x {} games, {} champions accepted (duels of {} games, alpha {}); {:.1} s",
-        G::NAME,
+        G::INFO.name,
         args.agent,
         generations.len(),
         generations.first().map_or(0, |g| g.points.len()),

@@ -29,13 +29,18 @@ pub trait Evaluate: Game + Encoding {
     /// How good `state` is for `seat`, higher is better, on a scale where one completed
     /// objective (or the game's main scoring unit) is worth about `1.0`. It reads only what
     /// `seat` may see, so it may be called on determinized copies.
-    fn evaluate(&self, state: &Self::State, seat: Seat, weights: &Self::Weights) -> f64;
+    ///
+    /// The default knows only finished games: the seat's [`shifu_engine::Outcome::learner_reward`]
+    /// once the game is over, 0 before.
+    fn evaluate(&self, state: &Self::State, seat: Seat, _weights: &Self::Weights) -> f64 {
+        self.outcome(state).map_or(0.0, |o| o.learner_reward(seat))
+    }
 
     /// Whether the game is cooperative: every seat wins or loses together, and the evaluation
     /// is the team's, the same for every seat. MCTS then rewards the team's result rather than
     /// a seat's standing against the others.
     fn cooperative(&self) -> bool {
-        false
+        Self::INFO.cooperative
     }
 
     /// A finished game's value to the team, for MCTS in a cooperative game (every seat gets

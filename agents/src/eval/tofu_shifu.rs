@@ -977,7 +977,7 @@ mod tests {
         use shifu_engine::tofu_shifu::Params;
         use shifu_engine::{rng_from_seed, Game};
         let mut buf = Vec::new();
-        for players in 2..=4 {
+        for players in shifu_engine::tofu_shifu::INFO.players() {
             let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
             for seed in 0..seeds {
                 let mut rng = rng_from_seed(seed);

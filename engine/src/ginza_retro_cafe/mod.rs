@@ -54,12 +54,23 @@ pub use state::{Phase, Place, State, MAX_PLAYERS, NONE};
 
 use crate::error::EngineError;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
+use crate::registry::GameInfo;
 use rand::Rng;
 
 #[cfg(debug_assertions)]
 thread_local! {
     static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(1024));
 }
+
+/// What Ginza Retro Café is: its name, player counts, and how it is won.
+pub const INFO: GameInfo = GameInfo {
+    name: "ginza-retro-cafe",
+    title: "Ginza Retro Café",
+    min_players: 2,
+    max_players: 4,
+    cooperative: false,
+    hidden_information: true,
+};
 
 /// Ginza Retro Café: rules, data and parameters. Immutable and shared by all threads.
 #[derive(Debug, Clone)]
@@ -81,12 +92,7 @@ impl GinzaRetroCafe {
     /// Builds a game from data and parameters, checking that they fit together.
     pub fn new(data: GinzaData, params: Params) -> Result<GinzaRetroCafe, EngineError> {
         let players = params.players;
-        if !(2..=MAX_PLAYERS as u8).contains(&players) {
-            return Err(EngineError::param(
-                "players",
-                format!("Ginza Retro Café takes 2 to 4 players, got {players}"),
-            ));
-        }
+        INFO.check_players(players)?;
         let n = usize::from(players);
         let rb = &data.rulebook;
         let yen_per_vp = if params.yen_per_vp == 0 {
@@ -220,9 +226,7 @@ impl Game for GinzaRetroCafe {
     type Action = Action;
     type Observation = Observation;
 
-    fn name(&self) -> &'static str {
-        "ginza-retro-cafe"
-    }
+    const INFO: GameInfo = INFO;
 
     fn num_seats(&self) -> usize {
         self.players as usize

@@ -614,7 +614,7 @@ mod tests {
     fn drink_serves_are_listed_as_their_definition_lists_them() {
         let mut checked = 0;
         for (v, drink_dice) in [DrinkDice::Any, DrinkDice::Minimal].into_iter().enumerate() {
-            for players in 2..=4u8 {
+            for players in crate::ginza_retro_cafe::INFO.players() {
                 let p = Params {
                     players,
                     drink_dice,
@@ -669,7 +669,7 @@ mod tests {
     fn every_action_is_counted_and_drawn_as_listed() {
         let mut checked = 0;
         for bits in 0..8u32 {
-            for players in 2..=4u8 {
+            for players in crate::ginza_retro_cafe::INFO.players() {
                 let p = Params {
                     players,
                     drink_dice: if bits & 1 != 0 {

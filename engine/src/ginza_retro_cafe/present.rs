@@ -40,7 +40,6 @@ macro_rules! tallies {
 }
 
 impl Present for GinzaRetroCafe {
-    const NAME: &'static str = "ginza-retro-cafe";
     const COUNTS: [&'static str; 2] = ["order_vp", "coins"];
     const TALLIES: &'static [&'static str] = tallies!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
     // The game's length is the CSV's shared `rounds` column, not an event of its own.

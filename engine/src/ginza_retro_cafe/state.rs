@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Most players.
-pub const MAX_PLAYERS: usize = 4;
+pub const MAX_PLAYERS: usize = super::INFO.max_players as usize;
 /// Customer places at the café.
 pub const PLACES: usize = 3;
 /// An empty slot (no card, no seat).

@@ -38,6 +38,7 @@ pub use state::{
 
 use crate::error::EngineError;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
+use crate::registry::GameInfo;
 use data::MAX_CHARACTERS;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -46,6 +47,16 @@ use rand::Rng;
 thread_local! {
     static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(64));
 }
+
+/// What Tofu Kingdom is: its name, player counts, and how it is won.
+pub const INFO: GameInfo = GameInfo {
+    name: "tofu-kingdom",
+    title: "Tofu Kingdom",
+    min_players: 3,
+    max_players: 8,
+    cooperative: false,
+    hidden_information: true,
+};
 
 /// Tofu Kingdom: rules, card data and parameters. Immutable and shared by all threads.
 #[derive(Debug, Clone)]
@@ -93,12 +104,7 @@ impl TofuKingdom {
     /// Builds a game from card data and parameters, checking that they fit together.
     pub fn new(data: CardData, params: Params) -> Result<TofuKingdom, EngineError> {
         let players = params.players;
-        if !(3..=MAX_PLAYERS as u8).contains(&players) {
-            return Err(EngineError::param(
-                "players",
-                format!("Tofu Kingdom takes 3 to 8 players, got {players}"),
-            ));
-        }
+        INFO.check_players(players)?;
         if params.first_prince >= players {
             return Err(EngineError::param(
                 "first_prince",
@@ -249,9 +255,7 @@ impl Game for TofuKingdom {
     type Action = Action;
     type Observation = Observation;
 
-    fn name(&self) -> &'static str {
-        "tofu-kingdom"
-    }
+    const INFO: GameInfo = INFO;
 
     fn num_seats(&self) -> usize {
         self.players as usize

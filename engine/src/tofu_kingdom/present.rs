@@ -11,7 +11,6 @@ const CARD_ROUNDS: usize = CARD_POINTS + MAX_CARDS;
 const QUESTIONS: usize = CARD_ROUNDS + MAX_CARDS;
 
 impl Present for TofuKingdom {
-    const NAME: &'static str = "tofu-kingdom";
     const COUNTS: [&'static str; 2] = ["finds", "prince_rounds"];
     const TALLIES: &'static [&'static str] = &[
         "rounds",

@@ -521,18 +521,20 @@ mod tests {
     #[test]
     fn the_answer_phase_lists_the_answers_each_answer_allowed_check_allows() {
         let params = (0..16u8).flat_map(|options| {
-            (3..=8u8).map(move |players| Params {
-                players,
-                centre_answer: if options & 1 != 0 {
-                    CentreAnswer::Free
-                } else {
-                    CentreAnswer::SayCentre
-                },
-                centre_is_a_lie: options & 2 != 0,
-                ask_own_card: options & 4 != 0,
-                ask_other_card: options & 8 != 0,
-                ..Params::default()
-            })
+            crate::tofu_kingdom::INFO
+                .players()
+                .map(move |players| Params {
+                    players,
+                    centre_answer: if options & 1 != 0 {
+                        CentreAnswer::Free
+                    } else {
+                        CentreAnswer::SayCentre
+                    },
+                    centre_is_a_lie: options & 2 != 0,
+                    ask_own_card: options & 4 != 0,
+                    ask_other_card: options & 8 != 0,
+                    ..Params::default()
+                })
         });
         let checked = every_position(params, |g, s, legal| {
             let Phase::Answer { to, question } = s.table.phase else {
@@ -553,13 +555,15 @@ mod tests {
     #[test]
     fn the_ask_phase_lists_the_questions_the_rules_allow() {
         let params = (1..8u8).flat_map(|kinds| {
-            (3..=8u8).map(move |players| Params {
-                players,
-                ask_where: kinds & 1 != 0,
-                ask_own_card: kinds & 2 != 0,
-                ask_other_card: kinds & 4 != 0,
-                ..Params::default()
-            })
+            crate::tofu_kingdom::INFO
+                .players()
+                .map(move |players| Params {
+                    players,
+                    ask_where: kinds & 1 != 0,
+                    ask_own_card: kinds & 2 != 0,
+                    ask_other_card: kinds & 4 != 0,
+                    ..Params::default()
+                })
         });
         let checked = every_position(params, |g, s, legal| {
             if s.table.phase != Phase::Ask {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Most players.
-pub const MAX_PLAYERS: usize = 8;
+pub const MAX_PLAYERS: usize = super::INFO.max_players as usize;
 /// Most questions in a round: one to each of up to 7 other players, plus the extra one.
 pub const MAX_QUESTIONS: usize = MAX_PLAYERS;
 /// "No card" / "unknown" in card arrays.

@@ -374,7 +374,7 @@ mod tests {
     #[test]
     fn fits_agrees_with_consistent_on_random_deals() {
         let (mut fit, mut unfit) = (0, 0);
-        for players in 3..=8u8 {
+        for players in crate::tofu_kingdom::INFO.players() {
             let g = TofuKingdom::with_params(Params::with_players(players)).unwrap();
             let mut rng = rng_from_seed(u64::from(players));
             let mut s = g.new_state(&mut rng);

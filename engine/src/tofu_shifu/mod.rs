@@ -46,7 +46,18 @@ pub use state::{Phase, PlayerState, State, TurnCtx};
 pub use types::*;
 
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
+use crate::registry::GameInfo;
 use rand::Rng;
+
+/// What Tofu Shifu is: its name, player counts, and how it is won.
+pub const INFO: GameInfo = GameInfo {
+    name: "tofu-shifu",
+    title: "Tofu Shifu",
+    min_players: 2,
+    max_players: 4,
+    cooperative: false,
+    hidden_information: true,
+};
 
 /// Tofu Shifu: rules, card data and parameters. Immutable and shared by all threads.
 #[derive(Debug, Clone)]
@@ -153,9 +164,7 @@ impl Game for TofuShifu {
     type Action = Action;
     type Observation = Observation;
 
-    fn name(&self) -> &'static str {
-        "tofu-shifu"
-    }
+    const INFO: GameInfo = INFO;
 
     fn num_seats(&self) -> usize {
         self.players as usize

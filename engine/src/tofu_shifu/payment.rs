@@ -675,7 +675,7 @@ mod tests {
     fn payers_and_space_costs_agree_with_counting_by_kind_and_the_markers() {
         use crate::Game;
         use rand::Rng;
-        for players in 2..=4 {
+        for players in crate::tofu_shifu::INFO.players() {
             let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
             let mut buf = Vec::new();
             let mut seen = [0u32; 2];

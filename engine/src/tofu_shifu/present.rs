@@ -8,7 +8,6 @@ use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
 use std::fmt::Write as _;
 
 impl Present for TofuShifu {
-    const NAME: &'static str = "tofu-shifu";
     const COUNTS: [&'static str; 2] = ["objectives", "coins"];
     const TALLIES: &'static [&'static str] = &[
         "coins_out",

@@ -8,12 +8,7 @@ impl TofuShifu {
     pub fn new(data: CardData, params: Params) -> Result<TofuShifu, EngineError> {
         let data = knobs::apply(data, &params)?;
         let players = params.players;
-        if !(2..=MAX_PLAYERS as u8).contains(&players) {
-            return Err(EngineError::param(
-                "players",
-                format!("Tofu Shifu plays with 2 to 4 players, got {players}"),
-            ));
-        }
+        INFO.check_players(players)?;
         let coins_src = params
             .start_coins
             .clone()

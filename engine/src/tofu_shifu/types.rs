@@ -25,7 +25,7 @@ pub const MAX_TABLES: usize = 4;
 /// Customers per table ("Each table can hold a maximum of 2 customers").
 pub const SEATS_PER_TABLE: usize = 2;
 /// Seats in Tofu Shifu.
-pub const MAX_PLAYERS: usize = 4;
+pub const MAX_PLAYERS: usize = super::INFO.max_players as usize;
 /// Marks an empty market slot, table seat or "no card".
 pub const NONE: u8 = u8::MAX;
 

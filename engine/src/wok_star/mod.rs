@@ -57,12 +57,23 @@ pub use state::{Closing, Phase, Short, State, MAX_PLAYERS};
 
 use crate::error::EngineError;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
+use crate::registry::GameInfo;
 use rand::Rng;
 
 #[cfg(debug_assertions)]
 thread_local! {
     static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(256));
 }
+
+/// What Wok Star is: its name, player counts, and how it is won.
+pub const INFO: GameInfo = GameInfo {
+    name: "wok-star",
+    title: "Wok Star",
+    min_players: 2,
+    max_players: 4,
+    cooperative: true,
+    hidden_information: true,
+};
 
 /// Wok Star: rules, data and parameters. Immutable and shared by all threads.
 #[derive(Debug, Clone)]
@@ -93,12 +104,7 @@ impl WokStar {
     /// Builds a game from data and parameters, checking that they fit together.
     pub fn new(data: WokData, params: Params) -> Result<WokStar, EngineError> {
         let players = params.players;
-        if !(2..=MAX_PLAYERS as u8).contains(&players) {
-            return Err(EngineError::param(
-                "players",
-                format!("Wok Star takes 2 to 4 players, got {players}"),
-            ));
-        }
+        INFO.check_players(players)?;
         let mut goals = data.goals(&params.difficulty, players)?;
         if !(params.goal_scale.is_finite() && (0.0..=10.0).contains(&params.goal_scale)) {
             return Err(EngineError::param(
@@ -268,9 +274,7 @@ impl Game for WokStar {
     type Action = Action;
     type Observation = Observation;
 
-    fn name(&self) -> &'static str {
-        "wok-star"
-    }
+    const INFO: GameInfo = INFO;
 
     fn num_seats(&self) -> usize {
         self.players as usize

@@ -515,7 +515,7 @@ mod tests {
     #[test]
     fn the_earliest_seat_has_the_least_clock_and_the_lower_seat_wins_a_tie() {
         let mut rng = rng_from_seed(3);
-        for players in 2..=4u8 {
+        for players in crate::wok_star::INFO.players() {
             let g = WokStar::with_params(Params::with_players(players)).unwrap();
             let mut s = g.new_state(&mut rng);
             for k in 0..20_000 {
@@ -540,7 +540,7 @@ mod tests {
     #[test]
     fn prepare_masks_list_what_the_pairwise_definition_lists() {
         let mut checked = 0u64;
-        for players in 2..=4u8 {
+        for players in crate::wok_star::INFO.players() {
             for track_top in [TrackTop::Cap, TrackTop::Refuse] {
                 for fourth_method in [ForeignDice::AtLeastOne, ForeignDice::ExactlyOne] {
                     let g = WokStar::with_params(Params {

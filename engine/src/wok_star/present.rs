@@ -23,7 +23,6 @@ const SHORT_DICE: usize = 14; // lost days by shortage: 4 slots (dice, ingredien
 const MARGIN: usize = 18; // the last income checked minus its goal
 
 impl Present for WokStar {
-    const NAME: &'static str = "wok-star";
     const COUNTS: [&'static str; 2] = ["served", "dice"];
     const TALLIES: &'static [&'static str] = &[
         "won",
@@ -47,7 +46,6 @@ impl Present for WokStar {
         "margin",
     ];
     const EVENTS: &'static [&'static str] = &["lost_day", "shortfall", "time_limit_days", "late"];
-    const COOPERATIVE: bool = true;
 
     fn build(o: &BuildOptions) -> Result<Self, EngineError> {
         let params = o.params()?;

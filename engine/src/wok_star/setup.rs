@@ -364,7 +364,7 @@ mod tests {
     /// recipes of that price in the box, and each recipe's customer cards are its slots.
     #[test]
     fn set_up_piles_and_customer_cards_are_their_definitions() {
-        for players in 2..=4u8 {
+        for players in crate::wok_star::INFO.players() {
             let g = WokStar::with_params(Params::with_players(players)).unwrap();
             let prices = &g.data.rulebook.setup_recipes[&players];
             assert_eq!(g.setup_piles.len(), prices.len());

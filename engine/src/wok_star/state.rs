@@ -5,7 +5,7 @@ use super::data::{MAX_INGREDIENTS, MAX_RECIPES};
 use serde::{Deserialize, Serialize};
 
 /// Most players.
-pub const MAX_PLAYERS: usize = 4;
+pub const MAX_PLAYERS: usize = super::INFO.max_players as usize;
 /// Most dice per player.
 pub const MAX_DICE: usize = 5;
 /// "Nobody": an unowned recipe or ingredient card.

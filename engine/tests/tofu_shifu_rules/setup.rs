@@ -12,7 +12,7 @@ fn setup_market_has_five_face_up_cards() {
 
 #[test]
 fn setup_town_objectives_equal_player_count() {
-    for n in 2..=4u8 {
+    for n in shifu_engine::tofu_shifu::INFO.players() {
         let g = game(n);
         let (s, _) = start(&g, 7);
         assert_eq!(s.town_display.count_ones(), n as u32);
