@@ -1,12 +1,9 @@
-//! The fixed encodings for learners, for every game that has one: the observation vector has one
-//! length and the same values in every determinization consistent with the seat's view; action
-//! indices round-trip; the legal mask marks exactly the legal actions.
+//! The fixed encodings for learners beyond the contract tests (`experiments/tests/contract.rs`,
+//! which check every game's defaults): Wok Star's variants, and what one game's encoding reads.
 
 use rand::Rng;
 use shifu_engine::encode::Encoding;
-use shifu_engine::ginza_retro_cafe::{self, GinzaRetroCafe};
 use shifu_engine::tofu_kingdom::{self, TofuKingdom};
-use shifu_engine::tofu_shifu::{self, TofuShifu};
 use shifu_engine::wok_star::{self, WokStar};
 use shifu_engine::{rng_from_seed, Game};
 use std::collections::HashSet;
@@ -73,78 +70,20 @@ fn check_games<G: Encoding>(g: &G, games: u64, dets: usize) -> usize {
     positions
 }
 
+/// Wok Star with its events and powers on (the contract tests check every game's defaults).
 #[test]
-fn tofu_shifu_encoding_is_fixed_consistent_and_round_trips() {
-    for players in 2..=4 {
-        let g = TofuShifu::with_params(tofu_shifu::Params::with_players(players)).unwrap();
-        check_index_space(&g);
-        assert!(check_games(&g, 12, 2) > 1000);
-    }
-}
-
-#[test]
-fn tofu_kingdom_encoding_is_fixed_consistent_and_round_trips() {
-    for players in 3..=8 {
-        let g = TofuKingdom::with_params(tofu_kingdom::Params {
-            players,
-            ..Default::default()
+fn wok_star_encoding_with_events_and_powers_is_fixed_consistent_and_round_trips() {
+    for players in wok_star::INFO.players() {
+        let g = WokStar::with_params(wok_star::Params {
+            events: true,
+            powers: true,
+            ..wok_star::Params::with_players(players)
         })
         .unwrap();
         check_index_space(&g);
-        assert!(check_games(&g, 20, 3) > 500);
+        let n = check_games(&g, 100, 2);
+        assert!(n > 1000, "{n} positions");
     }
-}
-
-#[test]
-fn wok_star_encoding_is_fixed_consistent_and_round_trips() {
-    for players in 2..=4 {
-        for (events, powers) in [(false, false), (true, true)] {
-            let g = WokStar::with_params(wok_star::Params {
-                events,
-                powers,
-                ..wok_star::Params::with_players(players)
-            })
-            .unwrap();
-            check_index_space(&g);
-            let n = check_games(&g, 100, 2);
-            assert!(n > 1000, "{n} positions");
-        }
-    }
-}
-
-#[test]
-fn ginza_retro_cafe_encoding_is_fixed_consistent_and_round_trips() {
-    for players in 2..=4 {
-        let g =
-            GinzaRetroCafe::with_params(ginza_retro_cafe::Params::with_players(players)).unwrap();
-        check_index_space(&g);
-        assert!(check_games(&g, 8, 2) > 300);
-    }
-}
-
-#[test]
-fn every_layout_field_is_named_once_and_the_fields_tile_the_vector() {
-    fn check<G: Encoding>(g: &G) {
-        let layout = g.layout();
-        let mut at = 0;
-        let mut names = HashSet::new();
-        for f in &layout {
-            assert_eq!(f.offset, at, "{}: {} overlaps", g.name(), f.name);
-            assert!(
-                names.insert(f.name.clone()),
-                "{}: {} twice",
-                g.name(),
-                f.name
-            );
-            assert!(!f.doc.is_empty(), "{}: {} undocumented", g.name(), f.name);
-            at += f.len;
-        }
-        assert_eq!(at, g.observation_len());
-    }
-    check(&TofuShifu::with_params(tofu_shifu::Params::with_players(4)).unwrap());
-    check(&TofuKingdom::with_params(tofu_kingdom::Params::default()).unwrap());
-    check(&WokStar::with_params(wok_star::Params::default()).unwrap());
-    check(&GinzaRetroCafe::with_params(ginza_retro_cafe::Params::default()).unwrap());
 }
 
 #[test]

@@ -52,14 +52,3 @@ const PERFT_4P_CALIBRATED: [u64; 16] = [
     5, 17, 50, 77, 276, 732, 1826, 3977, 9250, 21617, 60528, 159945, 379240, 979607, 2318069,
     6417631,
 ];
-
-#[test]
-fn perft_depth_one_is_the_number_of_legal_actions() {
-    let g = TofuShifu::with_params(Params::with_players(3)).unwrap();
-    let mut rng = rng_from_seed(9);
-    let s = g.new_state(&mut rng);
-    let mut legal = Vec::new();
-    g.legal_actions(&s, &mut legal);
-    assert_eq!(perft(&g, &s, &rng, 1), legal.len() as u64);
-    assert_eq!(perft(&g, &s, &rng, 0), 1);
-}

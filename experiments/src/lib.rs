@@ -12,6 +12,8 @@ pub mod calibrate;
 #[cfg(feature = "cli")]
 pub mod completions;
 #[cfg(feature = "cli")]
+pub mod contract;
+#[cfg(feature = "cli")]
 pub mod curve;
 #[cfg(feature = "cli")]
 pub mod data;
