@@ -1,39 +1,52 @@
-//! Playout throughput (steps/s with random agents), legal-move generation, state clone and
-//! determinization for Tofu Shifu; playouts and the Prince's determinization for Tofu Kingdom;
-//! random playouts, greedy team games and legal-move generation for Wok Star, and the same for
-//! Ginza Retro Café.
+//! Every registered game (from the engine's list): random playouts (steps/s) and whole greedy
+//! games at the fewest and the most players, and at the most players legal-move generation,
+//! state clone and determinization in positions 40 random actions in. Then what only one game
+//! has: the Prince's determinization in Tofu Kingdom, Wok Star's variants.
 //! Run: `cargo bench -p shifu-benches`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use shifu_benches::{greedy_game, midgame, random_playout};
-use shifu_engine::tofu_shifu::{Params, TofuShifu};
-use shifu_engine::{rng_from_seed, Game};
+use shifu_agents::Evaluate;
+use shifu_benches::{build, greedy_game, midgame, random_playout};
+use shifu_engine::{rng_from_seed, Game, Present, Seat};
 
-const SEEDS: std::ops::Range<u64> = 0..8;
-
-fn playouts(c: &mut Criterion) {
-    let mut group = c.benchmark_group("tofu_shifu_random_playout");
+/// One benchmark group per registered game, named for its module (`tofu_shifu`).
+fn game<G: Present + Evaluate>(c: &mut Criterion, name: &str) {
+    let mut group = c.benchmark_group(name);
     group.sample_size(20);
-    for players in [2u8, 4] {
-        let g = TofuShifu::with_params(Params::with_players(players)).unwrap();
-        let mut buf = Vec::with_capacity(256);
-        let steps: u64 = SEEDS.map(|s| random_playout(&g, s, &mut buf)).sum();
+    let info = G::INFO;
+    for players in [info.min_players, info.max_players] {
+        let g: G = build(players);
+        let mut buf = Vec::with_capacity(4096);
+        let seeds = 0..16u64;
+        let steps: u64 = seeds.clone().map(|s| random_playout(&g, s, &mut buf)).sum();
         // Elements are applied actions: criterion reports steps per second.
         group.throughput(Throughput::Elements(steps));
-        group.bench_with_input(BenchmarkId::new("players", players), &g, |b, g| {
-            b.iter(|| SEEDS.map(|s| random_playout(g, s, &mut buf)).sum::<u64>())
+        group.bench_with_input(BenchmarkId::new("random_playout", players), &g, |b, g| {
+            b.iter(|| {
+                seeds
+                    .clone()
+                    .map(|s| random_playout(g, s, &mut buf))
+                    .sum::<u64>()
+            })
+        });
+        // Whole greedy games: the games/s the findings run at. Elements are games.
+        let seeds = 0..8u64;
+        group.throughput(Throughput::Elements(seeds.end - seeds.start));
+        group.bench_with_input(BenchmarkId::new("greedy_game", players), &g, |b, g| {
+            b.iter(|| {
+                seeds
+                    .clone()
+                    .map(|s| greedy_game(g, s, &mut buf))
+                    .sum::<u64>()
+            })
         });
     }
-    group.finish();
-}
-
-fn positions(c: &mut Criterion) {
-    let g = TofuShifu::with_params(Params::with_players(4)).unwrap();
-    let states: Vec<_> = (0..64).map(|seed| midgame(&g, seed, 200)).collect();
-    let mut buf = Vec::with_capacity(256);
-    let mut group = c.benchmark_group("tofu_shifu_4p_midgame");
+    let players = info.max_players;
+    let g: G = build(players);
+    let states: Vec<_> = (0..64).map(|seed| midgame(&g, seed, 40)).collect();
+    let mut buf = Vec::with_capacity(4096);
     group.throughput(Throughput::Elements(states.len() as u64));
-    group.bench_function("legal_actions", |b| {
+    group.bench_function(BenchmarkId::new("legal_actions", players), |b| {
         b.iter(|| {
             let mut n = 0;
             for s in &states {
@@ -43,48 +56,48 @@ fn positions(c: &mut Criterion) {
             n
         })
     });
-    group.bench_function("clone_state", |b| {
+    group.bench_function(BenchmarkId::new("clone_state", players), |b| {
         b.iter(|| {
             states
                 .iter()
-                .map(|s| black_box(s.clone()).round)
-                .sum::<u16>()
+                .map(|s| g.round(&black_box(s.clone())))
+                .sum::<u32>()
         })
     });
     let mut rng = rng_from_seed(1);
-    group.bench_function("determinize", |b| {
+    group.bench_function(BenchmarkId::new("determinize", players), |b| {
         b.iter(|| {
+            let mut seat: Seat = 0;
             states
                 .iter()
                 .map(|s| {
-                    g.determinize(black_box(s), (s.current + 1) % 4, &mut rng)
-                        .round
+                    seat = (seat + 1) % players;
+                    g.round(&g.determinize(black_box(s), seat, &mut rng))
                 })
-                .sum::<u16>()
+                .sum::<u32>()
         })
     });
     group.finish();
-    println!(
-        "size of one Tofu Shifu State: {} bytes",
-        std::mem::size_of::<shifu_engine::tofu_shifu::State>()
-    );
 }
 
+/// [`game`] for each game of the list.
+macro_rules! every_game {
+    ([$($id:ident : $T:ty => $pins:tt),* $(,)?]) => {
+        fn registered(c: &mut Criterion) {
+            $(game::<$T>(c, stringify!($id));)*
+        }
+    };
+}
+shifu_engine::game_list!(every_game!());
+
+/// Tofu Kingdom's Prince, once every question is answered: exact sampling among the deals
+/// consistent with the answers.
 fn tofu_kingdom(c: &mut Criterion) {
     use shifu_engine::tofu_kingdom::{Phase, TofuKingdom};
     let mut group = c.benchmark_group("tofu_kingdom");
     group.sample_size(20);
     for players in [3u8, 5, 8] {
-        let g = TofuKingdom::with_params(shifu_engine::tofu_kingdom::Params::with_players(players))
-            .unwrap();
-        let mut buf = Vec::with_capacity(64);
-        let steps: u64 = SEEDS.map(|s| random_playout(&g, s, &mut buf)).sum();
-        group.throughput(Throughput::Elements(steps));
-        group.bench_with_input(BenchmarkId::new("random_playout", players), &g, |b, g| {
-            b.iter(|| SEEDS.map(|s| random_playout(g, s, &mut buf)).sum::<u64>())
-        });
-        // The Prince's determinization once every question is answered (exact sampling among
-        // the deals consistent with the answers).
+        let g: TofuKingdom = build(players);
         let states: Vec<_> = (0..32)
             .map(|seed| {
                 let mut s = midgame(&g, seed, 0);
@@ -118,122 +131,38 @@ fn tofu_kingdom(c: &mut Criterion) {
     group.finish();
 }
 
-/// Wok Star: random playouts (the standard game and with events and powers), whole greedy team
-/// games and legal-move generation in positions of the first day.
+/// Wok Star's random playouts with events and powers on.
 fn wok_star(c: &mut Criterion) {
     use shifu_engine::wok_star::{Params, WokStar};
     let mut group = c.benchmark_group("wok_star");
     group.sample_size(20);
-    for (name, events) in [("random_playout", false), ("random_playout_variants", true)] {
-        for players in [2u8, 4] {
-            let g = WokStar::with_params(Params {
-                players,
-                events,
-                powers: events,
-                ..Params::default()
-            })
-            .unwrap();
-            let mut buf = Vec::with_capacity(4096);
-            let seeds = 0..64u64;
-            let steps: u64 = seeds.clone().map(|s| random_playout(&g, s, &mut buf)).sum();
-            group.throughput(Throughput::Elements(steps));
-            group.bench_with_input(BenchmarkId::new(name, players), &g, |b, g| {
+    for players in [2u8, 4] {
+        let g = WokStar::with_params(Params {
+            players,
+            events: true,
+            powers: true,
+            ..Params::default()
+        })
+        .unwrap();
+        let mut buf = Vec::with_capacity(4096);
+        let seeds = 0..64u64;
+        let steps: u64 = seeds.clone().map(|s| random_playout(&g, s, &mut buf)).sum();
+        group.throughput(Throughput::Elements(steps));
+        group.bench_with_input(
+            BenchmarkId::new("random_playout_variants", players),
+            &g,
+            |b, g| {
                 b.iter(|| {
                     seeds
                         .clone()
                         .map(|s| random_playout(g, s, &mut buf))
                         .sum::<u64>()
                 })
-            });
-        }
+            },
+        );
     }
-    // Whole greedy team games (random teams close on the first day): the games/s that matter
-    // for the findings. Elements are games.
-    for players in [2u8, 4] {
-        let g = WokStar::with_params(Params::with_players(players)).unwrap();
-        let seeds = 0..16u64;
-        let mut buf = Vec::with_capacity(4096);
-        group.throughput(Throughput::Elements(seeds.end - seeds.start));
-        group.bench_with_input(BenchmarkId::new("greedy_team_game", players), &g, |b, g| {
-            b.iter(|| {
-                seeds
-                    .clone()
-                    .map(|s| greedy_game(g, s, &mut buf))
-                    .sum::<u64>()
-            })
-        });
-    }
-    let g = WokStar::with_params(Params::default()).unwrap();
-    let states: Vec<_> = (0..64).map(|seed| midgame(&g, seed, 12)).collect();
-    let mut buf = Vec::with_capacity(4096);
-    group.throughput(Throughput::Elements(states.len() as u64));
-    group.bench_function("legal_actions_4p", |b| {
-        b.iter(|| {
-            let mut n = 0;
-            for s in &states {
-                g.legal_actions(black_box(s), &mut buf);
-                n += buf.len();
-            }
-            n
-        })
-    });
     group.finish();
 }
 
-/// Ginza Retro Café: random playouts, whole greedy games and legal-move generation in positions
-/// of the first rounds.
-fn ginza_retro_cafe(c: &mut Criterion) {
-    use shifu_engine::ginza_retro_cafe::{GinzaRetroCafe, Params};
-    let mut group = c.benchmark_group("ginza_retro_cafe");
-    group.sample_size(20);
-    for players in [2u8, 4] {
-        let g = GinzaRetroCafe::with_params(Params::with_players(players)).unwrap();
-        let mut buf = Vec::with_capacity(4096);
-        let seeds = 0..64u64;
-        let steps: u64 = seeds.clone().map(|s| random_playout(&g, s, &mut buf)).sum();
-        group.throughput(Throughput::Elements(steps));
-        group.bench_with_input(BenchmarkId::new("random_playout", players), &g, |b, g| {
-            b.iter(|| {
-                seeds
-                    .clone()
-                    .map(|s| random_playout(g, s, &mut buf))
-                    .sum::<u64>()
-            })
-        });
-        let seeds = 0..16u64;
-        group.throughput(Throughput::Elements(seeds.end - seeds.start));
-        group.bench_with_input(BenchmarkId::new("greedy_game", players), &g, |b, g| {
-            b.iter(|| {
-                seeds
-                    .clone()
-                    .map(|s| greedy_game(g, s, &mut buf))
-                    .sum::<u64>()
-            })
-        });
-    }
-    let g = GinzaRetroCafe::with_params(Params::default()).unwrap();
-    let states: Vec<_> = (0..64).map(|seed| midgame(&g, seed, 12)).collect();
-    let mut buf = Vec::with_capacity(4096);
-    group.throughput(Throughput::Elements(states.len() as u64));
-    group.bench_function("legal_actions_4p", |b| {
-        b.iter(|| {
-            let mut n = 0;
-            for s in &states {
-                g.legal_actions(black_box(s), &mut buf);
-                n += buf.len();
-            }
-            n
-        })
-    });
-    group.finish();
-}
-
-criterion_group!(
-    benches,
-    playouts,
-    positions,
-    tofu_kingdom,
-    wok_star,
-    ginza_retro_cafe
-);
+criterion_group!(benches, registered, tofu_kingdom, wok_star);
 criterion_main!(benches);

@@ -6,6 +6,15 @@ use rand::Rng;
 use shifu_agents::{agent_rng, game_rng};
 use shifu_engine::Game;
 
+/// The game at `players` players with the default data and parameters.
+pub fn build<G: shifu_engine::Present>(players: u8) -> G {
+    let options = shifu_engine::BuildOptions {
+        players: Some(players),
+        ..Default::default()
+    };
+    G::build(&options).expect("the defaults build")
+}
+
 /// A position `steps` random actions into the game of `seed`.
 pub fn midgame<G: Game>(game: &G, seed: u64, steps: u32) -> G::State {
     let mut rng = game_rng(seed);
@@ -25,17 +34,18 @@ pub fn midgame<G: Game>(game: &G, seed: u64, steps: u32) -> G::State {
 
 /// The MCTS benchmark's decision: the first position from 200 random actions on into the
 /// game of seed 11 where the player to move has a real choice (three legal actions or more),
-/// with its legal actions and the seat to move.
+/// with its legal actions and the seat to move; in a game over before, the first such position
+/// from its start.
 pub fn midgame_decision<G: Game>(game: &G) -> (G::State, Vec<G::Action>, shifu_engine::Seat) {
     let mut legal = Vec::new();
-    for steps in 200.. {
+    for steps in (200..2000).chain(0..200) {
         let s = midgame(game, 11, steps);
         game.legal_actions(&s, &mut legal);
         if let (true, Some(seat)) = (legal.len() >= 3, game.to_move(&s)) {
             return (s, legal, seat);
         }
     }
-    unreachable!("the steps never run out")
+    panic!("no position with three legal actions in the game of seed 11")
 }
 
 /// Steps of one whole game of `seed` with every seat greedy (the games/s the findings run at).

@@ -1,6 +1,7 @@
 //! Robustness drivers: arbitrary bytes turned into card data, states and action sequences and
-//! run through the engine's checked entry points. The fuzz targets (`fuzz/`) and the tests call
-//! them. None may panic on any input: a panic here is a bug in the engine, never in the input.
+//! run through the engine's checked entry points. The fuzz targets (`fuzz/`, one per kind, the
+//! first byte picking the game: [`by_game`]) and the tests call them. None may panic on any
+//! input: a panic here is a bug in the engine, never in the input.
 //!
 //! What each driver asserts beyond "no panic": a state that passes its load check plays on with
 //! its invariants intact, and a game that is not over always has a legal action.
@@ -559,6 +560,33 @@ pub fn ginza_actions(data: &[u8]) {
 
 /// A driver: bytes in, a panic only on an engine bug.
 pub type Driver = fn(&[u8]);
+
+/// The kinds of driver each game has: its data file, a loaded state, an action sequence.
+pub const KINDS: [&str; 3] = ["data", "state", "actions"];
+
+/// The game a fuzz input of the combined targets is for: its first byte, modulo the number of
+/// registered games, indexes the engine's list ([`crate::GAMES`]); the rest is the game's input.
+pub fn split_game(bytes: &[u8]) -> Option<(&'static crate::GameInfo, &[u8])> {
+    let (&first, rest) = bytes.split_first()?;
+    Some((&crate::GAMES[usize::from(first) % crate::GAMES.len()], rest))
+}
+
+/// The driver of `kind` for the game named `game` (`tofu-shifu`): `<game>_<kind>` in
+/// [`DRIVERS`], dashes as underscores.
+pub fn driver(game: &str, kind: &str) -> Option<Driver> {
+    let name = format!("{}_{kind}", game.replace('-', "_"));
+    DRIVERS.iter().find(|(n, _)| *n == name).map(|&(_, d)| d)
+}
+
+/// Runs the `kind` driver of the game the first byte picks ([`split_game`]) on the rest: the
+/// body of the fuzz targets `data`, `state` and `actions`, one each for every game.
+pub fn by_game(kind: &str, bytes: &[u8]) {
+    if let Some((game, rest)) = split_game(bytes) {
+        let d = driver(game.name, kind)
+            .unwrap_or_else(|| panic!("{} has no {kind} driver in hostile::DRIVERS", game.name));
+        d(rest);
+    }
+}
 
 /// Every driver by name, as the fuzz targets and the corpus test call them.
 pub const DRIVERS: [(&str, Driver); 12] = [

@@ -7,18 +7,48 @@ use shifu_engine::tofu_kingdom::TofuKingdom;
 use shifu_engine::tofu_shifu::TofuShifu;
 use shifu_engine::{Game, GameRng};
 
-/// Inputs a driver starts from: its committed corpus (fuzz/corpus/<name>/).
+/// Inputs a driver starts from: its game's part of the committed corpus of its kind
+/// (fuzz/corpus/<kind>/, the first byte of each file picking the game), that byte removed.
 fn corpus(name: &str) -> Vec<Vec<u8>> {
+    let kind = hostile::KINDS
+        .into_iter()
+        .find(|k| name.ends_with(&format!("_{k}")))
+        .expect("a driver name ends with its kind");
+    let game = &name[..name.len() - kind.len() - 1];
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../fuzz/corpus")
-        .join(name);
+        .join(kind);
     let mut out = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            out.push(std::fs::read(e.path()).unwrap());
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let bytes = std::fs::read(e.path()).unwrap();
+        match hostile::split_game(&bytes) {
+            Some((g, rest)) if g.name.replace('-', "_") == game => out.push(rest.to_vec()),
+            _ => {}
         }
     }
     out
+}
+
+#[test]
+fn every_registered_game_has_a_driver_of_each_kind_and_a_corpus() {
+    for g in shifu_engine::GAMES {
+        for kind in hostile::KINDS {
+            assert!(hostile::driver(g.name, kind).is_some(), "{} {kind}", g.name);
+            let name = format!("{}_{kind}", g.name.replace('-', "_"));
+            assert!(!corpus(&name).is_empty(), "no corpus for {name}");
+        }
+    }
+    assert_eq!(
+        DRIVERS.len(),
+        shifu_engine::GAMES.len() * hostile::KINDS.len()
+    );
+    // The combined targets' bodies on their corpus.
+    for kind in hostile::KINDS {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
+        for e in std::fs::read_dir(dir.join(kind)).unwrap().flatten() {
+            hostile::by_game(kind, &std::fs::read(e.path()).unwrap());
+        }
+    }
 }
 
 /// Byte-level mutations: flips, cuts, repeats, insertions of digits and structure characters.

@@ -22,12 +22,19 @@ from . import _shifu
 from .env import ShifuEnv, _set_list
 
 __version__ = _shifu.__version__
-__all__ = ["env", "parallel_env", "games", "play", "play_csv", "seats", "SeatAnalysis", "ShifuEnv"]
+__all__ = ["env", "parallel_env", "games", "game_info", "play", "play_csv", "seats", "SeatAnalysis", "ShifuEnv"]
 
 
 def games() -> list[str]:
     """The games, by name."""
-    return list(_shifu.games())
+    return [g["name"] for g in _shifu.games()]
+
+
+def game_info() -> dict[str, dict]:
+    """The games, from the engine's list: by name, a dict of ``title``, ``min_players``,
+    ``max_players``, ``players`` (every count it takes), ``cooperative`` and
+    ``hidden_information``."""
+    return {g["name"]: g for g in _shifu.games()}
 
 
 def env(game: str = "tofu-shifu", players: int | None = None, render_mode: str | None = None, **params):

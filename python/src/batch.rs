@@ -5,11 +5,6 @@ use pyo3::types::PyDict;
 use shifu::play::InMemoryRun;
 use shifu::stats::{balance, capped_warning, chi_square_equal, wilson, CAPPED_WARN};
 
-/// The registered games.
-pub fn game_names() -> Vec<&'static str> {
-    shifu::games::names()
-}
-
 /// The seat analysis of a run: per seat (lists indexed by seat) the agent, win share with its
 /// Wilson 95% interval, mean rank and mean score; the chi-square test against equal chances;
 /// balance; the capped share with its interval and warning.

@@ -170,10 +170,25 @@ impl Env {
     }
 }
 
-/// The games, by name.
+/// The registered games, from the engine's list: per game a dict of its name, title,
+/// `min_players`, `max_players`, `players` (every count), `cooperative` and
+/// `hidden_information`.
 #[pyfunction]
-fn games() -> Vec<&'static str> {
-    batch::game_names()
+fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    shifu_engine::GAMES
+        .iter()
+        .map(|g| {
+            let d = PyDict::new(py);
+            d.set_item("name", g.name)?;
+            d.set_item("title", g.title)?;
+            d.set_item("min_players", g.min_players)?;
+            d.set_item("max_players", g.max_players)?;
+            d.set_item("players", g.players().collect::<Vec<u8>>())?;
+            d.set_item("cooperative", g.cooperative)?;
+            d.set_item("hidden_information", g.hidden_information)?;
+            Ok(d)
+        })
+        .collect()
 }
 
 /// Plays a run in Rust on all cores; returns the CSV bytes of `shifu play --out` and the seat

@@ -12,17 +12,19 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 import shifu
 
-PLAYERS = {
-    "tofu-shifu": [2, 3, 4],
-    "tofu-kingdom": [3, 4, 5, 6, 7, 8],
-    "wok-star": [2, 3, 4],
-    "ginza-retro-cafe": [2, 3, 4],
-}
+PLAYERS = {name: info["players"] for name, info in shifu.game_info().items()}
 CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
 
 
-def test_every_game_is_registered():
-    assert sorted(shifu.games()) == sorted(PLAYERS)
+def test_the_registry_names_every_game_with_its_player_counts():
+    info = shifu.game_info()
+    assert list(info) == shifu.games()
+    assert {"tofu-shifu", "tofu-kingdom", "wok-star", "ginza-retro-cafe"} <= set(info)
+    for name, g in info.items():
+        assert g["players"] == list(range(g["min_players"], g["max_players"] + 1)), name
+        with pytest.raises(ValueError, match="players"):
+            shifu.env(name, players=g["max_players"] + 1)
+    assert info["wok-star"]["cooperative"] and not info["tofu-shifu"]["cooperative"]
 
 
 @pytest.mark.parametrize("game,players", CASES)
@@ -97,7 +99,7 @@ def test_rewards_come_at_the_end_and_share_the_win(game, players):
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     values = list(totals.values())
     assert all(0.0 <= v <= 1.0 for v in values)
-    if game == "wok-star":  # cooperative: all win or none
+    if shifu.game_info()[game]["cooperative"]:  # all win or none
         assert len(set(values)) == 1
     else:
         assert abs(sum(values) - 1.0) < 1e-9
