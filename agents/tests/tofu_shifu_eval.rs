@@ -3,6 +3,7 @@
 
 use shifu_agents::{build_agent, game_seed, play_game, Agent, Evaluate, TofuShifuWeights};
 use shifu_engine::tofu_shifu::{CardData, Params, State, TofuShifu, NONE};
+use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game};
 
 /// The first reconstruction (the card ids below name its cards), two players.

@@ -7,6 +7,7 @@
 use rand::Rng;
 use shifu_engine::ginza_retro_cafe::data::Condition;
 use shifu_engine::ginza_retro_cafe::{GinzaData, GinzaRetroCafe, Params, Phase, NONE};
+use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game};
 use std::collections::BTreeMap;
 

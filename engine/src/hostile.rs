@@ -6,6 +6,7 @@
 //! What each driver asserts beyond "no panic": a state that passes its load check plays on with
 //! its invariants intact, and a game that is not over always has a legal action.
 
+use crate::data_file::DataFile;
 use crate::game::Game;
 use crate::present::Present;
 use crate::{ginza_retro_cafe as gz, tofu_kingdom as tk, tofu_shifu as ts, wok_star as ws};
@@ -215,7 +216,7 @@ pub fn tofu_kingdom_action(b: &mut Bytes) -> tk::Action {
 /// Tofu Shifu card data from the bytes: refused, or every player count plays without a panic.
 pub fn tofu_shifu_data(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let Ok(cards) = ts::CardData::from_json_str(&text, "fuzz.json") else {
+    let Ok(cards) = ts::CardData::parse(&text, "fuzz.json") else {
         return;
     };
     for players in 2..=4 {
@@ -260,7 +261,7 @@ pub fn tofu_shifu_actions(data: &[u8]) {
 /// Tofu Kingdom card data from the bytes (YAML).
 pub fn tofu_kingdom_data(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let Ok(cards) = tk::CardData::from_yaml_str(&text, "fuzz.yaml") else {
+    let Ok(cards) = tk::CardData::parse(&text, "fuzz.yaml") else {
         return;
     };
     for players in 3..=8 {
@@ -356,7 +357,7 @@ pub fn wok_star_action(b: &mut Bytes) -> ws::Action {
 /// plays without a panic.
 pub fn wok_star_data(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let Ok(d) = ws::WokData::from_yaml_str(&text, "fuzz.yaml") else {
+    let Ok(d) = ws::WokData::parse(&text, "fuzz.yaml") else {
         return;
     };
     let difficulties: Vec<String> = d.income_goals.keys().cloned().collect();
@@ -485,7 +486,7 @@ pub fn ginza_action(b: &mut Bytes) -> gz::Action {
 /// without a panic under a few option settings.
 pub fn ginza_data(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let Ok(d) = gz::GinzaData::from_yaml_str(&text, "fuzz.yaml") else {
+    let Ok(d) = gz::GinzaData::parse(&text, "fuzz.yaml") else {
         return;
     };
     for players in 2..=4u8 {

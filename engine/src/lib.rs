@@ -12,6 +12,7 @@
 pub mod alloc_counter;
 pub mod bitset_json;
 pub mod bytes;
+pub mod data_file;
 mod data_names;
 pub mod encode;
 pub mod error;
@@ -28,6 +29,7 @@ pub mod tofu_kingdom;
 pub mod tofu_shifu;
 pub mod wok_star;
 
+pub use data_file::DataFile;
 pub use encode::{Encoder, Encoding, Field};
 pub use error::EngineError;
 pub use game::{Game, IllegalAction, Outcome, Seat, MAX_SEATS};

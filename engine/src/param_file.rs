@@ -9,7 +9,7 @@ use std::path::Path;
 /// A game's parameters: a serde struct with `deny_unknown_fields` and `default`.
 pub trait ParamFile: Serialize + DeserializeOwned + Default {
     /// Keys whose default is `None` (absent when serialised), so that they are still known.
-    const OPTIONAL_KEYS: &'static [&'static str];
+    const OPTIONAL_KEYS: &'static [&'static str] = &[];
 
     /// Parses TOML text; unknown keys and bad values are errors naming the key.
     fn from_toml_str(text: &str) -> Result<Self, EngineError> {

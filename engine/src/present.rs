@@ -5,6 +5,9 @@
 //! Each game implements [`Present`] in its own folder (`present.rs`), so a new game is its folder,
 //! its evaluation file (agents crate) and one entry in [`crate::game_list!`].
 
+use crate::data_file::DataFile;
+#[cfg(doc)]
+use crate::data_file::NoData;
 use crate::error::EngineError;
 use crate::game::Game;
 use crate::param_file::ParamFile;
@@ -56,23 +59,50 @@ pub trait Present: Game + Sized + 'static {
     /// the event did not happen (none by default).
     const EVENTS: &'static [&'static str] = &[];
 
-    /// Builds the game from the shared options.
-    fn build(options: &BuildOptions) -> Result<Self, EngineError>;
+    /// The game's card data.
+    type Data: DataFile;
+    /// The game's parameters.
+    type Params: ParamFile;
+
+    /// Builds the game from card data and parameters, checking that they fit together (the
+    /// game's own `new`).
+    fn from_parts(data: Self::Data, params: Self::Params) -> Result<Self, EngineError>;
+    /// The card data in use (after any reconstruction knobs).
+    fn data(&self) -> &Self::Data;
+    /// The parameters as given.
+    fn params(&self) -> &Self::Params;
+
+    /// Builds the game from the shared options: the parameters, then `--data` (a file or
+    /// `builtin:NAME`, else the embedded data).
+    fn build(options: &BuildOptions) -> Result<Self, EngineError> {
+        let params = options.params()?;
+        let data = match options.data {
+            Some(path) => Self::Data::from_arg(path)?,
+            None => Self::Data::embedded(),
+        };
+        Self::from_parts(data, params)
+    }
     /// The parameters as TOML (for the manifest and the parameter-set id).
-    fn params_toml(&self) -> String;
-    /// The card data's source and provenance (by default: none, the rules hold everything).
+    fn params_toml(&self) -> String {
+        toml::to_string(self.params()).unwrap_or_default()
+    }
+    /// The card data's source and provenance.
     fn data_label(&self) -> String {
-        "built into the rules".to_string()
+        self.data().label()
     }
     /// The card data's contents as compact JSON: `shifu` hashes it into a run's manifest, so
-    /// that a resume notices an edited file (empty by default, for a game without a data file).
+    /// that a resume notices an edited file.
     fn data_text(&self) -> String {
-        String::new()
+        serde_json::to_string(self.data()).unwrap_or_default()
     }
-    /// The card data as a data file the game loads (after any reconstruction knobs), where the
-    /// game can write one (by default it cannot).
+    /// The card data as a data file the game loads (after any reconstruction knobs); an error
+    /// for a game without a data file ([`NoData`]).
     fn card_data_json(&self) -> Result<String, String> {
-        Err(format!("{} has no data file", Self::INFO.name))
+        let text = self.data().text().into_owned();
+        if text.is_empty() {
+            return Err(format!("{} has no data file", Self::INFO.name));
+        }
+        Ok(text)
     }
     /// The round cap.
     fn max_rounds(&self) -> u32;

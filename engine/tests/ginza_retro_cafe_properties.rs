@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 use shifu_engine::ginza_retro_cafe::params::{DrinkDice, SetupTie, StartTie};
 use shifu_engine::ginza_retro_cafe::{Action, GinzaRetroCafe, Params, Phase, State};
 use shifu_engine::perft::perft;
+use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
 /// Every combination of the eight two-valued rule options (256) at 2, 3 and 4 players.
@@ -109,7 +110,7 @@ fn a_lv1_arrange_may_do_more_than_lv2_and_every_invariant_still_holds() {
     let text = GinzaData::embedded_text()
         .replacen("rerolls: [2, 4]", "rerolls: [4, 2]", 1)
         .replacen("change_steps: [1, 2]", "change_steps: [3, 1]", 1);
-    let data = GinzaData::from_yaml_str(&text, "reversed.yaml").unwrap();
+    let data = GinzaData::parse(&text, "reversed.yaml").unwrap();
     let g = GinzaRetroCafe::new(data, Params::with_players(3)).unwrap();
     let mut long_arranges = 0;
     for seed in 0..200u64 {

@@ -5,6 +5,7 @@ use rand::{Rng, SeedableRng};
 use shifu_engine::hostile::{self, DRIVERS};
 use shifu_engine::tofu_kingdom::TofuKingdom;
 use shifu_engine::tofu_shifu::TofuShifu;
+use shifu_engine::DataFile;
 use shifu_engine::{Game, GameRng};
 
 /// Inputs a driver starts from: its game's part of the committed corpus of its kind

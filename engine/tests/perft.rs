@@ -3,6 +3,7 @@
 
 use shifu_engine::perft::perft;
 use shifu_engine::tofu_shifu::{CardData, Params, TofuShifu};
+use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game};
 
 fn counts(data: &str, players: u8, seed: u64, depth: u32) -> Vec<u64> {

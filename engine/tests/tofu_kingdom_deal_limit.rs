@@ -3,6 +3,7 @@
 //! game). Such a combination is refused with the reason; smaller ones still play.
 
 use shifu_engine::tofu_kingdom::{CardData, Deal, Params, TofuKingdom, MAX_DEALS};
+use shifu_engine::DataFile;
 
 /// The embedded data with five more Character cards (12 in all), every list `all_12`.
 fn twelve_characters() -> CardData {
@@ -20,7 +21,7 @@ fn twelve_characters() -> CardData {
     let text = CardData::embedded_text()
         .replacen("deal_modes:", &extra, 1)
         .replace("all_7", "all_12");
-    let d = CardData::from_yaml_str(&text, "tk12.yaml").expect("valid data");
+    let d = CardData::parse(&text, "tk12.yaml").expect("valid data");
     assert_eq!(d.characters.len(), 12);
     d
 }

@@ -4,6 +4,7 @@ use shifu_engine::tofu_kingdom::{
     Action, Answer, CardData, CentreAnswer, Deal, EndCheck, Params, Phase, PrinceReward, Question,
     State, TofuKingdom, NO_CARD,
 };
+use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
 fn game(players: u8) -> TofuKingdom {
@@ -352,7 +353,7 @@ fn steal_rule_from_the_data_file_can_allow_taking_this_rounds_points() {
         "\"cannot steal points gained this round\"",
         "\"may steal any points\"",
     );
-    let data = CardData::from_yaml_str(&text, "x.yaml").unwrap();
+    let data = CardData::parse(&text, "x.yaml").unwrap();
     let g = TofuKingdom::new(data, Params::with_players(5)).unwrap();
     let (mut s, mut rng) = steal_position(&g);
     g.apply_checked(&mut s, Action::Guess(4), &mut rng).unwrap();
@@ -405,7 +406,7 @@ fn rewards_symbols_and_target_come_from_the_data_file() {
             "reward: {beans: 1}}  # reward PROPOSAL",
             "reward: {beans: 3}}  # reward PROPOSAL",
         );
-    let data = CardData::from_yaml_str(&text, "x.yaml").unwrap();
+    let data = CardData::parse(&text, "x.yaml").unwrap();
     let g = TofuKingdom::new(data, Params::with_players(5)).unwrap();
     assert_eq!(g.target(), 3);
     let (mut s, mut rng) = dealt(
@@ -464,7 +465,7 @@ fn a_data_file_whose_centre_would_overflow_is_refused_not_a_panic() {
     }
     let text = CardData::embedded_text().replacen("deal_modes:", &format!("{extra}deal_modes:"), 1);
     let text = text.replace("all_7", "all_11");
-    let data = CardData::from_yaml_str(&text, "big.yaml").unwrap();
+    let data = CardData::parse(&text, "big.yaml").unwrap();
     let e = TofuKingdom::new(data, Params::with_players(3))
         .unwrap_err()
         .to_string();

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use shifu_engine::tofu_shifu::*;
+use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game, GameRng, ParamFile};
 
 fn game(players: u8) -> TofuShifu {

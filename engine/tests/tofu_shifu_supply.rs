@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use shifu_engine::tofu_shifu::{CardData, Params, TofuShifu};
+use shifu_engine::DataFile;
 use shifu_engine::ParamFile;
 
 const DATA: &str = include_str!("../data/tofu_shifu.reconstructed.json");
@@ -34,7 +35,7 @@ fn start_coins_beyond_the_supply_are_refused_naming_it() {
 fn refused_field(edit: impl FnOnce(&mut Value)) -> String {
     let mut v: Value = serde_json::from_str(DATA).unwrap();
     edit(&mut v);
-    CardData::from_json_str(&v.to_string(), "ts.json")
+    CardData::parse(&v.to_string(), "ts.json")
         .expect_err("refused")
         .to_string()
 }

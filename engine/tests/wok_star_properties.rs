@@ -9,6 +9,7 @@ use shifu_engine::wok_star::params::{
     DiceGrowth, ForeignDice, RecipeOffer, TimerFlip, TrackTop, UndrawnEvents,
 };
 use shifu_engine::wok_star::{Action, Params, State, WokData, WokStar};
+use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
 /// The embedded data with one more difficulty, `trivial`, whose goals every team meets, so that
@@ -19,7 +20,7 @@ fn data_with_trivial_goals() -> WokData {
         "income_goals:\n  trivial: {2: [0, 1, 2, 3], 3: [0, 1, 2, 3], 4: [0, 1, 2, 3]}\n",
         1,
     );
-    WokData::from_yaml_str(&text, "trivial.yaml").unwrap()
+    WokData::parse(&text, "trivial.yaml").unwrap()
 }
 
 /// Every combination of the thirteen two-valued rule options (8,192), spread over players and

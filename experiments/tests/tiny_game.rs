@@ -8,7 +8,8 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use shifu_engine::{BuildOptions, Encoder, Encoding, EngineError, Game, GameInfo, Outcome, Seat};
+use shifu_engine::data_file::NoData;
+use shifu_engine::{Encoder, Encoding, EngineError, Game, GameInfo, Outcome, Seat};
 use shifu_engine::{ParamFile, Present, MAX_SEATS};
 
 const GOAL: u8 = 10;
@@ -129,13 +130,17 @@ impl Game for HiddenRace {
 
 impl Present for HiddenRace {
     const COUNTS: [&'static str; 2] = ["square", "card"];
-    fn build(options: &BuildOptions) -> Result<Self, EngineError> {
-        let params: Params = options.params()?;
+    type Data = NoData;
+    type Params = Params;
+    fn from_parts(_: NoData, params: Params) -> Result<Self, EngineError> {
         Self::INFO.check_players(params.players)?;
         Ok(HiddenRace { params })
     }
-    fn params_toml(&self) -> String {
-        toml::to_string(&self.params).unwrap()
+    fn data(&self) -> &NoData {
+        &NoData
+    }
+    fn params(&self) -> &Params {
+        &self.params
     }
     fn max_rounds(&self) -> u32 {
         u32::from(GOAL)

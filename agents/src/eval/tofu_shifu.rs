@@ -815,6 +815,7 @@ impl Evaluate for TofuShifu {
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+    use shifu_engine::DataFile;
 
     /// A count of `k` drawn mostly small, sometimes at or past the 127 cap.
     fn count(rng: &mut impl Rng) -> u8 {

@@ -6,11 +6,12 @@
 //! reconstruction (`../shared/data/ginza_retro_cafe_*.reconstructed.yaml`) in one file. A user
 //! replaces it with `--data file.yaml`; errors name the file, line and field.
 
+use crate::data_file::DataFile;
 use crate::data_names::unique_names;
 use crate::error::{locate, EngineError};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 const EMBEDDED_YAML: &str = include_str!("../../data/ginza_retro_cafe.reconstructed.yaml");
 const EMBEDDED_NAME: &str = "<embedded ginza_retro_cafe.reconstructed.yaml>";
@@ -408,47 +409,32 @@ fn category_of(s: &str) -> Option<Category> {
     CATEGORIES.iter().position(|c| *c == s).map(|c| c as u8)
 }
 
-impl GinzaData {
-    /// The embedded (reconstructed) data.
-    pub fn embedded() -> GinzaData {
-        Self::from_yaml_str(EMBEDDED_YAML, EMBEDDED_NAME).expect("the embedded data is valid")
-    }
-
-    /// The embedded data file's text, for users who want a copy to edit.
-    pub fn embedded_text() -> &'static str {
-        EMBEDDED_YAML
-    }
-
-    /// The text this data was read from (a data file `--data` accepts).
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// A `--data` argument: `builtin:reconstructed` (the embedded data) or a file path.
-    pub fn from_arg(path: &Path) -> Result<GinzaData, EngineError> {
-        match path.to_str().and_then(|p| p.strip_prefix("builtin:")) {
-            Some("reconstructed") => Ok(Self::embedded()),
-            Some(other) => Err(EngineError::field(
-                &format!("builtin:{other}"),
-                "name",
-                "no built-in Ginza Retro Café data of this name; built in: reconstructed",
-            )),
-            None => Self::from_path(path),
-        }
-    }
-
-    /// Loads a user's data file (same schema as the embedded one).
-    pub fn from_path(path: &Path) -> Result<GinzaData, EngineError> {
-        let text = crate::error::read_data_file(path)?;
-        Self::from_yaml_str(&text, &path.display().to_string())
-    }
+impl DataFile for GinzaData {
+    const GAME: &'static str = "Ginza Retro Café";
+    const BUILTIN: &'static [(&'static str, &'static str)] = &[("reconstructed", EMBEDDED_YAML)];
+    const EMBEDDED_NAME: &'static str = EMBEDDED_NAME;
 
     /// Parses and validates YAML text; `file` names it in errors.
-    pub fn from_yaml_str(text: &str, file: &str) -> Result<GinzaData, EngineError> {
+    fn parse(text: &str, file: &str) -> Result<GinzaData, EngineError> {
         let raw: RawData = crate::error::from_yaml(text, file)?;
         compile(raw, file, text)
     }
 
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// The text this data was read from (a data file `--data` accepts).
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(&self.text)
+    }
+}
+
+impl GinzaData {
     /// An error at a field whose line is found by searching the text for `needle` after the
     /// top-level `section`.
     pub(crate) fn error_at(
@@ -927,9 +913,7 @@ mod tests {
     fn broken(from: &str, to: &str) -> String {
         let text = GinzaData::embedded_text().replacen(from, to, 1);
         assert_ne!(text, GinzaData::embedded_text(), "{from} not found");
-        GinzaData::from_yaml_str(&text, "g.yaml")
-            .unwrap_err()
-            .to_string()
+        GinzaData::parse(&text, "g.yaml").unwrap_err().to_string()
     }
 
     /// The error's line number, from `file:line:column: ...`.

@@ -52,6 +52,7 @@ pub use hidden::Observation;
 pub use params::Params;
 pub use state::{Phase, Place, State, MAX_PLAYERS, NONE};
 
+use crate::data_file::DataFile;
 use crate::error::EngineError;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
 use crate::registry::GameInfo;

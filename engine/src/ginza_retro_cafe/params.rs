@@ -108,9 +108,7 @@ impl Params {
     }
 }
 
-impl ParamFile for Params {
-    const OPTIONAL_KEYS: &'static [&'static str] = &[];
-}
+impl ParamFile for Params {}
 
 #[cfg(test)]
 mod tests {

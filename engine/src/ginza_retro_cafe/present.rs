@@ -7,7 +7,7 @@ use super::apply::arrange_name;
 use super::data::{CATEGORIES, MAX_BONUS, MAX_PLAYER_CARDS};
 use super::*;
 use crate::error::EngineError;
-use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
+use crate::present::{Interval, Present, MAX_EVENTS};
 
 /// Tally slots.
 const ROUNDS: usize = 0;
@@ -45,30 +45,19 @@ impl Present for GinzaRetroCafe {
     // The game's length is the CSV's shared `rounds` column, not an event of its own.
     const EVENTS: &'static [&'static str] = &["start_player", "left_unserved", "served"];
 
-    fn build(o: &BuildOptions) -> Result<Self, EngineError> {
-        let params = o.params()?;
-        let data = match o.data {
-            Some(path) => GinzaData::from_arg(path)?,
-            None => GinzaData::embedded(),
-        };
+    type Data = GinzaData;
+    type Params = Params;
+
+    fn from_parts(data: GinzaData, params: Params) -> Result<Self, EngineError> {
         Self::new(data, params)
     }
 
-    fn params_toml(&self) -> String {
-        toml::to_string(&self.params).unwrap_or_default()
+    fn data(&self) -> &GinzaData {
+        &self.data
     }
 
-    fn data_label(&self) -> String {
-        format!("{} ({})", self.data.source, self.data.status)
-    }
-
-    fn data_text(&self) -> String {
-        serde_json::to_string(&self.data).unwrap_or_default()
-    }
-
-    fn card_data_json(&self) -> Result<String, String> {
-        // No reconstruction knobs: the data file as read (YAML), for a copy to edit.
-        Ok(self.data.text().to_string())
+    fn params(&self) -> &Params {
+        &self.params
     }
 
     fn max_rounds(&self) -> u32 {

@@ -6,10 +6,11 @@
 //! project's reconstruction (eyes and symbols found in secondary sources, rewards proposed). A
 //! user replaces it with `--data file.yaml`; errors name the file, line, column and field.
 
+use crate::data_file::DataFile;
 use crate::error::EngineError;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 const EMBEDDED_YAML: &str = include_str!("../../data/tofu_kingdom_cards.reconstructed.yaml");
 const EMBEDDED_NAME: &str = "<embedded tofu_kingdom_cards.reconstructed.yaml>";
@@ -100,6 +101,9 @@ pub struct CardData {
     pub characters: Vec<u8>,
     /// The other edition's dealing lists by player count (3 to 8).
     pub blue_orange: BTreeMap<u8, Vec<u8>>,
+    /// The text this data was read from.
+    #[serde(skip)]
+    text: String,
 }
 
 #[derive(Deserialize)]
@@ -160,42 +164,32 @@ enum RawList {
 const STEAL_PROTECTED: &str = "cannot steal points gained this round";
 const STEAL_ANY: &str = "may steal any points";
 
-impl CardData {
-    /// The embedded (reconstructed) data.
-    pub fn embedded() -> CardData {
-        Self::from_yaml_str(EMBEDDED_YAML, EMBEDDED_NAME).expect("the embedded data is valid")
-    }
-
-    /// The embedded data file's text, for users who want a copy to edit.
-    pub fn embedded_text() -> &'static str {
-        EMBEDDED_YAML
-    }
-
-    /// A `--data` argument: `builtin:reconstructed` (the embedded data) or a file path.
-    pub fn from_arg(path: &Path) -> Result<CardData, EngineError> {
-        match path.to_str().and_then(|p| p.strip_prefix("builtin:")) {
-            Some("reconstructed") => Ok(Self::embedded()),
-            Some(other) => Err(EngineError::field(
-                &format!("builtin:{other}"),
-                "name",
-                "no built-in Tofu Kingdom data of this name; built in: reconstructed",
-            )),
-            None => Self::from_path(path),
-        }
-    }
-
-    /// Loads a user's data file (same schema as the embedded one).
-    pub fn from_path(path: &Path) -> Result<CardData, EngineError> {
-        let text = crate::error::read_data_file(path)?;
-        Self::from_yaml_str(&text, &path.display().to_string())
-    }
+impl DataFile for CardData {
+    const GAME: &'static str = "Tofu Kingdom";
+    const BUILTIN: &'static [(&'static str, &'static str)] = &[("reconstructed", EMBEDDED_YAML)];
+    const EMBEDDED_NAME: &'static str = EMBEDDED_NAME;
 
     /// Parses and validates YAML text; `file` names it in errors.
-    pub fn from_yaml_str(text: &str, file: &str) -> Result<CardData, EngineError> {
+    fn parse(text: &str, file: &str) -> Result<CardData, EngineError> {
         let raw: RawData = crate::error::from_yaml(text, file)?;
-        compile(raw, file)
+        compile(raw, file, text)
     }
 
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// The text this data was read from (a data file `--data` accepts).
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(&self.text)
+    }
+}
+
+impl CardData {
     /// The index of the card with this id.
     pub fn index_of(&self, id: &str) -> Option<u8> {
         self.cards.iter().position(|c| c.id == id).map(|i| i as u8)
@@ -207,7 +201,7 @@ impl CardData {
     }
 }
 
-fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
+fn compile(raw: RawData, file: &str, text: &str) -> Result<CardData, EngineError> {
     let err = |field: String, msg: String| EngineError::field(file, field, msg);
     if raw.winning_score == 0 {
         return Err(err("winning_score".into(), "must be at least 1".into()));
@@ -359,6 +353,7 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
         princess,
         characters,
         blue_orange,
+        text: text.to_string(),
     })
 }
 
@@ -384,9 +379,7 @@ mod tests {
     #[test]
     fn malformed_file_names_line_and_field() {
         let bad = EMBEDDED_YAML.replacen("eye: T,", "eye: X,", 1);
-        let e = CardData::from_yaml_str(&bad, "my.yaml")
-            .unwrap_err()
-            .to_string();
+        let e = CardData::parse(&bad, "my.yaml").unwrap_err().to_string();
         assert!(e.starts_with("my.yaml:"), "{e}");
         assert!(e.contains("cards[1].eye"), "{e}");
         let line = e.split(':').nth(1).unwrap().parse::<usize>().unwrap();
@@ -396,16 +389,16 @@ mod tests {
     #[test]
     fn bad_values_name_the_field() {
         let bad = EMBEDDED_YAML.replacen("reward: {beans: 2}", "reward: {}", 1);
-        let e = CardData::from_yaml_str(&bad, "f").unwrap_err().to_string();
+        let e = CardData::parse(&bad, "f").unwrap_err().to_string();
         assert!(e.contains("cards[1].reward"), "{e}");
         let bad = EMBEDDED_YAML.replacen("tofu_guard]", "tofu_gard]", 1);
-        let e = CardData::from_yaml_str(&bad, "f").unwrap_err().to_string();
+        let e = CardData::parse(&bad, "f").unwrap_err().to_string();
         assert!(
             e.contains("deal_modes.blue_orange.4[3]") && e.contains("tofu_gard"),
             "{e}"
         );
         let bad = EMBEDDED_YAML.replacen("steal_rule: \"cannot", "steal_rule: \"can", 1);
-        let e = CardData::from_yaml_str(&bad, "f").unwrap_err().to_string();
+        let e = CardData::parse(&bad, "f").unwrap_err().to_string();
         assert!(e.contains("steal_rule"), "{e}");
     }
 }

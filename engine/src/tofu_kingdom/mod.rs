@@ -36,6 +36,7 @@ pub use state::{
     Answer, Exchange, Phase, Question, State, Stats, Table, MAX_CARDS, MAX_PLAYERS, NO_CARD,
 };
 
+use crate::data_file::DataFile;
 use crate::error::EngineError;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
 use crate::registry::GameInfo;

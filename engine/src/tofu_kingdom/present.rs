@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::error::EngineError;
-use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
+use crate::present::{Interval, Present, MAX_EVENTS};
 
 /// Where the per-card points, per-card rounds and question tallies start in [`Present::TALLIES`].
 const CARD_POINTS: usize = 25;
@@ -75,36 +75,23 @@ impl Present for TofuKingdom {
 
     const EVENTS: &'static [&'static str] = &[];
 
-    fn build(o: &BuildOptions) -> Result<Self, EngineError> {
-        let params = o.params()?;
-        let data = match o.data {
-            Some(path) => CardData::from_arg(path)?,
-            None => CardData::embedded(),
-        };
+    type Data = CardData;
+    type Params = Params;
+
+    fn from_parts(data: CardData, params: Params) -> Result<Self, EngineError> {
         Self::new(data, params)
     }
 
-    fn params_toml(&self) -> String {
-        toml::to_string(&self.params).unwrap_or_default()
+    fn data(&self) -> &CardData {
+        &self.data
     }
 
-    fn data_label(&self) -> String {
-        format!("{} ({})", self.data.source, self.data.status)
-    }
-
-    fn data_text(&self) -> String {
-        serde_json::to_string(&self.data).unwrap_or_default()
+    fn params(&self) -> &Params {
+        &self.params
     }
 
     fn max_rounds(&self) -> u32 {
         u32::from(self.params.max_rounds)
-    }
-
-    fn card_data_json(&self) -> Result<String, String> {
-        Err(format!(
-            "tofu-kingdom has no reconstruction knobs; its data file is {}",
-            self.data.source
-        ))
     }
 
     fn events(&self, _s: &Self::State) -> [Option<u32>; MAX_EVENTS] {

@@ -7,10 +7,11 @@
 //! ([`CardData::from_path`]).
 
 use super::types::*;
+use crate::data_file::DataFile;
 use crate::error::EngineError;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// The card data sets built into the binary, by name: `calibrated` (the default), the first
 /// `reconstructed` data (from the rulebooks' numbers alone) and an `alternative` calibration
@@ -34,8 +35,7 @@ pub const BUILTIN: [(&str, &str); 3] = [
 pub const EMBEDDED_JSON: &str = BUILTIN[0].1;
 /// The name the default data goes by in messages.
 pub const EMBEDDED_NAME: &str = "builtin:calibrated";
-/// The prefix that names a built-in data set where a path is expected.
-pub const BUILTIN_PREFIX: &str = "builtin:";
+pub use crate::data_file::BUILTIN_PREFIX;
 
 // ---------------------------------------------------------------------------------------------
 // The file's schema, as written.
@@ -413,43 +413,13 @@ pub struct CardData {
     pub(super) raw: RawData,
 }
 
-impl CardData {
-    /// The embedded default data (reconstructed).
-    pub fn embedded() -> CardData {
-        Self::from_json_str(EMBEDDED_JSON, EMBEDDED_NAME).expect("the embedded data is valid")
-    }
-
-    /// A built-in data set by name (see [`BUILTIN`]).
-    pub fn builtin(name: &str) -> Result<CardData, EngineError> {
-        let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-            EngineError::field(
-                &format!("{BUILTIN_PREFIX}{name}"),
-                "name",
-                format!(
-                    "no built-in Tofu Shifu data of this name; built in: {}",
-                    BUILTIN.map(|(n, _)| n).join(", ")
-                ),
-            )
-        })?;
-        Self::from_json_str(text, &format!("{BUILTIN_PREFIX}{name}"))
-    }
-
-    /// A `--data` argument: `builtin:NAME` or a file path.
-    pub fn from_arg(path: &Path) -> Result<CardData, EngineError> {
-        match path.to_str().and_then(|p| p.strip_prefix(BUILTIN_PREFIX)) {
-            Some(name) => Self::builtin(name),
-            None => Self::from_path(path),
-        }
-    }
-
-    /// Loads a user's data file (same schema as the embedded one).
-    pub fn from_path(path: &Path) -> Result<CardData, EngineError> {
-        let text = crate::error::read_data_file(path)?;
-        Self::from_json_str(&text, &path.display().to_string())
-    }
+impl DataFile for CardData {
+    const GAME: &'static str = "Tofu Shifu";
+    const BUILTIN: &'static [(&'static str, &'static str)] = &BUILTIN;
+    const EMBEDDED_NAME: &'static str = EMBEDDED_NAME;
 
     /// Parses and validates data from JSON text; `file` names it in errors.
-    pub fn from_json_str(text: &str, file: &str) -> Result<CardData, EngineError> {
+    fn parse(text: &str, file: &str) -> Result<CardData, EngineError> {
         let de = &mut serde_json::Deserializer::from_str(text);
         let raw: RawData = serde_path_to_error::deserialize(de).map_err(|e| {
             let field = e.path().to_string();
@@ -465,6 +435,21 @@ impl CardData {
         compile(raw, file)
     }
 
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// The data in the data file's schema (pretty JSON), after any reconstruction knobs.
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Owned(self.to_json_pretty())
+    }
+}
+
+impl CardData {
     /// The data in the data file's schema (pretty JSON): after reconstruction knobs, the file a
     /// user would pass with `--data` to play the same cards.
     pub fn to_json_pretty(&self) -> String {
@@ -1161,7 +1146,7 @@ mod tests {
     #[test]
     fn malformed_file_names_field_and_line() {
         let bad = EMBEDDED_JSON.replacen("\"coins\": 80", "\"coins\": \"lots\"", 1);
-        let e = CardData::from_json_str(&bad, "mine.json").unwrap_err();
+        let e = CardData::parse(&bad, "mine.json").unwrap_err();
         let msg = e.to_string();
         assert!(msg.starts_with("mine.json:"), "{msg}");
         assert!(msg.contains("supply.coins"), "{msg}");
@@ -1170,9 +1155,7 @@ mod tests {
     #[test]
     fn unknown_field_is_an_error() {
         let bad = EMBEDDED_JSON.replacen("\"dish_values\"", "\"dish_valuez\"", 1);
-        let msg = CardData::from_json_str(&bad, "mine.json")
-            .unwrap_err()
-            .to_string();
+        let msg = CardData::parse(&bad, "mine.json").unwrap_err().to_string();
         assert!(msg.contains("dish_valuez"), "{msg}");
     }
 
@@ -1183,7 +1166,7 @@ mod tests {
     fn flag_groups_beyond_what_objective_checks_count_are_errors() {
         use serde_json::{json, Value};
         let error_of = |v: &Value| {
-            CardData::from_json_str(&v.to_string(), "mine.json")
+            CardData::parse(&v.to_string(), "mine.json")
                 .err()
                 .map(|e| e.to_string())
                 .unwrap_or_default()
@@ -1201,7 +1184,7 @@ mod tests {
         // One short of the limit is accepted.
         *v.pointer_mut("/town_objectives/0/requirement/DISH:ANY")
             .unwrap() = json!(7);
-        CardData::from_json_str(&v.to_string(), "mine.json").unwrap();
+        CardData::parse(&v.to_string(), "mine.json").unwrap();
 
         // 128 cards giving dish flags, on top of the board's.
         let mut v: Value = serde_json::from_str(EMBEDDED_JSON).unwrap();
@@ -1254,7 +1237,7 @@ mod tests {
             ),
         ];
         for (text, field) in cases {
-            let msg = CardData::from_json_str(&text, "mine.json")
+            let msg = CardData::parse(&text, "mine.json")
                 .err()
                 .map(|e| e.to_string())
                 .unwrap_or_default();
@@ -1268,9 +1251,7 @@ mod tests {
     #[test]
     fn bad_requirement_key_names_the_field() {
         let bad = EMBEDDED_JSON.replacen("\"LANTERN\": 2", "\"LANTERNS\": 2", 1);
-        let msg = CardData::from_json_str(&bad, "mine.json")
-            .unwrap_err()
-            .to_string();
+        let msg = CardData::parse(&bad, "mine.json").unwrap_err().to_string();
         assert!(msg.contains("requirement.LANTERNS"), "{msg}");
     }
 }

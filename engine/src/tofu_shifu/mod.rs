@@ -45,6 +45,7 @@ pub use params::{EndRule, ObjectiveLimit, Params, RestaurantDishes};
 pub use state::{Phase, PlayerState, State, TurnCtx};
 pub use types::*;
 
+use crate::data_file::DataFile;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
 use crate::registry::GameInfo;
 use rand::Rng;

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::error::EngineError;
-use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
+use crate::present::{Interval, Present, MAX_EVENTS};
 use std::fmt::Write as _;
 
 impl Present for TofuShifu {
@@ -21,33 +21,23 @@ impl Present for TofuShifu {
     ];
     const EVENTS: &'static [&'static str] = &["coins_out_round", "deck_out_round", "end_trigger"];
 
-    fn build(o: &BuildOptions) -> Result<Self, EngineError> {
-        let params = o.params()?;
-        let data = match o.data {
-            Some(path) => CardData::from_arg(path)?,
-            None => CardData::embedded(),
-        };
+    type Data = CardData;
+    type Params = Params;
+
+    fn from_parts(data: CardData, params: Params) -> Result<Self, EngineError> {
         Self::new(data, params)
     }
 
-    fn params_toml(&self) -> String {
-        toml::to_string(&self.params).unwrap_or_default()
+    fn data(&self) -> &CardData {
+        &self.data
     }
 
-    fn data_label(&self) -> String {
-        format!("{} ({})", self.data.source, self.data.status)
-    }
-
-    fn data_text(&self) -> String {
-        serde_json::to_string(&self.data).unwrap_or_default()
+    fn params(&self) -> &Params {
+        &self.params
     }
 
     fn max_rounds(&self) -> u32 {
         u32::from(self.params.max_rounds)
-    }
-
-    fn card_data_json(&self) -> Result<String, String> {
-        Ok(self.data.to_json_pretty())
     }
 
     fn counts(&self, s: &Self::State, seat: usize) -> [u32; 2] {

@@ -7,11 +7,12 @@
 //! the rulebook prints under `rulebook`. A user replaces it with `--data file.yaml`; errors name
 //! the file, line and field.
 
+use crate::data_file::DataFile;
 use crate::data_names::unique_names;
 use crate::error::{locate, EngineError};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 const EMBEDDED_YAML: &str = include_str!("../../data/wok_star.reconstructed.yaml");
 const EMBEDDED_NAME: &str = "<embedded wok_star.reconstructed.yaml>";
@@ -500,47 +501,32 @@ struct RawRecipe {
     coupon: Vec<u8>,
 }
 
-impl WokData {
-    /// The embedded (reconstructed) data.
-    pub fn embedded() -> WokData {
-        Self::from_yaml_str(EMBEDDED_YAML, EMBEDDED_NAME).expect("the embedded data is valid")
-    }
-
-    /// The embedded data file's text, for users who want a copy to edit.
-    pub fn embedded_text() -> &'static str {
-        EMBEDDED_YAML
-    }
-
-    /// The text this data was read from (a data file `--data` accepts).
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// A `--data` argument: `builtin:reconstructed` (the embedded data) or a file path.
-    pub fn from_arg(path: &Path) -> Result<WokData, EngineError> {
-        match path.to_str().and_then(|p| p.strip_prefix("builtin:")) {
-            Some("reconstructed") => Ok(Self::embedded()),
-            Some(other) => Err(EngineError::field(
-                &format!("builtin:{other}"),
-                "name",
-                "no built-in Wok Star data of this name; built in: reconstructed",
-            )),
-            None => Self::from_path(path),
-        }
-    }
-
-    /// Loads a user's data file (same schema as the embedded one).
-    pub fn from_path(path: &Path) -> Result<WokData, EngineError> {
-        let text = crate::error::read_data_file(path)?;
-        Self::from_yaml_str(&text, &path.display().to_string())
-    }
+impl DataFile for WokData {
+    const GAME: &'static str = "Wok Star";
+    const BUILTIN: &'static [(&'static str, &'static str)] = &[("reconstructed", EMBEDDED_YAML)];
+    const EMBEDDED_NAME: &'static str = EMBEDDED_NAME;
 
     /// Parses and validates YAML text; `file` names it in errors.
-    pub fn from_yaml_str(text: &str, file: &str) -> Result<WokData, EngineError> {
+    fn parse(text: &str, file: &str) -> Result<WokData, EngineError> {
         let raw: RawData = crate::error::from_yaml(text, file)?;
         compile(raw, file, text)
     }
 
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// The text this data was read from (a data file `--data` accepts).
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(&self.text)
+    }
+}
+
+impl WokData {
     /// The income goals for a difficulty and player count; the error names the data file and
     /// the missing entry.
     pub fn goals(&self, difficulty: &str, players: u8) -> Result<[u16; DAYS], EngineError> {
@@ -971,9 +957,7 @@ mod tests {
     fn broken(from: &str, to: &str) -> String {
         let text = WokData::embedded_text().replacen(from, to, 1);
         assert_ne!(text, WokData::embedded_text(), "{from} not found");
-        WokData::from_yaml_str(&text, "w.yaml")
-            .unwrap_err()
-            .to_string()
+        WokData::parse(&text, "w.yaml").unwrap_err().to_string()
     }
 
     #[test]
@@ -1040,7 +1024,7 @@ mod tests {
     #[test]
     fn goals_for_a_missing_player_count_name_file_and_field() {
         let text = WokData::embedded_text().replacen(", 4: [15, 26, 40, 56]", "", 1);
-        let d = WokData::from_yaml_str(&text, "w.yaml").unwrap();
+        let d = WokData::parse(&text, "w.yaml").unwrap();
         let e = d.goals("medium", 4).unwrap_err().to_string();
         assert!(
             e.contains("w.yaml") && e.contains("income_goals.medium.4"),

@@ -55,6 +55,7 @@ pub use hidden::{Observation, COUPON_SLOTS};
 pub use params::{Durations, Params};
 pub use state::{Closing, Phase, Short, State, MAX_PLAYERS};
 
+use crate::data_file::DataFile;
 use crate::error::EngineError;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
 use crate::registry::GameInfo;

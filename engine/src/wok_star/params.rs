@@ -224,9 +224,7 @@ impl Params {
     }
 }
 
-impl ParamFile for Params {
-    const OPTIONAL_KEYS: &'static [&'static str] = &[];
-}
+impl ParamFile for Params {}
 
 /// The durations in milliseconds of table time, `speed` applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -5,7 +5,7 @@ use super::data::{CUSTOMER_SLOTS, DAYS};
 use super::state::{Closing, Short, NOBODY};
 use super::*;
 use crate::error::EngineError;
-use crate::present::{BuildOptions, Interval, Present, MAX_EVENTS};
+use crate::present::{Interval, Present, MAX_EVENTS};
 
 /// Tally slots.
 const WON: usize = 0;
@@ -47,30 +47,19 @@ impl Present for WokStar {
     ];
     const EVENTS: &'static [&'static str] = &["lost_day", "shortfall", "time_limit_days", "late"];
 
-    fn build(o: &BuildOptions) -> Result<Self, EngineError> {
-        let params = o.params()?;
-        let data = match o.data {
-            Some(path) => WokData::from_arg(path)?,
-            None => WokData::embedded(),
-        };
+    type Data = WokData;
+    type Params = Params;
+
+    fn from_parts(data: WokData, params: Params) -> Result<Self, EngineError> {
         Self::new(data, params)
     }
 
-    fn params_toml(&self) -> String {
-        toml::to_string(&self.params).unwrap_or_default()
+    fn data(&self) -> &WokData {
+        &self.data
     }
 
-    fn data_label(&self) -> String {
-        format!("{} ({})", self.data.source, self.data.status)
-    }
-
-    fn data_text(&self) -> String {
-        serde_json::to_string(&self.data).unwrap_or_default()
-    }
-
-    fn card_data_json(&self) -> Result<String, String> {
-        // No reconstruction knobs: the data file as read (YAML), for a copy to edit.
-        Ok(self.data.text().to_string())
+    fn params(&self) -> &Params {
+        &self.params
     }
 
     fn max_rounds(&self) -> u32 {

@@ -392,6 +392,7 @@ mod tests {
     #[test]
     fn a_set_up_price_with_too_few_recipes_is_refused_naming_the_field() {
         use super::super::data::WokData;
+        use crate::data_file::DataFile;
         let mut data = WokData::embedded();
         data.rulebook.setup_recipes.insert(2, vec![31, 31]);
         let err = WokStar::new(data, Params::with_players(2)).unwrap_err();

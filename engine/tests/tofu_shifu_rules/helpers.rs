@@ -2,6 +2,7 @@
 //! (deck, reserve, hands), so the conservation invariants hold in every scenario.
 
 use shifu_engine::tofu_shifu::*;
+use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game, GameRng, ParamFile};
 
 /// The rule scenarios are written against the first reconstruction's card values (card ids and
