@@ -264,3 +264,47 @@ pub trait Game: Send + Sync {
     /// A human-readable name for `action` in `state`, for example `move to Seat (Chopsticks)`.
     fn action_name(&self, state: &Self::State, action: Self::Action) -> String;
 }
+
+/// Panics when `action` is not legal in `state`: the check every game's [`Game::apply`] makes
+/// in debug builds (compiled out of release builds). The legal list goes into a buffer kept per
+/// thread and action type, so debug builds allocate no more than release builds once warm.
+#[cfg(debug_assertions)]
+pub fn debug_assert_legal<G: Game>(game: &G, state: &G::State, action: G::Action)
+where
+    G::Action: 'static,
+{
+    use std::any::{Any, TypeId};
+    use std::cell::RefCell;
+    thread_local! {
+        static LEGAL: RefCell<Vec<(TypeId, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
+    }
+    LEGAL.with(|buffers| {
+        let mut buffers = buffers.borrow_mut();
+        let id = TypeId::of::<G::Action>();
+        let i = match buffers.iter().position(|(t, _)| *t == id) {
+            Some(i) => i,
+            None => {
+                let buf: Vec<G::Action> = Vec::with_capacity(1024);
+                buffers.push((id, Box::new(buf)));
+                buffers.len() - 1
+            }
+        };
+        let legal = buffers[i]
+            .1
+            .downcast_mut::<Vec<G::Action>>()
+            .expect("buffers are keyed by their action type");
+        game.legal_actions(state, legal);
+        assert!(
+            legal.contains(&action),
+            "illegal {action:?} for seat {:?} in round {} (one of {} legal actions expected)",
+            game.to_move(state),
+            game.round(state),
+            legal.len()
+        );
+    });
+}
+
+/// Release builds check nothing: [`Game::apply`] is the unchecked hot path.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub fn debug_assert_legal<G: Game>(_game: &G, _state: &G::State, _action: G::Action) {}

@@ -58,11 +58,6 @@ use crate::game::{Game, Outcome, Seat, MAX_SEATS};
 use crate::registry::GameInfo;
 use rand::Rng;
 
-#[cfg(debug_assertions)]
-thread_local! {
-    static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(1024));
-}
-
 /// What Ginza Retro Café is: its name, player counts, and how it is won.
 pub const INFO: GameInfo = GameInfo {
     name: "ginza-retro-cafe",
@@ -261,12 +256,7 @@ impl Game for GinzaRetroCafe {
     }
 
     fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
-        #[cfg(debug_assertions)]
-        DEBUG_LEGAL.with(|buf| {
-            let mut legal = buf.borrow_mut();
-            self.legal(s, &mut legal);
-            debug_assert!(legal.contains(&a), "illegal {a:?} in {:?}", s.phase);
-        });
+        crate::game::debug_assert_legal(self, s, a);
         self.play(s, a, rng)
     }
 

@@ -201,7 +201,7 @@ impl TofuKingdom {
     /// everything he has heard and seen (rejection sampling from fresh deals, then exact
     /// enumeration if that keeps failing; both are exact). For anyone else only the order of
     /// the centre cards is unknown, so only it is re-drawn.
-    pub(super) fn sample_world<R: Rng + ?Sized>(
+    pub(crate) fn sample_hidden<R: Rng + ?Sized>(
         &self,
         s: &State,
         observer: Seat,
@@ -222,7 +222,7 @@ impl TofuKingdom {
         out
     }
 
-    /// The Prince's determinization (see [`TofuKingdom::sample_world`]) of `s`, written into
+    /// The Prince's determinization (see [`TofuKingdom::sample_hidden`]) of `s`, written into
     /// `out` (a copy of `s` without referee statistics), with `known` this thread's record and
     /// deals of the last table whose record it compiled.
     fn sample_prince_world<R: Rng + ?Sized>(

@@ -44,11 +44,6 @@ use data::MAX_CHARACTERS;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-#[cfg(debug_assertions)]
-thread_local! {
-    static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(64));
-}
-
 /// What Tofu Kingdom is: its name, player counts, and how it is won.
 pub const INFO: GameInfo = GameInfo {
     name: "tofu-kingdom",
@@ -216,7 +211,7 @@ impl TofuKingdom {
 
     /// Shuffles the deck and deals one card to each seat but the Prince; the rest go to the
     /// centre.
-    fn deal<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
+    fn deal_round<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         let mut deck = self.deck;
         let n = self.deck_len as usize;
         deck[..n].shuffle(rng);
@@ -251,18 +246,9 @@ impl State {
     }
 }
 
-impl Game for TofuKingdom {
-    type State = State;
-    type Action = Action;
-    type Observation = Observation;
-
-    const INFO: GameInfo = INFO;
-
-    fn num_seats(&self) -> usize {
-        self.players as usize
-    }
-
-    fn new_state<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+impl TofuKingdom {
+    /// A new game: the first Prince, no points, the first round dealt.
+    pub(crate) fn set_up<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
         let empty = Exchange {
             to: 0,
             question: Question::WherePrincess,
@@ -297,70 +283,12 @@ impl Game for TofuKingdom {
             centre_len: 0,
             stats: Stats::default(),
         };
-        self.deal(&mut s, rng);
+        self.deal_round(&mut s, rng);
         s
     }
 
-    fn to_move(&self, s: &State) -> Option<Seat> {
-        match s.table.phase {
-            Phase::Ask | Phase::Guess => Some(s.table.prince),
-            Phase::Answer { to, .. } => Some(to),
-            Phase::Steal { seat } => Some(seat),
-            Phase::Over => None,
-        }
-    }
-
-    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
-        self.legal(s, out)
-    }
-
-    fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
-        #[cfg(debug_assertions)]
-        DEBUG_LEGAL.with(|buf| {
-            // A reused buffer, so debug builds allocate no more than release builds once warm.
-            let mut legal = buf.borrow_mut();
-            self.legal(s, &mut legal);
-            debug_assert!(legal.contains(&a), "illegal {a:?} in {:?}", s.table.phase);
-        });
-        self.play(s, a, rng)
-    }
-
-    fn outcome(&self, s: &State) -> Option<Outcome> {
-        if !s.table.is_over() {
-            return None;
-        }
-        let n = self.players as usize;
-        let mut score = [0.0; MAX_SEATS];
-        for i in 0..n {
-            score[i] = f64::from(s.table.points[i]);
-        }
-        // "The player with the highest score wins the game. The game is a tie if more than one
-        // player shares the highest score."
-        Some(Outcome::from_keys(
-            n,
-            score,
-            &s.table.points[..n],
-            s.table.capped,
-        ))
-    }
-
-    fn determinize<R: Rng + ?Sized>(&self, s: &State, observer: Seat, rng: &mut R) -> State {
-        self.sample_world(s, observer, rng)
-    }
-
-    fn observation(&self, s: &State, seat: Seat) -> Observation {
-        self.observe(s, seat)
-    }
-
-    fn turns_completed(&self, s: &State) -> u32 {
-        s.table.turns
-    }
-
-    fn round(&self, s: &State) -> u32 {
-        u32::from(s.table.round)
-    }
-
-    fn action_name(&self, _s: &State, a: Action) -> String {
+    /// A human-readable name for `a`.
+    pub(crate) fn name_action(&self, a: Action) -> String {
         let card = |c: u8| {
             self.data
                 .cards
@@ -385,5 +313,78 @@ impl Game for TofuKingdom {
             Action::Guess(x) => format!("name player {} as Princess Tofu", u32::from(x) + 1),
             Action::Steal(x) => format!("take a point from player {}", u32::from(x) + 1),
         }
+    }
+}
+
+impl Game for TofuKingdom {
+    type State = State;
+    type Action = Action;
+    type Observation = Observation;
+
+    const INFO: GameInfo = INFO;
+
+    fn num_seats(&self) -> usize {
+        self.players as usize
+    }
+
+    fn new_state<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+        self.set_up(rng)
+    }
+
+    fn to_move(&self, s: &State) -> Option<Seat> {
+        match s.table.phase {
+            Phase::Ask | Phase::Guess => Some(s.table.prince),
+            Phase::Answer { to, .. } => Some(to),
+            Phase::Steal { seat } => Some(seat),
+            Phase::Over => None,
+        }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
+        self.legal(s, out)
+    }
+
+    fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+        crate::game::debug_assert_legal(self, s, a);
+        self.play(s, a, rng)
+    }
+
+    fn outcome(&self, s: &State) -> Option<Outcome> {
+        if !s.table.is_over() {
+            return None;
+        }
+        let n = self.players as usize;
+        let mut score = [0.0; MAX_SEATS];
+        for i in 0..n {
+            score[i] = f64::from(s.table.points[i]);
+        }
+        // "The player with the highest score wins the game. The game is a tie if more than one
+        // player shares the highest score."
+        Some(Outcome::from_keys(
+            n,
+            score,
+            &s.table.points[..n],
+            s.table.capped,
+        ))
+    }
+
+    fn determinize<R: Rng + ?Sized>(&self, s: &State, observer: Seat, rng: &mut R) -> State {
+        self.sample_hidden(s, observer, rng)
+    }
+
+    fn observation(&self, s: &State, seat: Seat) -> Observation {
+        self.observe(s, seat)
+    }
+
+    fn turns_completed(&self, s: &State) -> u32 {
+        s.table.turns
+    }
+
+    fn round(&self, s: &State) -> u32 {
+        u32::from(s.table.round)
+    }
+
+    fn action_name(&self, _s: &State, a: Action) -> String {
+        self.name_action(a)
     }
 }

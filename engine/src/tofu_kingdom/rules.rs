@@ -248,7 +248,7 @@ impl TofuKingdom {
         }
     }
 
-    pub(super) fn play<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+    pub(crate) fn play<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
         s.table.turns += 1;
         match a {
             Action::Ask { to, question } => s.table.phase = Phase::Answer { to, question },
@@ -422,7 +422,7 @@ impl TofuKingdom {
         t.gained = [0; MAX_PLAYERS];
         t.phase = Phase::Ask;
         s.stats.round_steals_len = 0;
-        self.deal(s, rng);
+        self.deal_round(s, rng);
     }
 
     /// At the end of a game: whether undoing the last round's steals would change who wins, and

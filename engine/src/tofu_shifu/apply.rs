@@ -5,7 +5,7 @@ use super::*;
 
 impl TofuShifu {
     /// Applies a legal action (unchecked).
-    pub(crate) fn step<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+    pub(crate) fn play<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
         let seat = s.current as usize;
         match a {
             Action::ClaimTown(i) => self.claim_town(s, i),

@@ -52,7 +52,7 @@ impl TofuShifu {
     /// entered, a card chosen) showed that its hand could pay for them. A re-deal that could not
     /// finish the turn is therefore rejected and drawn again (up to 64 times); if none fits, that
     /// player's private cards are kept and only the others are re-dealt.
-    pub(crate) fn determinized<R: Rng + ?Sized>(
+    pub(crate) fn sample_hidden<R: Rng + ?Sized>(
         &self,
         s: &State,
         observer: Seat,

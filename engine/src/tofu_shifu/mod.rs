@@ -141,11 +141,6 @@ pub fn flag_index(f: Flag) -> usize {
     }
 }
 
-#[cfg(debug_assertions)]
-thread_local! {
-    static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(256));
-}
-
 /// A production card's upgrade cost, compact for the move generator.
 #[derive(Debug, Clone, Copy)]
 struct CardCost {
@@ -172,7 +167,7 @@ impl Game for TofuShifu {
     }
 
     fn new_state<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
-        self.deal(rng)
+        self.set_up(rng)
     }
 
     fn to_move(&self, s: &State) -> Option<Seat> {
@@ -188,14 +183,8 @@ impl Game for TofuShifu {
     }
 
     fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
-        #[cfg(debug_assertions)]
-        DEBUG_LEGAL.with(|buf| {
-            // A reused buffer, so debug builds allocate no more than release builds once warm.
-            let mut legal = buf.borrow_mut();
-            self.legal(s, &mut legal);
-            debug_assert!(legal.contains(&a), "illegal {a:?} in {:?}", s.turn);
-        });
-        self.step(s, a, rng)
+        crate::game::debug_assert_legal(self, s, a);
+        self.play(s, a, rng)
     }
 
     fn outcome(&self, s: &State) -> Option<Outcome> {
@@ -215,7 +204,7 @@ impl Game for TofuShifu {
     }
 
     fn determinize<R: Rng + ?Sized>(&self, s: &State, observer: Seat, rng: &mut R) -> State {
-        self.determinized(s, observer, rng)
+        self.sample_hidden(s, observer, rng)
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Observation {
@@ -231,7 +220,7 @@ impl Game for TofuShifu {
     }
 
     fn action_name(&self, s: &State, a: Action) -> String {
-        self.describe(s, a)
+        self.name_action(s, a)
     }
 }
 
@@ -331,7 +320,7 @@ impl TofuShifu {
     }
 
     /// The human-readable name of an action.
-    pub fn describe(&self, s: &State, a: Action) -> String {
+    pub(crate) fn name_action(&self, s: &State, a: Action) -> String {
         let card = |c: u8| {
             self.data
                 .cards

@@ -731,7 +731,7 @@ mod tests {
         }
         let dear = TofuShifu::new(dear, Params::with_players(4)).unwrap();
         for g in [&g, &dear] {
-            let mut p = g.deal(&mut rng_from_seed(3)).players[0];
+            let mut p = g.set_up(&mut rng_from_seed(3)).players[0];
             let mut answers = [0u32; 2];
             for discount in [false, true] {
                 p.bonuses = if discount {
@@ -763,7 +763,7 @@ mod tests {
             let mut data = CardData::builtin("calibrated").unwrap();
             data.customers_per_table = per;
             let g = TofuShifu::new(data, Params::with_players(4)).unwrap();
-            let mut p = g.deal(&mut rng_from_seed(1)).players[0];
+            let mut p = g.set_up(&mut rng_from_seed(1)).players[0];
             let mut answers = [0u32; 2];
             for lanterns in 0..4 {
                 p.lanterns = lanterns;

@@ -266,7 +266,7 @@ impl TofuShifu {
     }
 
     /// The rulebook's Setup.
-    pub(crate) fn deal<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+    pub(crate) fn set_up<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
         let d = &self.data;
         let n = self.players as usize;
         let mut s = State {

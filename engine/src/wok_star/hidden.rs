@@ -7,6 +7,7 @@ use super::data::{CUSTOMER_SLOTS, MAX_RECIPES, MAX_REGULAR};
 use super::setup::draw_bit;
 use super::state::State;
 use super::WokStar;
+use crate::game::Seat;
 use rand::Rng;
 use serde::Serialize;
 
@@ -57,7 +58,12 @@ impl WokStar {
 
     /// A copy in which the advertised Coupon customers are drawn again from every Coupon
     /// customer nobody has seen.
-    pub(crate) fn sample_hidden<R: Rng + ?Sized>(&self, s: &State, rng: &mut R) -> State {
+    pub(crate) fn sample_hidden<R: Rng + ?Sized>(
+        &self,
+        s: &State,
+        _observer: Seat,
+        rng: &mut R,
+    ) -> State {
         let mut v = s.clone();
         let in_deck = s.deck & COUPON_SLOTS;
         let mut unseen = in_deck | s.coupons;

@@ -61,11 +61,6 @@ use crate::game::{Game, Outcome, Seat, MAX_SEATS};
 use crate::registry::GameInfo;
 use rand::Rng;
 
-#[cfg(debug_assertions)]
-thread_local! {
-    static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = std::cell::RefCell::new(Vec::with_capacity(256));
-}
-
 /// What Wok Star is: its name, player counts, and how it is won.
 pub const INFO: GameInfo = GameInfo {
     name: "wok-star",
@@ -303,12 +298,7 @@ impl Game for WokStar {
     }
 
     fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
-        #[cfg(debug_assertions)]
-        DEBUG_LEGAL.with(|buf| {
-            let mut legal = buf.borrow_mut();
-            self.legal(s, &mut legal);
-            debug_assert!(legal.contains(&a), "illegal {a:?} in {:?}", s.phase);
-        });
+        crate::game::debug_assert_legal(self, s, a);
         self.play(s, a, rng)
     }
 
@@ -338,8 +328,8 @@ impl Game for WokStar {
         })
     }
 
-    fn determinize<R: Rng + ?Sized>(&self, s: &State, _observer: Seat, rng: &mut R) -> State {
-        self.sample_hidden(s, rng)
+    fn determinize<R: Rng + ?Sized>(&self, s: &State, observer: Seat, rng: &mut R) -> State {
+        self.sample_hidden(s, observer, rng)
     }
 
     fn observation(&self, s: &State, seat: Seat) -> Observation {
