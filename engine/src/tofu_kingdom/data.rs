@@ -201,6 +201,9 @@ impl CardData {
     }
 }
 
+/// Builds an error at a field of the file being compiled.
+type FieldErr<'a> = dyn Fn(String, String) -> EngineError + 'a;
+
 fn compile(raw: RawData, file: &str, text: &str) -> Result<CardData, EngineError> {
     let err = |field: String, msg: String| EngineError::field(file, field, msg);
     if raw.winning_score == 0 {
@@ -216,33 +219,7 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<CardData, EngineError
             ))
         }
     };
-    let mut cards = Vec::new();
-    for (i, c) in raw.cards.iter().enumerate() {
-        let reward = match (c.reward.beans, c.reward.steal) {
-            (Some(n), None) => Reward::Beans(n),
-            (None, Some(n)) => Reward::Steal(n),
-            _ => {
-                return Err(err(
-                    format!("cards[{i}].reward"),
-                    "give exactly one of `beans: N` or `steal: N`".into(),
-                ))
-            }
-        };
-        if cards.iter().any(|x: &Card| x.id == c.id) {
-            return Err(err(
-                format!("cards[{i}].id"),
-                format!("duplicate id `{}`", c.id),
-            ));
-        }
-        cards.push(Card {
-            id: c.id.clone(),
-            faction: c.faction,
-            eye: c.eye,
-            upper_left: c.upper_left,
-            lower_right: c.lower_right,
-            reward,
-        });
-    }
+    let cards = compile_cards(&raw.cards, &err)?;
     let find = |id: &str| -> Result<u8, EngineError> {
         cards
             .iter()
@@ -252,34 +229,7 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<CardData, EngineError
     };
     let prince = find("prince_mochi")?;
     let princess = find("princess_tofu")?;
-    let mut characters = Vec::new();
-    for (i, c) in cards.iter().enumerate() {
-        if i as u8 == prince {
-            continue;
-        }
-        if c.eye.is_none() {
-            return Err(err(
-                format!("cards[{i}].eye"),
-                "a Character card needs an eye mark: T, F or \"?\"".into(),
-            ));
-        }
-        if c.upper_left.is_none() {
-            return Err(err(
-                format!("cards[{i}].upper_left"),
-                "a Character card needs an upper-left symbol: heart, crown or mask".into(),
-            ));
-        }
-        characters.push(i as u8);
-    }
-    if characters.len() < 2 || characters.len() > MAX_CHARACTERS {
-        return Err(err(
-            "cards".into(),
-            format!(
-                "{} Character cards; between 2 and {MAX_CHARACTERS} are supported",
-                characters.len()
-            ),
-        ));
-    }
+    let characters = compile_characters(&cards, prince, &err)?;
     let all_name = format!("all_{}", characters.len());
     if raw.deal_modes.kuraki_mura.use_cards != all_name {
         return Err(err(
@@ -298,34 +248,7 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<CardData, EngineError
         if !(3..=8).contains(&players) {
             return Err(err(field, "player counts run from 3 to 8".into()));
         }
-        let ids: Vec<u8> = match list {
-            RawList::Named(name) if *name == all_name => characters.clone(),
-            RawList::Named(name) => {
-                return Err(err(
-                    field,
-                    format!("expected a list of card ids or `{all_name}`, got `{name}`"),
-                ))
-            }
-            RawList::Cards(names) => {
-                let mut v = Vec::new();
-                for (j, n) in names.iter().enumerate() {
-                    let id = cards.iter().position(|c| &c.id == n).map(|i| i as u8);
-                    match id {
-                        Some(id) if id != prince && !v.contains(&id) => v.push(id),
-                        Some(_) => {
-                            return Err(err(
-                                format!("{field}[{j}]"),
-                                format!("`{n}` is Prince Mochi or listed twice"),
-                            ))
-                        }
-                        None => {
-                            return Err(err(format!("{field}[{j}]"), format!("unknown card `{n}`")))
-                        }
-                    }
-                }
-                v
-            }
-        };
+        let ids = deal_list(list, &field, &cards, &characters, prince, &err)?;
         if ids.len() < players as usize - 1 {
             return Err(err(
                 field,
@@ -354,6 +277,111 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<CardData, EngineError
         characters,
         blue_orange,
         text: text.to_string(),
+    })
+}
+
+fn compile_cards(raw: &[RawCard], err: &FieldErr) -> Result<Vec<Card>, EngineError> {
+    let mut cards = Vec::new();
+    for (i, c) in raw.iter().enumerate() {
+        let reward = match (c.reward.beans, c.reward.steal) {
+            (Some(n), None) => Reward::Beans(n),
+            (None, Some(n)) => Reward::Steal(n),
+            _ => {
+                return Err(err(
+                    format!("cards[{i}].reward"),
+                    "give exactly one of `beans: N` or `steal: N`".into(),
+                ))
+            }
+        };
+        if cards.iter().any(|x: &Card| x.id == c.id) {
+            return Err(err(
+                format!("cards[{i}].id"),
+                format!("duplicate id `{}`", c.id),
+            ));
+        }
+        cards.push(Card {
+            id: c.id.clone(),
+            faction: c.faction,
+            eye: c.eye,
+            upper_left: c.upper_left,
+            lower_right: c.lower_right,
+            reward,
+        });
+    }
+    Ok(cards)
+}
+
+/// The Character cards: every card but Prince Mochi, each with an eye mark and an upper-left
+/// symbol.
+fn compile_characters(cards: &[Card], prince: u8, err: &FieldErr) -> Result<Vec<u8>, EngineError> {
+    let mut characters = Vec::new();
+    for (i, c) in cards.iter().enumerate() {
+        if i as u8 == prince {
+            continue;
+        }
+        if c.eye.is_none() {
+            return Err(err(
+                format!("cards[{i}].eye"),
+                "a Character card needs an eye mark: T, F or \"?\"".into(),
+            ));
+        }
+        if c.upper_left.is_none() {
+            return Err(err(
+                format!("cards[{i}].upper_left"),
+                "a Character card needs an upper-left symbol: heart, crown or mask".into(),
+            ));
+        }
+        characters.push(i as u8);
+    }
+    if characters.len() < 2 || characters.len() > MAX_CHARACTERS {
+        return Err(err(
+            "cards".into(),
+            format!(
+                "{} Character cards; between 2 and {MAX_CHARACTERS} are supported",
+                characters.len()
+            ),
+        ));
+    }
+    Ok(characters)
+}
+
+/// One player count's dealing list of the other edition: `all_N` or card ids.
+fn deal_list(
+    list: &RawList,
+    field: &str,
+    cards: &[Card],
+    characters: &[u8],
+    prince: u8,
+    err: &FieldErr,
+) -> Result<Vec<u8>, EngineError> {
+    let all_name = format!("all_{}", characters.len());
+    Ok(match list {
+        RawList::Named(name) if *name == all_name => characters.to_vec(),
+        RawList::Named(name) => {
+            return Err(err(
+                field.to_string(),
+                format!("expected a list of card ids or `{all_name}`, got `{name}`"),
+            ))
+        }
+        RawList::Cards(names) => {
+            let mut v = Vec::new();
+            for (j, n) in names.iter().enumerate() {
+                let id = cards.iter().position(|c| &c.id == n).map(|i| i as u8);
+                match id {
+                    Some(id) if id != prince && !v.contains(&id) => v.push(id),
+                    Some(_) => {
+                        return Err(err(
+                            format!("{field}[{j}]"),
+                            format!("`{n}` is Prince Mochi or listed twice"),
+                        ))
+                    }
+                    None => {
+                        return Err(err(format!("{field}[{j}]"), format!("unknown card `{n}`")))
+                    }
+                }
+            }
+            v
+        }
     })
 }
 

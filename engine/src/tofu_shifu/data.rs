@@ -554,132 +554,150 @@ const MAX_FLAGS_OF_A_GROUP: usize = 127;
 /// Most symbols in one list (a cost, an order, an objective): the counters are small.
 const MAX_LIST: usize = 8;
 
+/// Size checks against one file: lists of at most [`MAX_LIST`] entries, numbers below a bound.
+struct Sizes<'a> {
+    file: &'a str,
+}
+
+impl Sizes<'_> {
+    fn list(&self, field: String, n: usize) -> Result<(), EngineError> {
+        if n > MAX_LIST {
+            Err(EngineError::field(
+                self.file,
+                field,
+                format!("{n} entries; at most {MAX_LIST}"),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn at_most(&self, field: &str, n: u64, max: u64) -> Result<(), EngineError> {
+        if n > max {
+            Err(EngineError::field(
+                self.file,
+                field.to_string(),
+                format!("{n} is more than {max}"),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// Checks every list and number against the sizes the compiled tables hold, and that ids are
 /// unique, before anything is compiled.
 fn check_sizes(raw: &RawData, file: &str) -> Result<(), EngineError> {
-    let err = |field: String, msg: String| EngineError::field(file, field, msg);
-    let list = |field: String, n: usize| {
-        if n > MAX_LIST {
-            Err(err(field, format!("{n} entries; at most {MAX_LIST}")))
-        } else {
-            Ok(())
-        }
-    };
-    let at_most = |field: &str, n: u64, max: u64| {
-        if n > max {
-            Err(err(field.to_string(), format!("{n} is more than {max}")))
-        } else {
-            Ok(())
-        }
-    };
+    let sizes = Sizes { file };
+    check_counts(raw, &sizes)?;
+    for (s, r) in &raw.spaces {
+        check_space_sizes(*s, r, &sizes)?;
+    }
+    check_card_sizes(raw, &sizes)?;
+    check_unique_ids(raw, file)
+}
+
+/// Dish values, the supply and the set-up numbers.
+fn check_counts(raw: &RawData, sizes: &Sizes) -> Result<(), EngineError> {
     for (d, &n) in &raw.dish_values {
-        at_most(&format!("dish_values.{d:?}"), n as u64, 1_000)?;
+        sizes.at_most(&format!("dish_values.{d:?}"), n as u64, 1_000)?;
     }
     for (d, &n) in &raw.supply.dish_tokens {
-        at_most(&format!("supply.dish_tokens.{d:?}"), n as u64, 1_000)?;
+        sizes.at_most(&format!("supply.dish_tokens.{d:?}"), n as u64, 1_000)?;
     }
     for (h, &n) in &raw.supply.hat_tokens {
-        at_most(&format!("supply.hat_tokens.{h:?}"), n as u64, 1_000)?;
+        sizes.at_most(&format!("supply.hat_tokens.{h:?}"), n as u64, 1_000)?;
     }
-    at_most("supply.coins", raw.supply.coins as u64, 10_000)?;
+    sizes.at_most("supply.coins", raw.supply.coins as u64, 10_000)?;
     for (i, &c) in raw.setup.start_coins_by_seat.iter().enumerate() {
-        at_most(&format!("setup.start_coins_by_seat[{i}]"), c as u64, 1_000)?;
+        sizes.at_most(&format!("setup.start_coins_by_seat[{i}]"), c as u64, 1_000)?;
     }
-    at_most("setup.hand_size", raw.setup.hand_size as u64, 32)?;
-    at_most("setup.hand_limit", raw.setup.hand_limit as u64, 32)?;
-    at_most(
+    sizes.at_most("setup.hand_size", raw.setup.hand_size as u64, 32)?;
+    sizes.at_most("setup.hand_limit", raw.setup.hand_limit as u64, 32)?;
+    sizes.at_most(
         "setup.end_trigger_objectives",
         raw.setup.end_trigger_objectives as u64,
         32,
     )?;
-    list(
+    sizes.list(
         "setup.player_board_flags".into(),
         raw.setup.player_board_flags.len(),
-    )?;
-    for (s, r) in &raw.spaces {
-        let name = serde_json::to_value(s)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
-        for (k, v) in [
-            ("lower", &r.lower),
-            ("higher", &r.higher),
-            ("single", &r.single),
-            ("cost", &r.cost),
-        ] {
-            if let Some(v) = v {
-                list(format!("spaces.{name}.{k}"), v.len())?;
-            }
-        }
-        for (k, v) in [
-            ("extra_payment_options", &r.extra_payment_options),
-            (
-                "extra_payment_options_when_copied",
-                &r.extra_payment_options_when_copied,
-            ),
-        ] {
-            for (i, o) in v.iter().flatten().enumerate() {
-                list(format!("spaces.{name}.{k}[{i}]"), o.len())?;
-            }
-        }
-        for (k, v) in [
-            ("base_draw", r.base_draw),
-            ("extra_draw_per_payment", r.extra_draw_per_payment),
-            ("max_extra_payments", r.max_extra_payments),
-            ("market_sales_per_action", r.market_sales_per_action),
-        ] {
-            at_most(&format!("spaces.{name}.{k}"), v.unwrap_or(0) as u64, 16)?;
+    )
+}
+
+fn check_space_sizes(s: Space, r: &RawSpace, sizes: &Sizes) -> Result<(), EngineError> {
+    let name = serde_json::to_value(s)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    for (k, v) in [
+        ("lower", &r.lower),
+        ("higher", &r.higher),
+        ("single", &r.single),
+        ("cost", &r.cost),
+    ] {
+        if let Some(v) = v {
+            sizes.list(format!("spaces.{name}.{k}"), v.len())?;
         }
     }
+    for (k, v) in [
+        ("extra_payment_options", &r.extra_payment_options),
+        (
+            "extra_payment_options_when_copied",
+            &r.extra_payment_options_when_copied,
+        ),
+    ] {
+        for (i, o) in v.iter().flatten().enumerate() {
+            sizes.list(format!("spaces.{name}.{k}[{i}]"), o.len())?;
+        }
+    }
+    for (k, v) in [
+        ("base_draw", r.base_draw),
+        ("extra_draw_per_payment", r.extra_draw_per_payment),
+        ("max_extra_payments", r.max_extra_payments),
+        ("market_sales_per_action", r.market_sales_per_action),
+    ] {
+        sizes.at_most(&format!("spaces.{name}.{k}"), v.unwrap_or(0) as u64, 16)?;
+    }
+    Ok(())
+}
+
+/// Production cards, market prices and objectives' coin requirements.
+fn check_card_sizes(raw: &RawData, sizes: &Sizes) -> Result<(), EngineError> {
     for (i, c) in raw.production_cards.iter().enumerate() {
-        list(
-            format!("production_cards[{i}].upgrade_cost.hats"),
-            c.upgrade_cost.hats.len(),
-        )?;
-        list(
-            format!("production_cards[{i}].upgrade_cost.dishes"),
-            c.upgrade_cost.dishes.len(),
-        )?;
-        list(
-            format!("production_cards[{i}].objective_requirement"),
-            c.objective_requirement.len(),
-        )?;
-        at_most(
-            &format!("production_cards[{i}].upgrade_cost.coins"),
-            c.upgrade_cost.coins as u64,
-            1_000,
-        )?;
-        at_most(
-            &format!("production_cards[{i}].alt_card_price"),
-            c.alt_card_price as u64,
-            1_000,
-        )?;
+        let f = |k: &str| format!("production_cards[{i}].{k}");
+        sizes.list(f("upgrade_cost.hats"), c.upgrade_cost.hats.len())?;
+        sizes.list(f("upgrade_cost.dishes"), c.upgrade_cost.dishes.len())?;
+        sizes.list(f("objective_requirement"), c.objective_requirement.len())?;
+        sizes.at_most(&f("upgrade_cost.coins"), c.upgrade_cost.coins as u64, 1_000)?;
+        sizes.at_most(&f("alt_card_price"), c.alt_card_price as u64, 1_000)?;
     }
     for (i, &p) in raw.market.slot_prices_left_to_right.iter().enumerate() {
-        at_most(
+        sizes.at_most(
             &format!("market.slot_prices_left_to_right[{i}]"),
             p as u64,
             1_000,
         )?;
     }
+    let coins = |r: &BTreeMap<String, u16>| *r.get("coins").unwrap_or(&0) as u64;
     for (i, o) in raw.town_objectives.iter().enumerate() {
-        at_most(
-            &format!("town_objectives[{i}].requirement.coins"),
-            *o.requirement.get("coins").unwrap_or(&0) as u64,
-            1_000,
-        )?;
+        let f = format!("town_objectives[{i}].requirement.coins");
+        sizes.at_most(&f, coins(&o.requirement), 1_000)?;
     }
     for (i, o) in raw.player_objectives.iter().enumerate() {
-        at_most(
-            &format!("player_objectives[{i}].requirement.coins"),
-            *o.requirement.get("coins").unwrap_or(&0) as u64,
-            1_000,
-        )?;
+        let f = format!("player_objectives[{i}].requirement.coins");
+        sizes.at_most(&f, coins(&o.requirement), 1_000)?;
     }
+    Ok(())
+}
+
+/// Production cards, customers and objectives are picked out by id: each id once per kind.
+fn check_unique_ids(raw: &RawData, file: &str) -> Result<(), EngineError> {
     let unique = |field: &str, ids: Vec<&String>| {
         for (i, id) in ids.iter().enumerate() {
             if ids[..i].contains(id) {
-                return Err(err(
+                return Err(EngineError::field(
+                    file,
                     format!("{field}[{i}].id"),
                     format!("`{id}` is used twice"),
                 ));
@@ -702,11 +720,82 @@ fn check_sizes(raw: &RawData, file: &str) -> Result<(), EngineError> {
     Ok(())
 }
 
+/// Builds an error at a field of the file being compiled.
+type At<'a> = dyn Fn(&str, String) -> EngineError + 'a;
+
 fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
     check_sizes(&raw, file)?;
     let kept = raw.clone();
     let err = |field: &str, msg: String| EngineError::field(file, field, msg);
+    let tokens = compile_tokens(&raw, &err)?;
+    let pays = compile_payment(&raw, &err)?;
+    let spaces = compile_spaces(&raw, &err)?;
+    check_market(&raw.market, &err)?;
+    let board = compile_board(&raw.setup, &err)?;
+    if raw.supply.coins == 0 {
+        return Err(err(
+            "supply.coins",
+            "0 coins: every coin a player gains comes from this supply, so no coin could be paid"
+                .into(),
+        ));
+    }
+    let (town_objectives, player_objectives) = compile_objectives(&raw, file, &err)?;
+    let cards = compile_cards(&raw, &board, &err)?;
+    let customers = compile_customers(&raw, &err)?;
+    let setup = &raw.setup;
+    if setup.start_coins_by_seat.len() < MAX_PLAYERS {
+        return Err(err(
+            "setup.start_coins_by_seat",
+            format!("needs {MAX_PLAYERS} entries, one per seat"),
+        ));
+    }
+    let (seat, t) = (&spaces.seat, &setup.tables);
+    Ok(CardData {
+        source: file.to_string(),
+        status: raw.status,
+        dish_values: tokens.dish_values,
+        supply_dishes: tokens.supply_dishes,
+        supply_hats: tokens.supply_hats,
+        supply_coins: raw.supply.coins,
+        pays,
+        spaces: spaces.spaces,
+        seat_base_draw: seat.base_draw.unwrap_or(2),
+        seat_extra_draw: seat.extra_draw_per_payment.unwrap_or(2),
+        seat_max_extra: seat.max_extra_payments.unwrap_or(3),
+        seat_extra_options: spaces.seat_extra_options,
+        seat_extra_options_copied: spaces.seat_extra_options_copied,
+        market_sales: spaces.market_sales,
+        market_slots: raw.market.slots,
+        market_prices: raw.market.slot_prices_left_to_right.clone(),
+        price_mode: raw.market.price_mode,
+        hand_size: setup.hand_size,
+        hand_limit: setup.hand_limit,
+        start_coins: setup.start_coins_by_seat.clone(),
+        board_dish_flags: board.dish_flags,
+        board_hat_flags: board.hat_flags,
+        board_dish_tokens: board.dish_tokens,
+        board_hat_tokens: board.hat_tokens,
+        tables_total: t.total,
+        tables_at_start: t.unlocked_at_start,
+        tables_per_lantern: t.unlock_per_lantern,
+        customers_per_table: t.customers_per_table,
+        end_objectives: setup.end_trigger_objectives,
+        town_objectives,
+        player_objectives,
+        cards,
+        customers,
+        raw: kept,
+    })
+}
 
+/// Dish values and the token supply, per dish and hat.
+struct Tokens {
+    dish_values: [u16; 4],
+    supply_dishes: [u16; 4],
+    supply_hats: [u16; 4],
+}
+
+fn compile_tokens(raw: &RawData, err: &At) -> Result<Tokens, EngineError> {
     let mut dish_values = [0u16; 4];
     for d in Dish::ALL {
         dish_values[d as usize] = *raw
@@ -736,7 +825,14 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             "there are no Apprentice hat tokens".into(),
         ));
     }
+    Ok(Tokens {
+        dish_values,
+        supply_dishes,
+        supply_hats,
+    })
+}
 
+fn compile_payment(raw: &RawData, err: &At) -> Result<[[bool; 5]; 5], EngineError> {
     let mut pays = [[false; 5]; 5];
     for h in Hat::ALL {
         let list = raw
@@ -747,7 +843,19 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             pays[h as usize][c as usize] = true;
         }
     }
+    Ok(pays)
+}
 
+/// The action spaces' signposts, and the Seat and Serve spaces' own numbers.
+struct Spaces {
+    spaces: [SpaceDef; 9],
+    seat: RawSpace,
+    market_sales: u8,
+    seat_extra_options: Vec<HatCounts>,
+    seat_extra_options_copied: Vec<HatCounts>,
+}
+
+fn compile_spaces(raw: &RawData, err: &At) -> Result<Spaces, EngineError> {
     let mut spaces = [SpaceDef {
         lower: [0; 5],
         higher: [0; 5],
@@ -763,42 +871,7 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             .spaces
             .get(&s)
             .ok_or_else(|| err("spaces", format!("missing {name}")))?;
-        let def = match s {
-            Space::Copy => {
-                let single = r
-                    .single
-                    .as_ref()
-                    .ok_or_else(|| err(&f, "Copy needs `single` (one signpost)".into()))?;
-                SpaceDef {
-                    lower: hat_counts(single),
-                    higher: hat_counts(single),
-                    capacity: r.capacity.unwrap_or(1),
-                }
-            }
-            Space::Rest => {
-                let cost = r.cost.clone().unwrap_or_default();
-                SpaceDef {
-                    lower: hat_counts(&cost),
-                    higher: hat_counts(&cost),
-                    capacity: u8::MAX,
-                }
-            }
-            _ => {
-                let lower = r
-                    .lower
-                    .as_ref()
-                    .ok_or_else(|| err(&f, "missing `lower` signpost".into()))?;
-                let higher = r
-                    .higher
-                    .as_ref()
-                    .ok_or_else(|| err(&f, "missing `higher` signpost".into()))?;
-                SpaceDef {
-                    lower: hat_counts(lower),
-                    higher: hat_counts(higher),
-                    capacity: r.capacity.unwrap_or(2),
-                }
-            }
-        };
+        let def = space_def(s, r, &f, err)?;
         if def.capacity == 0 {
             return Err(err(&format!("{f}.capacity"), "must be at least 1".into()));
         }
@@ -813,12 +886,14 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
     let seat = seat.expect("checked above");
     let seat_extra_options: Vec<HatCounts> = seat
         .extra_payment_options
+        .clone()
         .unwrap_or_else(|| vec![vec![Hat::Waiter]])
         .iter()
         .map(|o| hat_counts(o))
         .collect();
     let seat_extra_options_copied: Vec<HatCounts> = seat
         .extra_payment_options_when_copied
+        .as_ref()
         .map(|v| v.iter().map(|o| hat_counts(o)).collect())
         .unwrap_or_else(|| seat_extra_options.clone());
     if seat_extra_options.len() > 8 || seat_extra_options_copied.len() > 8 {
@@ -827,48 +902,110 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             "at most 8 options".into(),
         ));
     }
+    Ok(Spaces {
+        spaces,
+        seat,
+        market_sales,
+        seat_extra_options,
+        seat_extra_options_copied,
+    })
+}
 
-    if raw.market.slots == 0 || raw.market.slots > MAX_MARKET {
+/// One space's signposts: Copy has a single one, Rest a cost, the others a lower and a higher.
+fn space_def(s: Space, r: &RawSpace, f: &str, err: &At) -> Result<SpaceDef, EngineError> {
+    Ok(match s {
+        Space::Copy => {
+            let single = r
+                .single
+                .as_ref()
+                .ok_or_else(|| err(f, "Copy needs `single` (one signpost)".into()))?;
+            SpaceDef {
+                lower: hat_counts(single),
+                higher: hat_counts(single),
+                capacity: r.capacity.unwrap_or(1),
+            }
+        }
+        Space::Rest => {
+            let cost = r.cost.clone().unwrap_or_default();
+            SpaceDef {
+                lower: hat_counts(&cost),
+                higher: hat_counts(&cost),
+                capacity: u8::MAX,
+            }
+        }
+        _ => {
+            let lower = r
+                .lower
+                .as_ref()
+                .ok_or_else(|| err(f, "missing `lower` signpost".into()))?;
+            let higher = r
+                .higher
+                .as_ref()
+                .ok_or_else(|| err(f, "missing `higher` signpost".into()))?;
+            SpaceDef {
+                lower: hat_counts(lower),
+                higher: hat_counts(higher),
+                capacity: r.capacity.unwrap_or(2),
+            }
+        }
+    })
+}
+
+fn check_market(m: &RawMarket, err: &At) -> Result<(), EngineError> {
+    if m.slots == 0 || m.slots > MAX_MARKET {
         return Err(err(
             "market.slots",
-            format!("must be 1 to {MAX_MARKET}, got {}", raw.market.slots),
+            format!("must be 1 to {MAX_MARKET}, got {}", m.slots),
         ));
     }
-    if raw.market.slot_prices_left_to_right.len() != raw.market.slots {
+    if m.slot_prices_left_to_right.len() != m.slots {
         return Err(err(
             "market.slot_prices_left_to_right",
             format!(
                 "has {} prices for {} slots",
-                raw.market.slot_prices_left_to_right.len(),
-                raw.market.slots
+                m.slot_prices_left_to_right.len(),
+                m.slots
             ),
         ));
     }
-    if raw.market.new_cards_enter != "leftmost" {
+    if m.new_cards_enter != "leftmost" {
         return Err(err(
             "market.new_cards_enter",
             format!(
                 "only \"leftmost\" is supported, got {:?}",
-                raw.market.new_cards_enter
+                m.new_cards_enter
             ),
         ));
     }
+    Ok(())
+}
 
-    let setup = &raw.setup;
-    let mut board_dish_flags = [0u8; 4];
-    let mut board_hat_flags = [0u8; 4];
-    let mut board_dish_tokens = [0u8; 4];
-    let mut board_hat_tokens = [0u8; 4];
+/// The flags and tokens printed on a player board.
+struct Board {
+    dish_flags: DishCounts,
+    hat_flags: [u8; 4],
+    dish_tokens: DishCounts,
+    hat_tokens: [u8; 4],
+}
+
+/// The player board's flags, then the tables and the face-up Town objectives.
+fn compile_board(setup: &RawSetup, err: &At) -> Result<Board, EngineError> {
+    let mut b = Board {
+        dish_flags: [0; 4],
+        hat_flags: [0; 4],
+        dish_tokens: [0; 4],
+        hat_tokens: [0; 4],
+    };
     for (i, fl) in setup.player_board_flags.iter().enumerate() {
         let f = format!("setup.player_board_flags[{i}]");
         match (fl.kind, fl.dish, fl.hat) {
             (FlagKind::Dish, Some(d), None) => {
-                board_dish_flags[d as usize] += 1;
-                board_dish_tokens[d as usize] += fl.token as u8;
+                b.dish_flags[d as usize] += 1;
+                b.dish_tokens[d as usize] += fl.token as u8;
             }
             (FlagKind::Hat, None, Some(h)) if h != Hat::Apprentice => {
-                board_hat_flags[h as usize] += 1;
-                board_hat_tokens[h as usize] += fl.token as u8;
+                b.hat_flags[h as usize] += 1;
+                b.hat_tokens[h as usize] += fl.token as u8;
             }
             _ => {
                 return Err(err(
@@ -878,7 +1015,17 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             }
         }
     }
-    let t = &setup.tables;
+    check_tables(&setup.tables, err)?;
+    if setup.town_objectives_face_up != "player_count" {
+        return Err(err(
+            "setup.town_objectives_face_up",
+            "only \"player_count\" is supported".into(),
+        ));
+    }
+    Ok(b)
+}
+
+fn check_tables(t: &RawTables, err: &At) -> Result<(), EngineError> {
     if t.total as usize > MAX_TABLES || t.total == 0 {
         return Err(err(
             "setup.tables.total",
@@ -897,21 +1044,14 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             format!("must be 1 to {SEATS_PER_TABLE}"),
         ));
     }
-    if setup.town_objectives_face_up != "player_count" {
-        return Err(err(
-            "setup.town_objectives_face_up",
-            "only \"player_count\" is supported".into(),
-        ));
-    }
+    Ok(())
+}
 
-    if raw.supply.coins == 0 {
-        return Err(err(
-            "supply.coins",
-            "0 coins: every coin a player gains comes from this supply, so no coin could be paid"
-                .into(),
-        ));
-    }
-    // Town objectives.
+fn compile_objectives(
+    raw: &RawData,
+    file: &str,
+    err: &At,
+) -> Result<(Vec<TownObjective>, Vec<PlayerObjective>), EngineError> {
     if raw.town_objectives.is_empty() {
         return Err(err(
             "town_objectives",
@@ -958,8 +1098,14 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             requirement: parse_requirement(&o.requirement, file, &f)?,
         });
     }
+    Ok((town_objectives, player_objectives))
+}
 
-    // Production cards.
+fn compile_cards(
+    raw: &RawData,
+    board: &Board,
+    err: &At,
+) -> Result<Vec<ProductionCard>, EngineError> {
     if raw.production_cards.len() > MAX_CARDS {
         return Err(err(
             "production_cards",
@@ -1006,11 +1152,23 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             card_price: c.alt_card_price,
         });
     }
-    // A player's flag counts of a group (Lanterns, dishes, hats) are checked against objectives
-    // one per byte, below 128 (`objectives::covers`): a group can give no more flags than that.
+    check_flag_groups(&cards, board, err)?;
+    let min_cards = raw.market.slots;
+    if cards.len() < min_cards {
+        return Err(err(
+            "production_cards",
+            format!("need at least {min_cards} cards to fill the market"),
+        ));
+    }
+    Ok(cards)
+}
+
+/// A player's flag counts of a group (Lanterns, dishes, hats) are checked against objectives
+/// one per byte, below 128 (`objectives::covers`): a group can give no more flags than that.
+fn check_flag_groups(cards: &[ProductionCard], b: &Board, err: &At) -> Result<(), EngineError> {
     let board = |x: &[u8; 4]| x.iter().map(|&n| n as usize).sum::<usize>();
     let mut given = [0usize; 3];
-    for c in &cards {
+    for c in cards {
         given[match c.flag {
             Flag::Lantern => 0,
             Flag::Dish(_) => 1,
@@ -1019,8 +1177,8 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
     }
     for ((group, board_flags), n) in [
         ("LANTERN", 0),
-        ("DISH", board(&board_dish_flags)),
-        ("HAT", board(&board_hat_flags)),
+        ("DISH", board(&b.dish_flags)),
+        ("HAT", board(&b.hat_flags)),
     ]
     .into_iter()
     .zip(given)
@@ -1036,15 +1194,10 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             ));
         }
     }
-    let min_cards = raw.market.slots;
-    if cards.len() < min_cards {
-        return Err(err(
-            "production_cards",
-            format!("need at least {min_cards} cards to fill the market"),
-        ));
-    }
+    Ok(())
+}
 
-    // Customers.
+fn compile_customers(raw: &RawData, err: &At) -> Result<Vec<Customer>, EngineError> {
     if raw.customers.len() > MAX_TILES {
         return Err(err("customers", format!("at most {MAX_TILES} tiles")));
     }
@@ -1082,50 +1235,7 @@ fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
             coin_on_leave: c.coin_on_leave,
         });
     }
-
-    if setup.start_coins_by_seat.len() < MAX_PLAYERS {
-        return Err(err(
-            "setup.start_coins_by_seat",
-            format!("needs {MAX_PLAYERS} entries, one per seat"),
-        ));
-    }
-
-    Ok(CardData {
-        source: file.to_string(),
-        status: raw.status,
-        dish_values,
-        supply_dishes,
-        supply_hats,
-        supply_coins: raw.supply.coins,
-        pays,
-        spaces,
-        seat_base_draw: seat.base_draw.unwrap_or(2),
-        seat_extra_draw: seat.extra_draw_per_payment.unwrap_or(2),
-        seat_max_extra: seat.max_extra_payments.unwrap_or(3),
-        seat_extra_options,
-        seat_extra_options_copied,
-        market_sales,
-        market_slots: raw.market.slots,
-        market_prices: raw.market.slot_prices_left_to_right.clone(),
-        price_mode: raw.market.price_mode,
-        hand_size: setup.hand_size,
-        hand_limit: setup.hand_limit,
-        start_coins: setup.start_coins_by_seat.clone(),
-        board_dish_flags,
-        board_hat_flags,
-        board_dish_tokens,
-        board_hat_tokens,
-        tables_total: t.total,
-        tables_at_start: t.unlocked_at_start,
-        tables_per_lantern: t.unlock_per_lantern,
-        customers_per_table: t.customers_per_table,
-        end_objectives: setup.end_trigger_objectives,
-        town_objectives,
-        player_objectives,
-        cards,
-        customers,
-        raw: kept,
-    })
+    Ok(customers)
 }
 
 #[cfg(test)]

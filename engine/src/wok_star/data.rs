@@ -610,6 +610,9 @@ where
     d.deserialize_map(Unique(std::marker::PhantomData))
 }
 
+/// Builds an error at a field whose line is found under a top-level section (see [`locate`]).
+type At<'a> = dyn Fn(&str, &str, String, String) -> EngineError + 'a;
+
 fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError> {
     let at = |section: &str, needle: &str, field: String, message: String| EngineError::Data {
         file: file.to_string(),
@@ -622,230 +625,14 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
     check_rulebook(rb)
         .map_err(|(field, msg)| at("rulebook", field, format!("rulebook.{field}"), msg))?;
     let t = raw.track;
-    if !(t.min <= t.start && t.start <= t.max && t.max <= 20) {
-        return Err(at(
-            "track",
-            "track",
-            "track".into(),
-            format!(
-                "need min <= start <= max <= 20, got min {}, start {}, max {}",
-                t.min, t.start, t.max
-            ),
-        ));
-    }
-    if raw.ingredients.is_empty() || raw.ingredients.len() > MAX_INGREDIENTS {
-        return Err(at(
-            "ingredients",
-            "ingredients",
-            "ingredients".into(),
-            format!(
-                "{} ingredient cards; from 1 to {MAX_INGREDIENTS} are supported",
-                raw.ingredients.len()
-            ),
-        ));
-    }
-    let mut ingredients = Vec::new();
-    for (name, methods) in &raw.ingredients {
-        let field = format!("ingredients.{name}");
-        let methods: [Method; METHODS] = methods.as_slice().try_into().map_err(|_| {
-            at(
-                "ingredients",
-                name,
-                field.clone(),
-                format!(
-                    "an ingredient card has {METHODS} methods, got {}",
-                    methods.len()
-                ),
-            )
-        })?;
-        for (k, m) in methods.iter().enumerate() {
-            if m.gain == 0 || m.gain > t.max {
-                return Err(at(
-                    "ingredients",
-                    name,
-                    format!("{field}[{k}].gain"),
-                    format!(
-                        "must be from 1 to the track's top ({}), got {}",
-                        t.max, m.gain
-                    ),
-                ));
-            }
-        }
-        ingredients.push(Ingredient {
-            name: name.clone(),
-            methods,
-        });
-    }
-    if raw.recipes.is_empty() || raw.recipes.len() > MAX_RECIPES {
-        return Err(at(
-            "recipes",
-            "recipes",
-            "recipes".into(),
-            format!(
-                "{} recipes; from 1 to {MAX_RECIPES} are supported",
-                raw.recipes.len()
-            ),
-        ));
-    }
+    check_track(&t, &at)?;
+    let ingredients = compile_ingredients(&raw.ingredients, &t, &at)?;
     // Names pick cards out (`show`, the summaries, the tests): each once per kind.
     let names = |v: Vec<&str>, section| unique_names(section, &v, file, text);
-    names(
-        raw.recipes.iter().map(|r| r.name.as_str()).collect(),
-        "recipes",
-    )?;
-    let mut recipes: Vec<Recipe> = Vec::new();
-    for (i, r) in raw.recipes.iter().enumerate() {
-        let field = format!("recipes[{i}]");
-        let here = |f: &str, msg: String| at("recipes", &r.name, format!("{field}.{f}"), msg);
-        if r.price == 0 || r.price > 1000 {
-            return Err(here(
-                "price",
-                format!("must be from 1 to 1000, got {}", r.price),
-            ));
-        }
-        if r.ingredients.is_empty() || r.ingredients.len() > 4 {
-            return Err(here(
-                "ingredients",
-                format!(
-                    "a recipe needs 1 to 4 ingredients, got {}",
-                    r.ingredients.len()
-                ),
-            ));
-        }
-        let mut ids = Vec::new();
-        let mut set = 0u16;
-        for name in &r.ingredients {
-            let Some(k) = ingredients.iter().position(|x| &x.name == name) else {
-                return Err(here(
-                    "ingredients",
-                    format!("unknown ingredient `{name}` (not under `ingredients:`)"),
-                ));
-            };
-            if set & (1 << k) != 0 {
-                return Err(here("ingredients", format!("`{name}` is listed twice")));
-            }
-            set |= 1 << k;
-            ids.push(k as u8);
-        }
-        if r.regular.is_empty() || r.regular.len() > MAX_REGULAR {
-            return Err(here(
-                "regular",
-                format!(
-                    "1 to {MAX_REGULAR} Regular customers, got {}",
-                    r.regular.len()
-                ),
-            ));
-        }
-        if r.coupon.len() > MAX_COUPON {
-            return Err(here(
-                "coupon",
-                format!(
-                    "at most {MAX_COUPON} Coupon customers, got {}",
-                    r.coupon.len()
-                ),
-            ));
-        }
-        for (f, list) in [("regular", &r.regular), ("coupon", &r.coupon)] {
-            if let Some(v) = list.iter().find(|&&v| v == 0 || v > 100) {
-                return Err(here(f, format!("incomes run from $1 to $100, got {v}")));
-            }
-        }
-        recipes.push(Recipe {
-            name: r.name.clone(),
-            price: r.price,
-            ingredients: ids,
-            ingredient_set: set,
-            regular: r.regular.clone(),
-            coupon: r.coupon.clone(),
-        });
-    }
-    for (players, prices) in &rb.setup_recipes {
-        for &p in prices {
-            if !recipes.iter().any(|r| r.price == p) {
-                return Err(at(
-                    "rulebook",
-                    "setup_recipes",
-                    format!("rulebook.setup_recipes.{players}"),
-                    format!("no recipe costs ${p}"),
-                ));
-            }
-        }
-    }
-    let mut income_goals = BTreeMap::new();
-    for (difficulty, by_players) in &raw.income_goals {
-        let mut m = BTreeMap::new();
-        for (&players, goals) in by_players {
-            let field = format!("income_goals.{difficulty}.{players}");
-            let goals: [u16; DAYS] = goals.as_slice().try_into().map_err(|_| {
-                at(
-                    "income_goals",
-                    difficulty,
-                    field.clone(),
-                    format!("{DAYS} goals, one per day, got {}", goals.len()),
-                )
-            })?;
-            if !(2..=4).contains(&players) {
-                return Err(at(
-                    "income_goals",
-                    difficulty,
-                    field,
-                    "player counts run from 2 to 4".into(),
-                ));
-            }
-            if goals.iter().any(|&g| g > 10_000) {
-                return Err(at(
-                    "income_goals",
-                    difficulty,
-                    field,
-                    "goals run from $0 to $10000".into(),
-                ));
-            }
-            m.insert(players, goals);
-        }
-        income_goals.insert(difficulty.clone(), m);
-    }
-    if raw.events.len() > MAX_EVENTS {
-        return Err(at(
-            "events",
-            "events",
-            "events".into(),
-            format!(
-                "{} events; at most {MAX_EVENTS} are supported",
-                raw.events.len()
-            ),
-        ));
-    }
-    for (i, e) in raw.events.iter().enumerate() {
-        let end = match e.when.as_str() {
-            "immediate" => false,
-            "end_of_round" => true,
-            _ => {
-                return Err(at(
-                    "events",
-                    &e.name,
-                    format!("events[{i}].when"),
-                    format!("`immediate` or `end_of_round`, got `{}`", e.when),
-                ))
-            }
-        };
-        if end != e.act.end_of_round() {
-            return Err(at(
-                "events",
-                &e.name,
-                format!("events[{i}].do"),
-                format!(
-                    "`{}` is resolved {}, but `when` says {}",
-                    String::from(e.act),
-                    if e.act.end_of_round() {
-                        "at Daily Accounting"
-                    } else {
-                        "when drawn"
-                    },
-                    e.when
-                ),
-            ));
-        }
-    }
+    let recipes = compile_recipes(&raw.recipes, &ingredients, &at, (file, text))?;
+    check_setup_recipes(rb, &recipes, &at)?;
+    let income_goals = compile_goals(&raw.income_goals, &at)?;
+    check_events(&raw.events, &at)?;
     if raw.characters.len() > MAX_CHARACTERS {
         return Err(at(
             "characters",
@@ -877,6 +664,273 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
         characters: raw.characters,
         text: text.to_string(),
     })
+}
+
+fn check_track(t: &Track, at: &At) -> Result<(), EngineError> {
+    if !(t.min <= t.start && t.start <= t.max && t.max <= 20) {
+        return Err(at(
+            "track",
+            "track",
+            "track".into(),
+            format!(
+                "need min <= start <= max <= 20, got min {}, start {}, max {}",
+                t.min, t.start, t.max
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn compile_ingredients(
+    raw: &BTreeMap<String, Vec<Method>>,
+    t: &Track,
+    at: &At,
+) -> Result<Vec<Ingredient>, EngineError> {
+    if raw.is_empty() || raw.len() > MAX_INGREDIENTS {
+        return Err(at(
+            "ingredients",
+            "ingredients",
+            "ingredients".into(),
+            format!(
+                "{} ingredient cards; from 1 to {MAX_INGREDIENTS} are supported",
+                raw.len()
+            ),
+        ));
+    }
+    let mut ingredients = Vec::new();
+    for (name, methods) in raw {
+        let field = format!("ingredients.{name}");
+        let methods: [Method; METHODS] = methods.as_slice().try_into().map_err(|_| {
+            at(
+                "ingredients",
+                name,
+                field.clone(),
+                format!(
+                    "an ingredient card has {METHODS} methods, got {}",
+                    methods.len()
+                ),
+            )
+        })?;
+        for (k, m) in methods.iter().enumerate() {
+            if m.gain == 0 || m.gain > t.max {
+                return Err(at(
+                    "ingredients",
+                    name,
+                    format!("{field}[{k}].gain"),
+                    format!(
+                        "must be from 1 to the track's top ({}), got {}",
+                        t.max, m.gain
+                    ),
+                ));
+            }
+        }
+        ingredients.push(Ingredient {
+            name: name.clone(),
+            methods,
+        });
+    }
+    Ok(ingredients)
+}
+
+fn compile_recipes(
+    raw: &[RawRecipe],
+    ingredients: &[Ingredient],
+    at: &At,
+    (file, text): (&str, &str),
+) -> Result<Vec<Recipe>, EngineError> {
+    if raw.is_empty() || raw.len() > MAX_RECIPES {
+        return Err(at(
+            "recipes",
+            "recipes",
+            "recipes".into(),
+            format!(
+                "{} recipes; from 1 to {MAX_RECIPES} are supported",
+                raw.len()
+            ),
+        ));
+    }
+    let names: Vec<&str> = raw.iter().map(|r| r.name.as_str()).collect();
+    unique_names("recipes", &names, file, text)?;
+    raw.iter()
+        .enumerate()
+        .map(|(i, r)| compile_recipe(i, r, ingredients, at))
+        .collect()
+}
+
+fn compile_recipe(
+    i: usize,
+    r: &RawRecipe,
+    ingredients: &[Ingredient],
+    at: &At,
+) -> Result<Recipe, EngineError> {
+    let field = format!("recipes[{i}]");
+    let here = |f: &str, msg: String| at("recipes", &r.name, format!("{field}.{f}"), msg);
+    if r.price == 0 || r.price > 1000 {
+        return Err(here(
+            "price",
+            format!("must be from 1 to 1000, got {}", r.price),
+        ));
+    }
+    if r.ingredients.is_empty() || r.ingredients.len() > 4 {
+        return Err(here(
+            "ingredients",
+            format!(
+                "a recipe needs 1 to 4 ingredients, got {}",
+                r.ingredients.len()
+            ),
+        ));
+    }
+    let mut ids = Vec::new();
+    let mut set = 0u16;
+    for name in &r.ingredients {
+        let Some(k) = ingredients.iter().position(|x| &x.name == name) else {
+            return Err(here(
+                "ingredients",
+                format!("unknown ingredient `{name}` (not under `ingredients:`)"),
+            ));
+        };
+        if set & (1 << k) != 0 {
+            return Err(here("ingredients", format!("`{name}` is listed twice")));
+        }
+        set |= 1 << k;
+        ids.push(k as u8);
+    }
+    if r.regular.is_empty() || r.regular.len() > MAX_REGULAR {
+        return Err(here(
+            "regular",
+            format!(
+                "1 to {MAX_REGULAR} Regular customers, got {}",
+                r.regular.len()
+            ),
+        ));
+    }
+    if r.coupon.len() > MAX_COUPON {
+        return Err(here(
+            "coupon",
+            format!(
+                "at most {MAX_COUPON} Coupon customers, got {}",
+                r.coupon.len()
+            ),
+        ));
+    }
+    for (f, list) in [("regular", &r.regular), ("coupon", &r.coupon)] {
+        if let Some(v) = list.iter().find(|&&v| v == 0 || v > 100) {
+            return Err(here(f, format!("incomes run from $1 to $100, got {v}")));
+        }
+    }
+    Ok(Recipe {
+        name: r.name.clone(),
+        price: r.price,
+        ingredients: ids,
+        ingredient_set: set,
+        regular: r.regular.clone(),
+        coupon: r.coupon.clone(),
+    })
+}
+
+fn check_setup_recipes(rb: &Rulebook, recipes: &[Recipe], at: &At) -> Result<(), EngineError> {
+    for (players, prices) in &rb.setup_recipes {
+        for &p in prices {
+            if !recipes.iter().any(|r| r.price == p) {
+                return Err(at(
+                    "rulebook",
+                    "setup_recipes",
+                    format!("rulebook.setup_recipes.{players}"),
+                    format!("no recipe costs ${p}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Income goals by difficulty, then player count: one goal a day.
+type Goals = BTreeMap<String, BTreeMap<u8, [u16; DAYS]>>;
+
+fn compile_goals(
+    raw: &BTreeMap<String, BTreeMap<u8, Vec<u16>>>,
+    at: &At,
+) -> Result<Goals, EngineError> {
+    let mut income_goals = BTreeMap::new();
+    for (difficulty, by_players) in raw {
+        let mut m = BTreeMap::new();
+        for (&players, goals) in by_players {
+            let field = format!("income_goals.{difficulty}.{players}");
+            let goals: [u16; DAYS] = goals.as_slice().try_into().map_err(|_| {
+                at(
+                    "income_goals",
+                    difficulty,
+                    field.clone(),
+                    format!("{DAYS} goals, one per day, got {}", goals.len()),
+                )
+            })?;
+            if !(2..=4).contains(&players) {
+                return Err(at(
+                    "income_goals",
+                    difficulty,
+                    field,
+                    "player counts run from 2 to 4".into(),
+                ));
+            }
+            if goals.iter().any(|&g| g > 10_000) {
+                return Err(at(
+                    "income_goals",
+                    difficulty,
+                    field,
+                    "goals run from $0 to $10000".into(),
+                ));
+            }
+            m.insert(players, goals);
+        }
+        income_goals.insert(difficulty.clone(), m);
+    }
+    Ok(income_goals)
+}
+
+fn check_events(events: &[Event], at: &At) -> Result<(), EngineError> {
+    if events.len() > MAX_EVENTS {
+        return Err(at(
+            "events",
+            "events",
+            "events".into(),
+            format!(
+                "{} events; at most {MAX_EVENTS} are supported",
+                events.len()
+            ),
+        ));
+    }
+    for (i, e) in events.iter().enumerate() {
+        let end = match e.when.as_str() {
+            "immediate" => false,
+            "end_of_round" => true,
+            _ => {
+                return Err(at(
+                    "events",
+                    &e.name,
+                    format!("events[{i}].when"),
+                    format!("`immediate` or `end_of_round`, got `{}`", e.when),
+                ))
+            }
+        };
+        if end != e.act.end_of_round() {
+            return Err(at(
+                "events",
+                &e.name,
+                format!("events[{i}].do"),
+                format!(
+                    "`{}` is resolved {}, but `when` says {}",
+                    String::from(e.act),
+                    if e.act.end_of_round() {
+                        "at Daily Accounting"
+                    } else {
+                        "when drawn"
+                    },
+                    e.when
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
