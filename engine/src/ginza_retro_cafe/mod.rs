@@ -89,94 +89,9 @@ impl GinzaRetroCafe {
     pub fn new(data: GinzaData, params: Params) -> Result<GinzaRetroCafe, EngineError> {
         let players = params.players;
         INFO.check_players(players)?;
-        let n = usize::from(players);
         let rb = &data.rulebook;
-        let yen_per_vp = if params.yen_per_vp == 0 {
-            rb.yen_per_vp
-        } else {
-            params.yen_per_vp
-        };
-        if yen_per_vp > 50 {
-            return Err(EngineError::param(
-                "yen_per_vp",
-                format!("must be from 1 to 50 (0 for the data's), got {yen_per_vp}"),
-            ));
-        }
-        let limit_prices = if params.dice_limit_prices.is_empty() {
-            rb.dice_limit_prices.clone()
-        } else {
-            params.dice_limit_prices.clone()
-        };
-        if usize::from(rb.start_dice) + limit_prices.len() > usize::from(rb.dice_per_colour)
-            || limit_prices.iter().any(|&p| p > 50)
-        {
-            return Err(EngineError::param(
-                "dice_limit_prices",
-                format!(
-                    "at most {} raises (from {} dice to the {} of a colour), each at most ¥50",
-                    rb.dice_per_colour - rb.start_dice,
-                    rb.start_dice,
-                    rb.dice_per_colour
-                ),
-            ));
-        }
-        let need = |what: &str, have: usize, want: usize| {
-            if have < want {
-                Err(data.error_at(
-                    what,
-                    what,
-                    what.to_string(),
-                    format!("{n} players need {want}, the data has {have}"),
-                ))
-            } else {
-                Ok(())
-            }
-        };
-        need(
-            "players",
-            data.players.len(),
-            n * usize::from(rb.player_cards_dealt),
-        )?;
-        need("bonus", data.bonus.len(), n * usize::from(rb.bonus_dealt))?;
-        for (p, period) in data.customers.iter().enumerate() {
-            if period.len() < n {
-                return Err(data.error_at(
-                    "customers",
-                    ["morning", "daytime", "night"][p],
-                    format!("customers.{}", ["morning", "daytime", "night"][p]),
-                    format!("{n} players draw {n} customers of each time of day"),
-                ));
-            }
-        }
-        let demand = data.worst_demand(n);
-        for (r, &want) in demand.iter().enumerate() {
-            let have = data.rank_set(r as u8).count_ones() as usize;
-            if have < want {
-                return Err(data.error_at(
-                    "orders",
-                    "orders",
-                    "orders".into(),
-                    format!(
-                        "the customers of a {n}-player game can ask for {want} order cards of rank {}, the deck has {have}",
-                        ["I", "II", "III"][r]
-                    ),
-                ));
-            }
-        }
-        let top = rb.start_dice + limit_prices.len() as u8;
-        for (i, pc) in data.players.iter().enumerate() {
-            if pc.dice_limit_start < rb.start_dice || pc.dice_limit_start > top {
-                return Err(data.error_at(
-                    "players",
-                    &pc.name,
-                    format!("players[{i}].dice_limit_start"),
-                    format!(
-                        "must be from the {} starting dice to the top limit {top}",
-                        rb.start_dice
-                    ),
-                ));
-            }
-        }
+        let (yen_per_vp, limit_prices) = prices(&data, &params)?;
+        check_data_fits(&data, usize::from(players), &limit_prices)?;
         let tokens = rb.action_tokens[&players];
         let top_rank = data.orders.iter().map(|o| o.rank).max().unwrap_or(0);
         let rank_sets = (0..=top_rank).map(|r| data.rank_set(r)).collect();
@@ -215,6 +130,105 @@ impl GinzaRetroCafe {
     pub fn top_limit(&self) -> u8 {
         self.data.rulebook.start_dice + self.limit_prices.len() as u8
     }
+}
+
+/// Coins per VP and the dice-limit prices: the parameters', else the data's.
+fn prices(data: &GinzaData, params: &Params) -> Result<(u8, Vec<u8>), EngineError> {
+    let rb = &data.rulebook;
+    let yen_per_vp = if params.yen_per_vp == 0 {
+        rb.yen_per_vp
+    } else {
+        params.yen_per_vp
+    };
+    if yen_per_vp > 50 {
+        return Err(EngineError::param(
+            "yen_per_vp",
+            format!("must be from 1 to 50 (0 for the data's), got {yen_per_vp}"),
+        ));
+    }
+    let limit_prices = if params.dice_limit_prices.is_empty() {
+        rb.dice_limit_prices.clone()
+    } else {
+        params.dice_limit_prices.clone()
+    };
+    if usize::from(rb.start_dice) + limit_prices.len() > usize::from(rb.dice_per_colour)
+        || limit_prices.iter().any(|&p| p > 50)
+    {
+        return Err(EngineError::param(
+            "dice_limit_prices",
+            format!(
+                "at most {} raises (from {} dice to the {} of a colour), each at most ¥50",
+                rb.dice_per_colour - rb.start_dice,
+                rb.start_dice,
+                rb.dice_per_colour
+            ),
+        ));
+    }
+    Ok((yen_per_vp, limit_prices))
+}
+
+/// Whether the data has enough player cards, bonus cards, customers and order cards for `n`
+/// players, and dice-limit starts within the limits in force.
+fn check_data_fits(data: &GinzaData, n: usize, limit_prices: &[u8]) -> Result<(), EngineError> {
+    let rb = &data.rulebook;
+    let need = |what: &str, have: usize, want: usize| {
+        if have < want {
+            Err(data.error_at(
+                what,
+                what,
+                what.to_string(),
+                format!("{n} players need {want}, the data has {have}"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    need(
+        "players",
+        data.players.len(),
+        n * usize::from(rb.player_cards_dealt),
+    )?;
+    need("bonus", data.bonus.len(), n * usize::from(rb.bonus_dealt))?;
+    for (p, period) in data.customers.iter().enumerate() {
+        if period.len() < n {
+            return Err(data.error_at(
+                "customers",
+                ["morning", "daytime", "night"][p],
+                format!("customers.{}", ["morning", "daytime", "night"][p]),
+                format!("{n} players draw {n} customers of each time of day"),
+            ));
+        }
+    }
+    let demand = data.worst_demand(n);
+    for (r, &want) in demand.iter().enumerate() {
+        let have = data.rank_set(r as u8).count_ones() as usize;
+        if have < want {
+            return Err(data.error_at(
+                "orders",
+                "orders",
+                "orders".into(),
+                format!(
+                    "the customers of a {n}-player game can ask for {want} order cards of rank {}, the deck has {have}",
+                    ["I", "II", "III"][r]
+                ),
+            ));
+        }
+    }
+    let top = rb.start_dice + limit_prices.len() as u8;
+    for (i, pc) in data.players.iter().enumerate() {
+        if pc.dice_limit_start < rb.start_dice || pc.dice_limit_start > top {
+            return Err(data.error_at(
+                "players",
+                &pc.name,
+                format!("players[{i}].dice_limit_start"),
+                format!(
+                    "must be from the {} starting dice to the top limit {top}",
+                    rb.start_dice
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Game for GinzaRetroCafe {

@@ -9,6 +9,7 @@
 //! - [`state`]: the position, its phases and player boards;
 //! - [`action`]: the actions (one small decision each);
 //! - `setup.rs`: building a game and dealing a new position;
+//! - `tables.rs`: the lookup tables a game precomputes from its data;
 //! - `payment.rs`: hat-cost payment (who may pay what) and what a space needs to be entered;
 //! - `objectives.rs`: Town, Player and restaurant objectives;
 //! - `moves.rs`: the legal actions of each phase;
@@ -35,6 +36,7 @@ mod payment;
 mod present;
 mod setup;
 pub mod state;
+mod tables;
 pub mod types;
 mod validate;
 

@@ -101,119 +101,11 @@ impl WokStar {
     pub fn new(data: WokData, params: Params) -> Result<WokStar, EngineError> {
         let players = params.players;
         INFO.check_players(players)?;
-        let mut goals = data.goals(&params.difficulty, players)?;
-        if !(params.goal_scale.is_finite() && (0.0..=10.0).contains(&params.goal_scale)) {
-            return Err(EngineError::param(
-                "goal_scale",
-                format!("must be from 0 to 10, got {}", params.goal_scale),
-            ));
-        }
-        for g in &mut goals {
-            *g = (f64::from(*g) * params.goal_scale).round() as u16;
-        }
-        if !(params.speed.is_finite() && (0.01..=100.0).contains(&params.speed)) {
-            return Err(EngineError::param(
-                "speed",
-                format!("must be from 0.01 to 100, got {}", params.speed),
-            ));
-        }
-        let mut ms = [0u32; 8];
-        for (k, (key, secs)) in params.duration_fields().into_iter().enumerate() {
-            if !(secs.is_finite() && (0.0..=3600.0).contains(&secs)) {
-                return Err(EngineError::param(
-                    key,
-                    format!("must be from 0 to 3600 seconds, got {secs}"),
-                ));
-            }
-            ms[k] = ((secs * 1000.0 / params.speed).round() as u32).max(1);
-        }
-        // With instant waits and no closing on a round of waits, a team that waits runs the day
-        // to `max_day_seconds` one millisecond a wait: over a million actions a game.
-        if params.wait_seconds == 0.0 && !params.all_wait_closes {
-            return Err(EngineError::param(
-                "wait_seconds",
-                "wait_seconds = 0 with all_wait_closes = false: a waiting table would take a \
-                 million actions to reach max_day_seconds; give wait_seconds > 0 or \
-                 all_wait_closes = true"
-                    .to_string(),
-            ));
-        }
-        let durations = Durations {
-            roll: ms[0],
-            prepare: ms[1],
-            serve: ms[2],
-            hustle: ms[3],
-            pass: ms[4],
-            wash: ms[5],
-            wait: ms[6],
-            max_day: ms[7],
-        };
+        let (goals, durations) = timing(&data, &params)?;
         let rb = &data.rulebook;
-        let mut recipe_box = 0u16;
-        for (i, r) in data.recipes.iter().enumerate() {
-            if !(players == 2 && r.price == rb.two_player_removed_price) {
-                recipe_box |= 1 << i;
-            }
-        }
-        let setup = &rb.setup_recipes[&players];
-        // The set-up's piles, one a seat: the recipes in the box at the price it is dealt.
-        let setup_piles: Vec<u16> = setup
-            .iter()
-            .map(|&price| {
-                data.recipes.iter().enumerate().fold(0u16, |m, (i, r)| {
-                    m | u16::from(r.price == price && recipe_box & (1 << i) != 0) << i
-                })
-            })
-            .collect();
-        for (&price, pile) in setup.iter().zip(&setup_piles) {
-            let wanted = setup.iter().filter(|&&p| p == price).count();
-            let pile = pile.count_ones() as usize;
-            if pile < wanted {
-                return Err(EngineError::field(
-                    &data.source,
-                    format!("rulebook.setup_recipes.{players}"),
-                    format!("{wanted} recipes of ${price} are dealt, the data has {pile} in play"),
-                ));
-            }
-        }
-        if params.powers && data.characters.len() < usize::from(players) {
-            return Err(EngineError::field(
-                &data.source,
-                "characters",
-                format!(
-                    "Player Powers need a character for each of the {players} players; the data has {}",
-                    data.characters.len()
-                ),
-            ));
-        }
-        let cubes_needed =
-            u32::from(rb.start_fortune_cubes) * u32::from(players) + data::DAYS as u32;
-        if cubes_needed > u32::from(rb.fortune_cubes) {
-            return Err(EngineError::field(
-                &data.source,
-                "rulebook.fortune_cubes",
-                format!(
-                    "{cubes_needed} cubes are needed at set-up, the box has {}",
-                    rb.fortune_cubes
-                ),
-            ));
-        }
-        let pair_faces = data
-            .ingredients
-            .iter()
-            .map(|ing| {
-                ing.methods.map(|m| {
-                    let mut t = [0u8; 7];
-                    for (a, x) in t.iter_mut().enumerate().skip(1) {
-                        for b in 1..=6u8 {
-                            *x |= u8::from(m.condition.holds(a as u8, b)) << (b - 1);
-                        }
-                    }
-                    t[0] = (1..=6).fold(0, |f, a| f | u8::from(t[a] != 0) << (a - 1));
-                    t
-                })
-            })
-            .collect();
+        let (recipe_box, setup_piles) = recipe_piles(&data, players)?;
+        check_set_up(&data, &params)?;
+        let pair_faces = pair_faces(&data);
         let customer_cards = (0..data.recipes.len())
             .map(|r| setup::customer_cards(&data, r))
             .collect();
@@ -263,6 +155,140 @@ impl WokStar {
             .min()
             .map_or(0, |k| k as u8)
     }
+}
+
+/// The income goals scaled by `goal_scale`, and the durations in milliseconds at `speed`.
+fn timing(data: &WokData, params: &Params) -> Result<([u16; data::DAYS], Durations), EngineError> {
+    let players = params.players;
+    let mut goals = data.goals(&params.difficulty, players)?;
+    if !(params.goal_scale.is_finite() && (0.0..=10.0).contains(&params.goal_scale)) {
+        return Err(EngineError::param(
+            "goal_scale",
+            format!("must be from 0 to 10, got {}", params.goal_scale),
+        ));
+    }
+    for g in &mut goals {
+        *g = (f64::from(*g) * params.goal_scale).round() as u16;
+    }
+    if !(params.speed.is_finite() && (0.01..=100.0).contains(&params.speed)) {
+        return Err(EngineError::param(
+            "speed",
+            format!("must be from 0.01 to 100, got {}", params.speed),
+        ));
+    }
+    let mut ms = [0u32; 8];
+    for (k, (key, secs)) in params.duration_fields().into_iter().enumerate() {
+        if !(secs.is_finite() && (0.0..=3600.0).contains(&secs)) {
+            return Err(EngineError::param(
+                key,
+                format!("must be from 0 to 3600 seconds, got {secs}"),
+            ));
+        }
+        ms[k] = ((secs * 1000.0 / params.speed).round() as u32).max(1);
+    }
+    // With instant waits and no closing on a round of waits, a team that waits runs the day
+    // to `max_day_seconds` one millisecond a wait: over a million actions a game.
+    if params.wait_seconds == 0.0 && !params.all_wait_closes {
+        return Err(EngineError::param(
+            "wait_seconds",
+            "wait_seconds = 0 with all_wait_closes = false: a waiting table would take a \
+             million actions to reach max_day_seconds; give wait_seconds > 0 or \
+             all_wait_closes = true"
+                .to_string(),
+        ));
+    }
+    let durations = Durations {
+        roll: ms[0],
+        prepare: ms[1],
+        serve: ms[2],
+        hustle: ms[3],
+        pass: ms[4],
+        wash: ms[5],
+        wait: ms[6],
+        max_day: ms[7],
+    };
+    Ok((goals, durations))
+}
+
+/// The recipes in the box at this player count, and the set-up's piles: one a seat, the recipes
+/// in the box at the price it is dealt.
+fn recipe_piles(data: &WokData, players: u8) -> Result<(u16, Vec<u16>), EngineError> {
+    let rb = &data.rulebook;
+    let mut recipe_box = 0u16;
+    for (i, r) in data.recipes.iter().enumerate() {
+        if !(players == 2 && r.price == rb.two_player_removed_price) {
+            recipe_box |= 1 << i;
+        }
+    }
+    let setup = &rb.setup_recipes[&players];
+    // The set-up's piles, one a seat: the recipes in the box at the price it is dealt.
+    let setup_piles: Vec<u16> = setup
+        .iter()
+        .map(|&price| {
+            data.recipes.iter().enumerate().fold(0u16, |m, (i, r)| {
+                m | u16::from(r.price == price && recipe_box & (1 << i) != 0) << i
+            })
+        })
+        .collect();
+    for (&price, pile) in setup.iter().zip(&setup_piles) {
+        let wanted = setup.iter().filter(|&&p| p == price).count();
+        let pile = pile.count_ones() as usize;
+        if pile < wanted {
+            return Err(EngineError::field(
+                &data.source,
+                format!("rulebook.setup_recipes.{players}"),
+                format!("{wanted} recipes of ${price} are dealt, the data has {pile} in play"),
+            ));
+        }
+    }
+    Ok((recipe_box, setup_piles))
+}
+
+/// Characters for Player Powers, and Fortune cubes for the set-up.
+fn check_set_up(data: &WokData, params: &Params) -> Result<(), EngineError> {
+    let (players, rb) = (params.players, &data.rulebook);
+    if params.powers && data.characters.len() < usize::from(players) {
+        return Err(EngineError::field(
+            &data.source,
+            "characters",
+            format!(
+                "Player Powers need a character for each of the {players} players; the data has {}",
+                data.characters.len()
+            ),
+        ));
+    }
+    let cubes_needed = u32::from(rb.start_fortune_cubes) * u32::from(players) + data::DAYS as u32;
+    if cubes_needed > u32::from(rb.fortune_cubes) {
+        return Err(EngineError::field(
+            &data.source,
+            "rulebook.fortune_cubes",
+            format!(
+                "{cubes_needed} cubes are needed at set-up, the box has {}",
+                rb.fortune_cubes
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// For each ingredient's method and first die face, the second faces that meet its condition
+/// (entry 0: the first faces with any).
+fn pair_faces(data: &WokData) -> Vec<[[u8; 7]; data::METHODS]> {
+    data.ingredients
+        .iter()
+        .map(|ing| {
+            ing.methods.map(|m| {
+                let mut t = [0u8; 7];
+                for (a, x) in t.iter_mut().enumerate().skip(1) {
+                    for b in 1..=6u8 {
+                        *x |= u8::from(m.condition.holds(a as u8, b)) << (b - 1);
+                    }
+                }
+                t[0] = (1..=6).fold(0, |f, a| f | u8::from(t[a] != 0) << (a - 1));
+                t
+            })
+        })
+        .collect()
 }
 
 impl Game for WokStar {
