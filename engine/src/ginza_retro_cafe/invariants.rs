@@ -331,64 +331,7 @@ impl GinzaRetroCafe {
             add(s.won_orders[i], &format!("won_orders[{i}]"))?;
         }
         for (k, pl) in s.places.iter().enumerate() {
-            if !pl.occupied() {
-                if *pl != super::state::Place::EMPTY {
-                    return Err(format!(
-                        "places[{k}].card, places[{k}]: an empty place holds orders, tokens or \
-                         a Time marker"
-                    ));
-                }
-                continue;
-            }
-            let (p, c) = (usize::from(pl.card / 16), usize::from(pl.card % 16));
-            if p >= 3 || c >= self.data.customers[p].len() || s.arrived[p] & (1 << c) == 0 {
-                return Err(format!(
-                    "places[{k}].card, arrived: customer {} has not arrived",
-                    pl.card
-                ));
-            }
-            if pl.time == 0 || pl.time > self.data.rulebook.time_marker {
-                return Err(format!(
-                    "places[{k}].time: Time marker {}, not from 1 to {}",
-                    pl.time, self.data.rulebook.time_marker
-                ));
-            }
-            let wanted = &self.data.customers[p][c].orders;
-            for slot in 0..3 {
-                let o = pl.orders[slot];
-                if (slot < wanted.len()) != (o != NONE) {
-                    return Err(format!(
-                        "places[{k}].orders: {} orders, the customer asks for {}",
-                        pl.order_count(),
-                        wanted.len()
-                    ));
-                }
-                if o == NONE {
-                    if pl.tokens[slot] != NONE {
-                        return Err(format!("places[{k}].tokens: a token on no order"));
-                    }
-                    continue;
-                }
-                if u32::from(o) >= 64
-                    || self.data.orders.get(usize::from(o)).map(|x| x.rank) != Some(wanted[slot])
-                {
-                    return Err(format!(
-                        "places[{k}].orders: order {o} is not of the rank asked for"
-                    ));
-                }
-                add(1 << o, &format!("places[{k}].orders"))?;
-                if pl.tokens[slot] != NONE && pl.tokens[slot] >= self.players {
-                    return Err(format!(
-                        "places[{k}].tokens: a token of seat {}",
-                        pl.tokens[slot]
-                    ));
-                }
-            }
-            if (0..3).all(|slot| pl.orders[slot] == NONE || pl.tokens[slot] != NONE) {
-                return Err(format!(
-                    "places[{k}].tokens: every order has a token, yet the customer is here"
-                ));
-            }
+            self.check_place(s, k, pl, &mut add)?;
         }
         if seen != all_orders {
             return Err(
@@ -396,6 +339,82 @@ impl GinzaRetroCafe {
                     .into(),
             );
         }
+        self.check_customers(s)
+    }
+
+    /// One place: an arrived customer, its Time marker, the orders of the ranks it asks for,
+    /// each recorded with `add`, and the tokens on them.
+    fn check_place(
+        &self,
+        s: &State,
+        k: usize,
+        pl: &super::state::Place,
+        add: &mut dyn FnMut(u64, &str) -> Result<(), String>,
+    ) -> Result<(), String> {
+        if !pl.occupied() {
+            if *pl != super::state::Place::EMPTY {
+                return Err(format!(
+                    "places[{k}].card, places[{k}]: an empty place holds orders, tokens or \
+                     a Time marker"
+                ));
+            }
+            return Ok(());
+        }
+        let (p, c) = (usize::from(pl.card / 16), usize::from(pl.card % 16));
+        if p >= 3 || c >= self.data.customers[p].len() || s.arrived[p] & (1 << c) == 0 {
+            return Err(format!(
+                "places[{k}].card, arrived: customer {} has not arrived",
+                pl.card
+            ));
+        }
+        if pl.time == 0 || pl.time > self.data.rulebook.time_marker {
+            return Err(format!(
+                "places[{k}].time: Time marker {}, not from 1 to {}",
+                pl.time, self.data.rulebook.time_marker
+            ));
+        }
+        let wanted = &self.data.customers[p][c].orders;
+        for slot in 0..3 {
+            let o = pl.orders[slot];
+            if (slot < wanted.len()) != (o != NONE) {
+                return Err(format!(
+                    "places[{k}].orders: {} orders, the customer asks for {}",
+                    pl.order_count(),
+                    wanted.len()
+                ));
+            }
+            if o == NONE {
+                if pl.tokens[slot] != NONE {
+                    return Err(format!("places[{k}].tokens: a token on no order"));
+                }
+                continue;
+            }
+            if u32::from(o) >= 64
+                || self.data.orders.get(usize::from(o)).map(|x| x.rank) != Some(wanted[slot])
+            {
+                return Err(format!(
+                    "places[{k}].orders: order {o} is not of the rank asked for"
+                ));
+            }
+            add(1 << o, &format!("places[{k}].orders"))?;
+            if pl.tokens[slot] != NONE && pl.tokens[slot] >= self.players {
+                return Err(format!(
+                    "places[{k}].tokens: a token of seat {}",
+                    pl.tokens[slot]
+                ));
+            }
+        }
+        if (0..3).all(|slot| pl.orders[slot] == NONE || pl.tokens[slot] != NONE) {
+            return Err(format!(
+                "places[{k}].tokens: every order has a token, yet the customer is here"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Customer decks and arrivals, the order decks against the orders asked for, and the
+    /// customers arrived against those here, served and gone.
+    fn check_customers(&self, s: &State) -> Result<(), String> {
         for p in 0..3 {
             let all = (1u32 << self.data.customers[p].len()) - 1;
             let (d, a) = (u32::from(s.deck[p]), u32::from(s.arrived[p]));

@@ -14,21 +14,52 @@ impl TofuKingdom {
     /// Checks a loaded state; the error names the field.
     pub fn check_state(&self, s: &State) -> Result<(), String> {
         let t = &s.table;
+        self.check_clock(s)?;
+        self.check_cards_dealt(s)?;
+        self.check_log(s)?;
+        self.check_round(s)?;
+        self.check_invariants(s)?;
+        if !s.table.is_over() {
+            let mut legal: Vec<Action> = Vec::new();
+            self.legal(s, &mut legal);
+            if legal.is_empty() {
+                return Err(format!("table.phase: no legal action in {:?}", t.phase));
+            }
+        }
+        Ok(())
+    }
+    /// `x` is a seat of the game.
+    fn seat_in(&self, name: &str, x: u8) -> Result<(), String> {
         let n = self.players;
+        if x < n {
+            Ok(())
+        } else {
+            Err(format!("{name}: seat {x} in a {n}-player game"))
+        }
+    }
+
+    /// `c` is a card of the data.
+    fn card_in(&self, name: &str, c: u8) -> Result<(), String> {
+        let cards = self.data.cards.len();
+        if (c as usize) < cards {
+            Ok(())
+        } else {
+            Err(format!(
+                "{name}: card index {c} beyond the {cards} cards of the data"
+            ))
+        }
+    }
+
+    /// Players, the Prince, round and turns.
+    fn check_clock(&self, s: &State) -> Result<(), String> {
+        let (t, n) = (&s.table, self.players);
         if t.players != n {
             return Err(format!(
                 "table.players: the state has {} players, the game {n}",
                 t.players
             ));
         }
-        let seat = |name: &str, x: u8| {
-            if x < n {
-                Ok(())
-            } else {
-                Err(format!("{name}: seat {x} in a {n}-player game"))
-            }
-        };
-        seat("table.prince", t.prince)?;
+        self.seat_in("table.prince", t.prince)?;
         if t.round == 0 || t.round > self.params.max_rounds {
             return Err(format!(
                 "table.round: {} is not from 1 to {}",
@@ -44,19 +75,15 @@ impl TofuKingdom {
                 t.turns, t.round
             ));
         }
-        let cards = self.data.cards.len();
-        let card = |name: &str, c: u8| {
-            if (c as usize) < cards {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{name}: card index {c} beyond the {cards} cards of the data"
-                ))
-            }
-        };
+        Ok(())
+    }
+
+    /// The seats' cards, the centre, the points record and the round's steals.
+    fn check_cards_dealt(&self, s: &State) -> Result<(), String> {
+        let (t, n) = (&s.table, self.players);
         for (i, &c) in s.cards.iter().enumerate() {
             if i < n as usize {
-                card(&format!("cards[{i}]"), c)?;
+                self.card_in(&format!("cards[{i}]"), c)?;
             } else if c != NO_CARD {
                 return Err(format!("cards[{i}]: a card for a seat not in the game"));
             }
@@ -69,7 +96,7 @@ impl TofuKingdom {
             ));
         }
         for (i, &c) in s.centre[..s.centre_len as usize].iter().enumerate() {
-            card(&format!("centre[{i}]"), c)?;
+            self.card_in(&format!("centre[{i}]"), c)?;
         }
         if t.gains > MAX_LOADED_GAINS || t.stolen > t.gains {
             return Err(format!(
@@ -88,34 +115,47 @@ impl TofuKingdom {
             .iter()
             .enumerate()
         {
-            seat(&format!("stats.round_steals[{i}]"), thief)?;
-            seat(&format!("stats.round_steals[{i}]"), victim)?;
+            self.seat_in(&format!("stats.round_steals[{i}]"), thief)?;
+            self.seat_in(&format!("stats.round_steals[{i}]"), victim)?;
         }
+        Ok(())
+    }
+
+    /// The questions asked and the seats the phase names.
+    fn check_log(&self, s: &State) -> Result<(), String> {
+        let t = &s.table;
         if t.log_len as usize > t.log.len() {
             return Err(format!("table.log_len: {} entries", t.log_len));
         }
         for (i, e) in t.log().iter().enumerate() {
             let f = |x: &str| format!("table.log[{i}].{x}");
-            seat(&f("to"), e.to)?;
+            self.seat_in(&f("to"), e.to)?;
             if let Question::CardOf(x) = e.question {
-                seat(&f("question"), x)?;
+                self.seat_in(&f("question"), x)?;
             }
             match e.answer {
-                Answer::Seat(x) => seat(&f("answer"), x)?,
-                Answer::Card(c) => card(&f("answer"), c)?,
+                Answer::Seat(x) => self.seat_in(&f("answer"), x)?,
+                Answer::Card(c) => self.card_in(&f("answer"), c)?,
                 Answer::Centre => {}
             }
         }
         match t.phase {
             Phase::Answer { to, question } => {
-                seat("table.phase.to", to)?;
+                self.seat_in("table.phase.to", to)?;
                 if let Question::CardOf(x) = question {
-                    seat("table.phase.question", x)?;
+                    self.seat_in("table.phase.question", x)?;
                 }
             }
-            Phase::Steal { seat: x } => seat("table.phase.seat", x)?,
+            Phase::Steal { seat: x } => self.seat_in("table.phase.seat", x)?,
             _ => {}
         }
+        Ok(())
+    }
+
+    /// The first round's askings, the phase against the questions asked, the guess and what it
+    /// turned up, and the seats scored and stealing.
+    fn check_round(&self, s: &State) -> Result<(), String> {
+        let (t, n) = (&s.table, self.players);
         // The first round asks each other player once, in the log's first n-1 entries.
         let first = (t.log_len as usize).min(n as usize - 1);
         let mut asked = 0u8;
@@ -159,7 +199,7 @@ impl TofuKingdom {
             _ => {}
         }
         if let Some(g) = t.guess {
-            seat("table.guess", g)?;
+            self.seat_in("table.guess", g)?;
         }
         match t.guess {
             Some(g) if t.revealed != s.cards[g as usize] => {
@@ -172,14 +212,6 @@ impl TofuKingdom {
         }
         if u16::from(t.scored) >> n != 0 || u16::from(t.steals) >> n != 0 {
             return Err("table.scored/steals: a seat not in the game".into());
-        }
-        self.check_invariants(s)?;
-        if !s.table.is_over() {
-            let mut legal: Vec<Action> = Vec::new();
-            self.legal(s, &mut legal);
-            if legal.is_empty() {
-                return Err(format!("table.phase: no legal action in {:?}", t.phase));
-            }
         }
         Ok(())
     }

@@ -7,10 +7,16 @@ use super::*;
 impl TofuShifu {
     /// Checks every invariant; the error says which one failed.
     pub fn check_invariants(&self, s: &State) -> Result<(), String> {
-        let n = s.num_players as usize;
-        let finite = self.params.finite_reserve;
+        self.check_cards(s)?;
+        self.check_tiles(s)?;
+        self.check_tokens(s)?;
+        self.check_coins(s)?;
+        self.check_places(s)
+    }
 
-        // Cards: each card is in exactly one place.
+    /// Cards: each card is in exactly one place.
+    fn check_cards(&self, s: &State) -> Result<(), String> {
+        let n = s.num_players as usize;
         let mut seen: CardSet = 0;
         let mut place = |set: CardSet, what: &str| -> Result<(), String> {
             if seen & set != 0 {
@@ -52,8 +58,12 @@ impl TofuShifu {
                 cards(self.all_cards & !seen).collect::<Vec<_>>()
             ));
         }
+        Ok(())
+    }
 
-        // Customer tiles: bag + drawn + tables = all, disjoint.
+    /// Customer tiles: bag + drawn + tables = all, disjoint.
+    fn check_tiles(&self, s: &State) -> Result<(), String> {
+        let n = s.num_players as usize;
         let mut tiles_seen: TileSet = s.bag;
         if s.bag & s.drawn != 0 {
             return Err("bag, drawn: a tile both in the bag and drawn".into());
@@ -95,8 +105,13 @@ impl TofuShifu {
         if tiles_seen != self.all_tiles {
             return Err("bag, drawn, tables: customer tiles lost".into());
         }
+        Ok(())
+    }
 
-        // Dish tokens.
+    /// Dish and hat tokens: conserved, no reserve negative, no more tokens than flags.
+    fn check_tokens(&self, s: &State) -> Result<(), String> {
+        let n = s.num_players as usize;
+        let finite = self.params.finite_reserve;
         for d in 0..4 {
             let mut total = s.reserve_dishes[d] as i64;
             for p in &s.players[..n] {
@@ -151,7 +166,13 @@ impl TofuShifu {
                 }
             }
         }
-        // Coins.
+        Ok(())
+    }
+
+    /// Coins: conserved, the reserve not negative.
+    fn check_coins(&self, s: &State) -> Result<(), String> {
+        let n = s.num_players as usize;
+        let finite = self.params.finite_reserve;
         let coins =
             s.reserve_coins as i64 + s.players[..n].iter().map(|p| p.coins as i64).sum::<i64>();
         if coins != self.data.supply_coins as i64 {
@@ -163,8 +184,12 @@ impl TofuShifu {
         if finite && s.reserve_coins < 0 {
             return Err("reserve_coins: negative coin reserve".into());
         }
+        Ok(())
+    }
 
-        // Markers: at most `capacity` per Town-map space.
+    /// Markers within capacity, hands within the limit after Rest, each Town objective in one place.
+    fn check_places(&self, s: &State) -> Result<(), String> {
+        let n = s.num_players as usize;
         for space in Space::ALL {
             if space == Space::Rest {
                 continue;

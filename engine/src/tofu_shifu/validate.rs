@@ -29,6 +29,13 @@ impl TofuShifu {
     }
 
     fn check_ranges(&self, s: &State) -> Result<(), String> {
+        self.check_clock(s)?;
+        self.check_shared_ranges(s)?;
+        self.check_player_ranges(s)
+    }
+
+    /// Players, seat to move, round, turns and the cap.
+    fn check_clock(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         if s.num_players != n {
             return Err(format!(
@@ -57,18 +64,26 @@ impl TofuShifu {
         if s.capped && !(s.is_over() && s.round == max) {
             return Err("capped: only a game over at the round cap is capped".into());
         }
-        let cards = |name: &str, set: CardSet| {
-            if set & !self.all_cards != 0 {
-                Err(format!(
-                    "{name}: card index {} beyond the {} cards of the data",
-                    (set & !self.all_cards).trailing_zeros(),
-                    self.data.cards.len()
-                ))
-            } else {
-                Ok(())
-            }
-        };
-        cards("deck", s.deck)?;
+        Ok(())
+    }
+
+    /// Card indices within the data's cards.
+    fn cards_in_range(&self, name: &str, set: CardSet) -> Result<(), String> {
+        if set & !self.all_cards != 0 {
+            Err(format!(
+                "{name}: card index {} beyond the {} cards of the data",
+                (set & !self.all_cards).trailing_zeros(),
+                self.data.cards.len()
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The deck, market, bag, Town display and the rounds things ran out.
+    fn check_shared_ranges(&self, s: &State) -> Result<(), String> {
+        let n = self.players;
+        self.cards_in_range("deck", s.deck)?;
         for (slot, &c) in s.market.iter().enumerate() {
             if c == NONE {
                 continue;
@@ -126,6 +141,12 @@ impl TofuShifu {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Each seat's board, and no board for a seat not in the game.
+    fn check_player_ranges(&self, s: &State) -> Result<(), String> {
+        let n = self.players;
         for (i, p) in s.players.iter().enumerate().skip(n as usize) {
             if *p != PlayerState::default() {
                 return Err(format!("players[{i}]: a board for a seat not in the game"));
@@ -141,7 +162,7 @@ impl TofuShifu {
                 ("objective_zone", p.objective_zone),
                 ("restaurant_done", p.restaurant_done),
             ] {
-                cards(&f(name), set)?;
+                self.cards_in_range(&f(name), set)?;
             }
             if p.marker as usize >= Space::ALL.len() {
                 return Err(format!(
@@ -247,6 +268,12 @@ impl TofuShifu {
 
     /// The turn in progress: a chosen card, pending costs and counters within their bounds.
     fn check_turn(&self, s: &State) -> Result<(), String> {
+        self.check_turn_fields(s)?;
+        self.check_phase(s)
+    }
+
+    /// The turn's card, pending hats, extra payments, market sales, kept cards and drawn tiles.
+    fn check_turn_fields(&self, s: &State) -> Result<(), String> {
         let t = &s.turn;
         let p = s.me();
         if t.card != NONE && t.card as usize >= self.data.cards.len() {
@@ -283,6 +310,13 @@ impl TofuShifu {
         if s.drawn != 0 && t.phase != Phase::PlaceTiles {
             return Err("drawn: tiles drawn outside the Seat action's placing".into());
         }
+        Ok(())
+    }
+
+    /// The phase against the action taken, the card chosen and the hand.
+    fn check_phase(&self, s: &State) -> Result<(), String> {
+        let t = &s.turn;
+        let p = s.me();
         let held = p.hand.count_ones();
         let limit = self.hand_limit(p) as u32;
         let action = |want: &[Space]| {

@@ -9,6 +9,16 @@ use super::WokStar;
 impl WokStar {
     /// Checks every invariant of `s`; the error says which one fails.
     pub fn check_invariants(&self, s: &State) -> Result<(), String> {
+        self.check_seat_dice(s)?;
+        self.check_tokens(s)?;
+        self.check_ingredients(s)?;
+        self.check_cards(s)?;
+        self.check_timers(s)?;
+        self.check_phase(s)
+    }
+
+    /// Players, the day, and each seat's dice.
+    fn check_seat_dice(&self, s: &State) -> Result<(), String> {
         let rb = &self.data.rulebook;
         let n = self.players as usize;
         if s.players != self.players {
@@ -36,6 +46,12 @@ impl WokStar {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Fortune cubes and Hustle tokens: as many as the box holds.
+    fn check_tokens(&self, s: &State) -> Result<(), String> {
+        let rb = &self.data.rulebook;
         let cubes: u32 = s.cubes.iter().map(|&c| u32::from(c)).sum::<u32>()
             + s.tracker_cubes.count_ones()
             + u32::from(s.cube_supply)
@@ -54,6 +70,14 @@ impl WokStar {
                 rb.hustle_tokens
             ));
         }
+        Ok(())
+    }
+
+    /// The ingredients in play: track tokens within the track, upgrades, covering Hustle
+    /// tokens and owners.
+    fn check_ingredients(&self, s: &State) -> Result<(), String> {
+        let rb = &self.data.rulebook;
+        let n = self.players as usize;
         let in_play = self.ingredients_in_play(s);
         let mut covering = 0u32;
         for k in 0..self.data.ingredients.len() {
@@ -84,7 +108,11 @@ impl WokStar {
                 s.hustle_covering
             ));
         }
-        self.check_cards(s)?;
+        Ok(())
+    }
+
+    /// The timers against the phase, and a pending second cube move.
+    fn check_timers(&self, s: &State) -> Result<(), String> {
         let cap = self.capacity;
         if s.timers.iter().any(|t| t.top > cap) {
             return Err("timers: a timer holds more sand than it can".into());
@@ -118,7 +146,7 @@ impl WokStar {
                 ));
             }
         }
-        self.check_phase(s)
+        Ok(())
     }
 
     fn check_events(&self, s: &State) -> Result<(), String> {
