@@ -3,12 +3,14 @@
 //! supply dry, against stated targets. The documented procedure behind the default data.
 
 use crate::games::Playable;
-use crate::play::{play_stream, progress_bar, seat_specs, Tally};
+use crate::runner::seat_specs;
 use crate::setup::{GameArgs, RunArgs};
 use crate::stats::wilson;
-use crate::sweep::{build_cells, cell_name, grid};
+use crate::sweep::{build_cells, cell_name, grid, play_cells};
+use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use serde::Serialize;
 use shifu_agents::check_agent;
 use std::path::PathBuf;
 
@@ -39,10 +41,13 @@ pub struct CalibrateArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Print the result as JSON instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The targets a cell is checked against.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Targets {
     /// Mean rounds, lowest and highest.
     pub rounds: (f64, f64),
@@ -72,7 +77,7 @@ fn parse_range(s: &str) -> Result<(f64, f64)> {
 }
 
 /// One cell's figures.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct CellFigures {
     /// Games played.
     pub games: u64,
@@ -184,11 +189,55 @@ pub fn alternative(
         })
 }
 
-pub fn run(args: CalibrateArgs) -> Result<()> {
-    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+/// One cell of a calibration: its settings, its figures and the targets it misses.
+#[derive(Debug, Clone, Serialize)]
+pub struct CalibrateCell {
+    /// The cell's overrides as `key=value` words (empty: the game as given).
+    pub cell: String,
+    /// Its figures.
+    pub figures: CellFigures,
+    /// The targets it misses.
+    pub missed: Vec<String>,
 }
 
-fn run_game<G: Playable>(args: &CalibrateArgs) -> Result<()> {
+/// What `shifu calibrate` finds.
+#[derive(Debug, Clone, Serialize)]
+pub struct CalibrateResult {
+    /// The game.
+    pub game: String,
+    /// Seats at the table.
+    pub players: usize,
+    /// The agent specs by seat.
+    pub agents: Vec<String>,
+    /// Games per cell, on the same seeds.
+    pub games_per_cell: u64,
+    /// The master seed.
+    pub master_seed: u64,
+    /// Seconds the games took.
+    pub seconds: f64,
+    /// The card data.
+    pub data: String,
+    /// When the varied knobs stack on the data's own, the note that says so.
+    pub note: Option<String>,
+    /// The targets.
+    pub targets: Targets,
+    /// Every cell of the grid.
+    pub cells: Vec<CalibrateCell>,
+    /// Cells meeting every target.
+    pub meeting: usize,
+    /// The chosen cell (or, when none meets the targets, the nearest miss), by index.
+    pub chosen: Option<usize>,
+    /// A second route to the targets, by index.
+    pub alternative: Option<usize>,
+}
+
+pub fn run(args: CalibrateArgs) -> Result<()> {
+    let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    crate::render::emit(&result, args.json)
+}
+
+/// The targets of `args`, checked.
+fn targets(args: &CalibrateArgs) -> Result<Targets> {
     if args.run.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -200,97 +249,80 @@ fn run_game<G: Playable>(args: &CalibrateArgs) -> Result<()> {
             bail!("{key} must be a share from 0 to 1, got {x}");
         }
     }
-    let targets = Targets {
+    Ok(Targets {
         rounds: parse_range(&args.target_rounds)?,
         capped: args.max_capped,
         run_out: args.max_run_out,
-    };
+    })
+}
+
+fn run_game<G: Playable>(args: &CalibrateArgs) -> Result<CalibrateResult> {
+    let targets = targets(args)?;
     let cells = grid(&args.vary)?;
     let games: Vec<G> = build_cells(&args.game, &cells)?;
     let seats = games[0].num_seats();
     let specs = seat_specs(&args.run.agents, seats)?;
-    for (i, s) in specs.iter().enumerate() {
-        let _ = i;
+    for s in &specs {
         check_agent(&games[0], s)?;
     }
     if args.run.rotate {
         bail!("calibrate measures game length; --rotate does not apply");
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.run.threads.unwrap_or(0))
-        .build()?;
     let started = std::time::Instant::now();
-    let bar = progress_bar(args.run.games * games.len() as u64, args.quiet);
-    let mut figures = Vec::new();
-    for g in &games {
-        let mut t = Tally::default();
-        play_stream(
-            g,
-            &specs,
-            args.run.seed,
-            false,
-            0..args.run.games,
-            &pool,
-            |r| {
-                t.add(&r, seats);
-                bar.inc(1);
-                Ok(())
-            },
-        )?;
-        figures.push(CellFigures::from_tally::<G>(&t));
-    }
-    bar.finish_and_clear();
+    let tallies = play_cells(&games, &specs, &args.run, args.quiet)?;
+    let figures: Vec<CellFigures> = tallies.iter().map(CellFigures::from_tally::<G>).collect();
     let secs = started.elapsed().as_secs_f64();
     let base: G = args.game.build()?;
-    print_table(args, &base, &specs, &cells, &figures, &targets, secs);
+    let chosen = choose(&figures, &targets);
+    let meeting = figures
+        .iter()
+        .filter(|f| f.misses(&targets).is_empty())
+        .count();
+    let alternative = chosen
+        .filter(|_| meeting > 0)
+        .and_then(|i| alternative(&cells, &figures, &targets, i));
+    let result = CalibrateResult {
+        game: base.name().to_string(),
+        players: base.num_seats(),
+        agents: specs,
+        games_per_cell: args.run.games,
+        master_seed: args.run.seed,
+        seconds: secs,
+        data: base.data_label(),
+        note: stacking_note(&base.data_label(), &args.vary),
+        targets,
+        cells: cells
+            .iter()
+            .zip(figures)
+            .map(|(c, f)| CalibrateCell {
+                cell: cell_name(c),
+                missed: f.misses(&targets),
+                figures: f,
+            })
+            .collect(),
+        meeting,
+        chosen,
+        alternative,
+    };
     if let Some(path) = &args.out {
-        write_csv(path, &cells, &figures, &targets)?;
+        write_csv(path, &result)?;
     }
-    Ok(())
+    Ok(result)
 }
 
-fn print_table<G: Playable>(
-    args: &CalibrateArgs,
-    game: &G,
-    specs: &[String],
-    cells: &[Vec<(String, String)>],
-    figures: &[CellFigures],
-    t: &Targets,
-    secs: f64,
-) {
-    println!(
-        "calibration: {} with {} players, agents {}, {} games per cell on the same seeds (master seed {}), {} cells, {:.0} s",
-        game.name(),
-        game.num_seats(),
-        specs.join(" | "),
-        args.run.games,
-        args.run.seed,
-        cells.len(),
-        secs
-    );
-    println!("card data: {}", game.data_label());
-    if let Some(note) = stacking_note(&game.data_label(), &args.vary) {
-        println!("{note}");
+impl CalibrateCell {
+    /// The cell's name in the table: `(as given)` for the game without overrides.
+    fn label(&self) -> String {
+        if self.cell.is_empty() {
+            "(as given)".to_string()
+        } else {
+            self.cell.clone()
+        }
     }
-    println!(
-        "targets: mean rounds from {} to {}; capped at most {:.1}%; each supply runs out in at most {:.1}% of games",
-        t.rounds.0,
-        t.rounds.1,
-        100.0 * t.capped,
-        100.0 * t.run_out
-    );
-    println!();
-    let names: Vec<String> = figures[0]
-        .run_out
-        .iter()
-        .map(|(e, _)| format!(" {} [95% CI] |", e.replace('_', " ")))
-        .collect();
-    println!(
-        "| cell | mean rounds [95% CI] | capped [95% CI] |{} missed |",
-        names.concat()
-    );
-    println!("|{}", " --- |".repeat(4 + names.len()));
-    for (c, f) in cells.iter().zip(figures) {
+
+    /// The cell's row of the markdown table.
+    fn table_row(&self) -> String {
+        let f = &self.figures;
         let n = f.games as f64;
         let share = |x: f64| {
             let (lo, hi) = wilson(x * n, n);
@@ -301,77 +333,123 @@ fn print_table<G: Playable>(
             .iter()
             .map(|(_, s)| format!(" {} |", share(*s)))
             .collect();
-        let misses = f.misses(t);
-        println!(
+        format!(
             "| {} | {:.1} [{:.1}, {:.1}] | {} |{} {} |",
-            if c.is_empty() {
-                "(as given)".to_string()
-            } else {
-                cell_name(c)
-            },
+            self.label(),
             f.rounds.0,
             f.rounds.0 - f.rounds.1,
             f.rounds.0 + f.rounds.1,
             share(f.capped),
             outs.concat(),
-            if misses.is_empty() {
+            if self.missed.is_empty() {
                 "none".to_string()
             } else {
-                misses.join(", ")
+                self.missed.join(", ")
             }
-        );
-    }
-    let meeting = figures.iter().filter(|f| f.misses(t).is_empty()).count();
-    println!();
-    println!("{meeting} of {} cells meet every target.", cells.len());
-    if let Some(i) = choose(figures, t) {
-        println!(
-            "{}: {}",
-            if meeting > 0 {
-                "chosen (meets every target, mean length nearest the middle of the range)"
-            } else {
-                "nearest miss"
-            },
-            if cells[i].is_empty() {
-                "(as given)".to_string()
-            } else {
-                cell_name(&cells[i])
-            }
-        );
-        if meeting > 0 {
-            if let Some(j) = alternative(cells, figures, t, i) {
-                println!(
-                    "alternative (meets every target, the most values unlike the chosen cell's): {}",
-                    cell_name(&cells[j])
-                );
-            }
-        }
+        )
     }
 }
 
-fn write_csv(
-    path: &std::path::Path,
-    cells: &[Vec<(String, String)>],
-    figures: &[CellFigures],
-    t: &Targets,
-) -> Result<()> {
+impl CalibrateResult {
+    /// The lines above the table: the run, the data, the note and the targets.
+    fn fmt_head(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "calibration: {} with {} players, agents {}, {} games per cell on the same seeds (master seed {}), {} cells, {:.0} s",
+            self.game,
+            self.players,
+            self.agents.join(" | "),
+            self.games_per_cell,
+            self.master_seed,
+            self.cells.len(),
+            self.seconds
+        )?;
+        writeln!(f, "card data: {}", self.data)?;
+        if let Some(note) = &self.note {
+            writeln!(f, "{note}")?;
+        }
+        let t = &self.targets;
+        writeln!(
+            f,
+            "targets: mean rounds from {} to {}; capped at most {:.1}%; each supply runs out in at most {:.1}% of games",
+            t.rounds.0,
+            t.rounds.1,
+            100.0 * t.capped,
+            100.0 * t.run_out
+        )
+    }
+}
+
+impl std::fmt::Display for CalibrateResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.fmt_head(f)?;
+        writeln!(f)?;
+        let names: Vec<String> = self.cells[0]
+            .figures
+            .run_out
+            .iter()
+            .map(|(e, _)| format!(" {} [95% CI] |", e.replace('_', " ")))
+            .collect();
+        writeln!(
+            f,
+            "| cell | mean rounds [95% CI] | capped [95% CI] |{} missed |",
+            names.concat()
+        )?;
+        writeln!(f, "|{}", " --- |".repeat(4 + names.len()))?;
+        for c in &self.cells {
+            writeln!(f, "{}", c.table_row())?;
+        }
+        writeln!(f)?;
+        writeln!(
+            f,
+            "{} of {} cells meet every target.",
+            self.meeting,
+            self.cells.len()
+        )?;
+        if let Some(i) = self.chosen {
+            writeln!(
+                f,
+                "{}: {}",
+                if self.meeting > 0 {
+                    "chosen (meets every target, mean length nearest the middle of the range)"
+                } else {
+                    "nearest miss"
+                },
+                self.cells[i].label()
+            )?;
+        }
+        if let Some(j) = self.alternative {
+            writeln!(
+                f,
+                "alternative (meets every target, the most values unlike the chosen cell's): {}",
+                self.cells[j].cell
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `--out`: one CSV row per cell.
+fn write_csv(path: &std::path::Path, r: &CalibrateResult) -> Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut head: Vec<String> = ["cell", "games", "mean_rounds", "rounds_ci_half", "capped"]
         .map(String::from)
         .to_vec();
-    head.extend(figures[0].run_out.iter().map(|(e, _)| format!("{e}_share")));
+    let first = &r.cells[0].figures;
+    head.extend(first.run_out.iter().map(|(e, _)| format!("{e}_share")));
     head.push("missed".into());
     w.write_record(&head)?;
-    for (c, f) in cells.iter().zip(figures) {
+    for c in &r.cells {
+        let f = &c.figures;
         let mut row = vec![
-            cell_name(c),
+            c.cell.clone(),
             f.games.to_string(),
             f.rounds.0.to_string(),
             f.rounds.1.to_string(),
             f.capped.to_string(),
         ];
         row.extend(f.run_out.iter().map(|(_, s)| s.to_string()));
-        row.push(f.misses(t).join("|"));
+        row.push(c.missed.join("|"));
         w.write_record(&row)?;
     }
     Ok(shifu_engine::files::write_atomic(path, &w.into_inner()?)?)

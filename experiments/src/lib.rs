@@ -35,9 +35,12 @@ pub mod npz;
 pub mod play;
 #[cfg(feature = "cli")]
 pub mod ratings;
+pub mod render;
 #[cfg(feature = "cli")]
 pub mod report;
+pub mod row;
 pub mod runfile;
+pub mod runner;
 pub mod seats;
 pub mod setup;
 #[cfg(feature = "cli")]
@@ -48,6 +51,7 @@ pub mod suggest;
 pub mod summary;
 #[cfg(feature = "cli")]
 pub mod sweep;
+pub mod tally;
 #[cfg(feature = "cli")]
 pub mod tournament;
 #[cfg(feature = "cli")]

@@ -2,7 +2,10 @@
 //! SVG chart of the win rate by seat with 95% error bars.
 
 use crate::format::{p_number, p_value};
-use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, wilson};
+use crate::row::Row;
+use crate::stats::{capped_share, wilson};
+use crate::summary::SeatStats;
+use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use plotters::prelude::*;
@@ -25,179 +28,201 @@ pub fn run(args: ReportArgs) -> Result<()> {
     if header.iter().any(|h| h == "holm_p") {
         return sweep_report(&args, r, &header);
     }
-    let col = |name: &str| header.iter().position(|h| h == name);
-    let (Some(players_col), Some(winners_col), Some(capped_col), Some(rounds_col)) =
-        (col("players"), col("winners"), col("capped"), col("rounds"))
-    else {
+    if ["players", "winners", "capped", "rounds"]
+        .iter()
+        .any(|c| !header.iter().any(|h| h == *c))
+    {
         bail!(
             "{} is not a shifu run file (no players/winners/capped/rounds columns)",
             args.input.display()
         );
-    };
-    // The game's event columns: rounds at which something first happened, and the seat that
-    // triggered the end.
-    let round_cols: Vec<(usize, String)> = header
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| h.ends_with("_round"))
-        .map(|(i, h)| (i, h.to_string()))
-        .collect();
-    let trigger_col = col("end_trigger");
-    let mut round_seen = vec![(0u64, 0f64); round_cols.len()];
-    let mut triggers: Vec<f64> = Vec::new();
-    let mut max_rounds = 0u32;
-    let mut seats = 0usize;
-    let mut wins = Vec::new();
-    let mut rank_sum = Vec::new();
-    let (mut games, mut capped, mut rounds) = (0u64, 0u64, 0f64);
-    let mut agents = String::new();
-    let mut game_name = String::new();
-    let mut param_set = String::new();
-    for (line, rec) in r.records().enumerate() {
-        let rec = rec.with_context(|| format!("{} row {}", args.input.display(), line + 2))?;
-        let n: usize = rec
-            .get(players_col)
-            .unwrap_or("")
-            .parse()
-            .context("bad players")?;
-        if seats == 0 {
-            seats = n;
-            wins = vec![0.0; n];
-            rank_sum = vec![0.0; n];
-            agents = rec.get(4).unwrap_or("").to_string();
-            game_name = rec.get(2).unwrap_or("").to_string();
-            param_set = rec.get(5).unwrap_or("").to_string();
-        } else if n != seats {
-            bail!(
-                "row {}: {n} players where earlier rows have {seats}",
-                line + 2
-            );
-        }
-        let w: Vec<usize> = rec
-            .get(winners_col)
-            .unwrap_or("")
-            .split('|')
-            .filter(|x| !x.is_empty())
-            .map(|x| x.parse::<usize>().map(|s| s - 1))
-            .collect::<std::result::Result<_, _>>()
-            .with_context(|| format!("row {}: bad winners", line + 2))?;
-        for &s in &w {
-            wins[s] += 1.0 / w.len() as f64;
-        }
-        for s in 0..n {
-            if let Some(i) = col(&format!("rank_{}", s + 1)) {
-                rank_sum[s] += rec.get(i).unwrap_or("0").parse::<f64>().unwrap_or(0.0);
-            }
-        }
-        games += 1;
-        for (k, (i, name)) in round_cols.iter().enumerate() {
-            let cell = rec.get(*i).unwrap_or("");
+    }
+    let run = read_run(&args.input, r, &header)?;
+    let specs = vec![String::new(); run.seats];
+    let stats = SeatStats::new(&run.tally, &specs, false, run.max_rounds);
+    let svg = args.out.with_extension("seats.svg");
+    let chart =
+        seat_chart(&stats).with_context(|| format!("drawing the chart {}", svg.display()))?;
+    // Drawn in memory, then written like every output: a temporary file renamed over the target.
+    shifu_engine::files::write_atomic(&svg, chart.as_bytes())?;
+    let md = run_markdown(&args.input, &svg, &run, &stats)?;
+    shifu_engine::files::write_atomic(&args.out, md.as_bytes())?;
+    println!("wrote {} and {}", args.out.display(), svg.display());
+    Ok(())
+}
+
+/// A run file read back: its settings from the first row, the totals by seat, and the game's
+/// events.
+struct RunData {
+    game_name: String,
+    agents: String,
+    param_set: String,
+    seats: usize,
+    tally: Tally,
+    /// The round cap, read off the capped games' round counts.
+    max_rounds: u32,
+    /// The event columns (rounds at which something first happened): name, games in which it
+    /// happened, and the sum of those rounds.
+    events: Vec<(String, u64, f64)>,
+    /// Games whose end each seat triggered (the `end_trigger` column), when the game has one.
+    triggers: Vec<f64>,
+}
+
+impl RunData {
+    /// Adds row `line`'s events (columns `event_cols`) and end trigger.
+    fn add_events(
+        &mut self,
+        rec: &csv::StringRecord,
+        event_cols: &[usize],
+        trigger_col: Option<usize>,
+        line: usize,
+    ) -> Result<()> {
+        for (k, &i) in event_cols.iter().enumerate() {
+            let cell = rec.get(i).unwrap_or("");
             if !cell.is_empty() {
                 let r: f64 = cell
                     .parse()
-                    .with_context(|| format!("row {}: bad {name}", line + 2))?;
-                round_seen[k].0 += 1;
-                round_seen[k].1 += r;
+                    .with_context(|| format!("row {line}: bad {}", self.events[k].0))?;
+                self.events[k].1 += 1;
+                self.events[k].2 += r;
             }
         }
-        if let Some(i) = trigger_col {
-            if let Ok(t) = rec.get(i).unwrap_or("").parse::<usize>() {
-                if (1..=n).contains(&t) {
-                    triggers.resize(n, 0.0);
-                    triggers[t - 1] += 1.0;
-                }
+        if let Some(t) = trigger_col.and_then(|i| rec.get(i)?.parse::<usize>().ok()) {
+            if (1..=self.seats).contains(&t) {
+                self.triggers.resize(self.seats, 0.0);
+                self.triggers[t - 1] += 1.0;
             }
         }
-        let is_capped = rec.get(capped_col) == Some("true");
-        if is_capped {
-            let r = rec
-                .get(rounds_col)
-                .unwrap_or("0")
-                .parse::<u32>()
-                .unwrap_or(0);
-            max_rounds = max_rounds.max(r);
-        }
-        capped += is_capped as u64;
-        rounds += rec
-            .get(rounds_col)
-            .unwrap_or("0")
-            .parse::<f64>()
-            .unwrap_or(0.0);
-    }
-    if games == 0 {
-        bail!("{} has no games", args.input.display());
-    }
-    let n = games as f64;
-    let rates: Vec<f64> = wins.iter().map(|w| w / n).collect();
-    let intervals: Vec<(f64, f64)> = wins.iter().map(|&w| wilson(w, n)).collect();
-    let (chi, df, p) = chi_square_equal(&wins);
-    // The chart.
-    let svg = args.out.with_extension("seats.svg");
-    let mut chart_svg = String::new();
-    (|| -> Result<()> {
-        let root = SVGBackend::with_string(&mut chart_svg, (640, 400)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let top = intervals
-            .iter()
-            .map(|x| x.1)
-            .fold(0.0, f64::max)
-            .max(1.0 / seats as f64)
-            * 1.2;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("Win rate by seat ({games} games)"),
-                ("sans-serif", 20),
-            )
-            .margin(15)
-            .x_label_area_size(35)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0.5f64..seats as f64 + 0.5, 0.0..top)?;
-        chart
-            .configure_mesh()
-            .x_desc("seat")
-            .y_desc("win share")
-            .x_labels(seats)
-            .x_label_formatter(&|x| format!("{}", x.round() as i64))
-            .disable_x_mesh()
-            .draw()?;
-        chart.draw_series((0..seats).map(|s| {
-            let x = s as f64 + 1.0;
-            Rectangle::new(
-                [(x - 0.3, 0.0), (x + 0.3, rates[s])],
-                BLUE.mix(0.5).filled(),
-            )
-        }))?;
-        chart.draw_series((0..seats).map(|s| {
-            let x = s as f64 + 1.0;
-            PathElement::new(
-                vec![(x, intervals[s].0), (x, intervals[s].1)],
-                BLACK.stroke_width(2),
-            )
-        }))?;
-        chart.draw_series(std::iter::once(PathElement::new(
-            vec![
-                (0.5, 1.0 / seats as f64),
-                (seats as f64 + 0.5, 1.0 / seats as f64),
-            ],
-            RED.stroke_width(1),
-        )))?;
-        root.present()?;
         Ok(())
-    })()
-    .with_context(|| format!("drawing the chart {}", svg.display()))?;
-    // Drawn in memory, then written like every output: a temporary file renamed over the target.
-    shifu_engine::files::write_atomic(&svg, chart_svg.as_bytes())?;
+    }
+}
+
+/// Reads every row of a run file (through the [row schema](crate::row)).
+fn read_run(
+    input: &std::path::Path,
+    mut r: csv::Reader<std::fs::File>,
+    header: &csv::StringRecord,
+) -> Result<RunData> {
+    let event_cols: Vec<usize> = (0..header.len())
+        .filter(|&i| header[i].ends_with("_round"))
+        .collect();
+    let trigger_col = header.iter().position(|h| h == "end_trigger");
+    let mut d = RunData {
+        game_name: String::new(),
+        agents: String::new(),
+        param_set: String::new(),
+        seats: 0,
+        tally: Tally::default(),
+        max_rounds: 0,
+        events: event_cols
+            .iter()
+            .map(|&i| (header[i].to_string(), 0, 0.0))
+            .collect(),
+        triggers: Vec::new(),
+    };
+    for (line, rec) in r.records().enumerate() {
+        let at = || format!("{} row {}", input.display(), line + 2);
+        let rec = rec.with_context(at)?;
+        let row = Row::read(&rec, header).with_context(at)?;
+        if d.seats == 0 {
+            d.seats = row.players;
+            d.game_name = row.game_name.clone();
+            d.agents = row.agents.clone();
+            d.param_set = row.param_set.clone();
+        } else if row.players != d.seats {
+            bail!(
+                "row {}: {} players where earlier rows have {}",
+                line + 2,
+                row.players,
+                d.seats
+            );
+        }
+        row.add_to(&mut d.tally, &rec, header).with_context(at)?;
+        if row.capped {
+            d.max_rounds = d.max_rounds.max(row.rounds);
+        }
+        d.add_events(&rec, &event_cols, trigger_col, line + 2)?;
+    }
+    if d.tally.games == 0 {
+        bail!("{} has no games", input.display());
+    }
+    Ok(d)
+}
+
+/// The win share by seat with 95% error bars and the equal share, as SVG.
+fn seat_chart(stats: &SeatStats) -> Result<String> {
+    let seats = stats.seats.len();
+    let mut chart_svg = String::new();
+    let root = SVGBackend::with_string(&mut chart_svg, (640, 400)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let top = stats
+        .seats
+        .iter()
+        .map(|s| s.ci_high)
+        .fold(0.0, f64::max)
+        .max(1.0 / seats as f64)
+        * 1.2;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("Win rate by seat ({} games)", stats.games),
+            ("sans-serif", 20),
+        )
+        .margin(15)
+        .x_label_area_size(35)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0.5f64..seats as f64 + 0.5, 0.0..top)?;
+    chart
+        .configure_mesh()
+        .x_desc("seat")
+        .y_desc("win share")
+        .x_labels(seats)
+        .x_label_formatter(&|x| format!("{}", x.round() as i64))
+        .disable_x_mesh()
+        .draw()?;
+    chart.draw_series(stats.seats.iter().map(|s| {
+        let x = s.seat as f64;
+        Rectangle::new(
+            [(x - 0.3, 0.0), (x + 0.3, s.win_share)],
+            BLUE.mix(0.5).filled(),
+        )
+    }))?;
+    chart.draw_series(stats.seats.iter().map(|s| {
+        let x = s.seat as f64;
+        PathElement::new(vec![(x, s.ci_low), (x, s.ci_high)], BLACK.stroke_width(2))
+    }))?;
+    let fair = 1.0 / seats as f64;
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![(0.5, fair), (seats as f64 + 0.5, fair)],
+        RED.stroke_width(1),
+    )))?;
+    root.present()?;
+    drop(chart);
+    drop(root);
+    Ok(chart_svg)
+}
+
+/// The report's markdown: the run, its settings, the chart, the seat table and the events.
+fn run_markdown(
+    input: &std::path::Path,
+    svg: &std::path::Path,
+    run: &RunData,
+    stats: &SeatStats,
+) -> Result<String> {
+    let (games, capped) = (stats.games, stats.capped.games);
     let mut md = String::new();
-    writeln!(md, "# Run report: {}", args.input.display())?;
+    writeln!(md, "# Run report: {}", input.display())?;
     writeln!(md)?;
     writeln!(
         md,
-        "{game_name}: {games} games, {seats} players, agents `{agents}` (first row); {}.",
-        capped_cap_text(capped, games, max_rounds)
+        "{}: {games} games, {} players, agents `{}` (first row); {}.",
+        run.game_name,
+        run.seats,
+        run.agents,
+        capped_cap_text(capped, games, run.max_rounds)
     )?;
     writeln!(md)?;
-    md.push_str(&run_settings(&args.input, &param_set));
-    if let Some(w) = capped_warning(capped, games, max_rounds) {
+    md.push_str(&run_settings(input, &run.param_set));
+    if let Some(w) = &stats.capped.warning {
         writeln!(md)?;
         writeln!(md, "**{w}**")?;
     }
@@ -210,30 +235,33 @@ pub fn run(args: ReportArgs) -> Result<()> {
     writeln!(md)?;
     writeln!(md, "| seat | win share | 95% CI (Wilson) | mean rank |")?;
     writeln!(md, "| --- | --- | --- | --- |")?;
-    for s in 0..seats {
+    for s in &stats.seats {
         writeln!(
             md,
             "| {} | {:.4} | [{:.4}, {:.4}] | {:.3} |",
-            s + 1,
-            rates[s],
-            intervals[s].0,
-            intervals[s].1,
-            rank_sum[s] / n
+            s.seat, s.win_share, s.ci_low, s.ci_high, s.mean_rank
         )?;
     }
     writeln!(md)?;
-    if capped as f64 / n > crate::stats::CAPPED_WARN {
+    if stats.decided_by_cap {
         writeln!(
             md,
             "No verdict on the seats: {}.",
-            crate::summary::cap_decides(capped, games, max_rounds)
+            crate::summary::cap_decides(capped, games, run.max_rounds)
                 .trim_start_matches("no verdict: ")
         )?;
     } else {
-        writeln!(md, "Chi-square against equal chances: {chi:.2} on {df} df, {}. Balance (1 − largest gap): {:.4}.", p_value(p), balance(&rates))?;
+        writeln!(md, "Chi-square against equal chances: {:.2} on {} df, {}. Balance (1 − largest gap): {:.4}.", stats.chi_square, stats.df, p_value(stats.p_value), stats.balance)?;
     }
-    writeln!(md, "Mean rounds: {:.1}.", rounds / n)?;
-    for ((_, name), (k, sum)) in round_cols.iter().zip(&round_seen) {
+    writeln!(md, "Mean rounds: {:.1}.", stats.mean_rounds)?;
+    events_markdown(&mut md, run, games)?;
+    Ok(md)
+}
+
+/// The events' lines of a report: how often and when each happened, and who triggered the end.
+fn events_markdown(md: &mut String, run: &RunData, games: u64) -> Result<()> {
+    let n = games as f64;
+    for (name, k, sum) in &run.events {
         let (lo, hi) = wilson(*k as f64, n);
         writeln!(
             md,
@@ -249,9 +277,10 @@ pub fn run(args: ReportArgs) -> Result<()> {
             }
         )?;
     }
-    if !triggers.is_empty() {
-        let total: f64 = triggers.iter().sum();
-        let by: Vec<String> = triggers
+    if !run.triggers.is_empty() {
+        let total: f64 = run.triggers.iter().sum();
+        let by: Vec<String> = run
+            .triggers
             .iter()
             .enumerate()
             .map(|(s, t)| format!("seat {} {:.3}", s + 1, t / total))
@@ -262,8 +291,6 @@ pub fn run(args: ReportArgs) -> Result<()> {
             by.join(", ")
         )?;
     }
-    shifu_engine::files::write_atomic(&args.out, md.as_bytes())?;
-    println!("wrote {} and {}", args.out.display(), svg.display());
     Ok(())
 }
 
@@ -317,12 +344,38 @@ fn capped_cap_text(capped: u64, games: u64, max_rounds: u32) -> String {
     }
 }
 
+/// A sweep file read back: per cell its name, win shares by seat and markdown row.
+struct SweepFile {
+    seats: usize,
+    cells: Vec<String>,
+    shares: Vec<Vec<f64>>,
+    rows_md: String,
+    /// Cells in which the round cap stopped more than [`crate::stats::CAPPED_WARN`] of the games.
+    over_cap: Vec<String>,
+}
+
 /// A sweep file (from `shifu sweep --out`): a table and a heatmap of win share by cell and seat.
 fn sweep_report(
     args: &ReportArgs,
-    mut r: csv::Reader<std::fs::File>,
+    r: csv::Reader<std::fs::File>,
     header: &csv::StringRecord,
 ) -> Result<()> {
+    let f = read_sweep(r, header)?;
+    if f.cells.is_empty() {
+        bail!("{} has no cells", args.input.display());
+    }
+    let svg = args.out.with_extension("heatmap.svg");
+    let chart = heatmap(&f).with_context(|| format!("drawing the chart {}", svg.display()))?;
+    // Drawn in memory, then written like every output: a temporary file renamed over the target.
+    shifu_engine::files::write_atomic(&svg, chart.as_bytes())?;
+    let md = sweep_markdown(&args.input, &svg, &f)?;
+    shifu_engine::files::write_atomic(&args.out, md.as_bytes())?;
+    println!("wrote {} and {}", args.out.display(), svg.display());
+    Ok(())
+}
+
+/// Reads a sweep file's cells.
+fn read_sweep(mut r: csv::Reader<std::fs::File>, header: &csv::StringRecord) -> Result<SweepFile> {
     let seats = header
         .iter()
         .filter(|h| h.starts_with("win_share_"))
@@ -333,10 +386,13 @@ fn sweep_report(
             .position(|h| h == name)
             .context(format!("no column {name}"))
     };
-    let mut cells = Vec::new();
-    let mut shares: Vec<Vec<f64>> = Vec::new();
-    let mut rows_md = String::new();
-    let mut over_cap: Vec<String> = Vec::new();
+    let mut f = SweepFile {
+        seats,
+        cells: Vec::new(),
+        shares: Vec::new(),
+        rows_md: String::new(),
+        over_cap: Vec::new(),
+    };
     for rec in r.records() {
         let rec = rec?;
         let cell = rec.get(0).unwrap_or("").to_string();
@@ -358,74 +414,72 @@ fn sweep_report(
             ));
         }
         let capped = num("capped")?;
-        if capped > crate::stats::CAPPED_WARN {
-            over_cap.push(cell.clone());
+        let over = capped > crate::stats::CAPPED_WARN;
+        if over {
+            f.over_cap.push(cell.clone());
         }
         line.push_str(&format!(
             " {} | {:.4} | {:.1}%{} |",
             p_number(num("holm_p")?),
             num("balance")?,
             100.0 * capped,
-            if capped > crate::stats::CAPPED_WARN {
-                " (!)"
-            } else {
-                ""
-            }
+            if over { " (!)" } else { "" }
         ));
-        writeln!(rows_md, "{line}")?;
-        cells.push(cell);
-        shares.push(v);
+        writeln!(f.rows_md, "{line}")?;
+        f.cells.push(cell);
+        f.shares.push(v);
     }
-    if cells.is_empty() {
-        bail!("{} has no cells", args.input.display());
-    }
-    let svg = args.out.with_extension("heatmap.svg");
+    Ok(f)
+}
+
+/// The heatmap of win share by cell and seat, as SVG: blue below an equal share, red above,
+/// white at 1/n.
+fn heatmap(f: &SweepFile) -> Result<String> {
     let mut chart_svg = String::new();
-    (|| -> Result<()> {
-        let h = 60 + 28 * cells.len() as u32;
-        let root = SVGBackend::with_string(&mut chart_svg, (720, h.max(200))).into_drawing_area();
-        root.fill(&WHITE)?;
-        let (label, grid) = root.split_horizontally(380);
-        let fair = 1.0 / seats as f64;
-        let cw = (grid.dim_in_pixel().0 as i32 - 20) / seats as i32;
-        for (i, cell) in cells.iter().enumerate() {
-            let y = 40 + 28 * i as i32;
-            label.draw(&Text::new(cell.clone(), (5, y + 6), ("sans-serif", 13)))?;
-            for (s, &x) in shares[i].iter().enumerate() {
-                // Blue below an equal share, red above; white at 1/n.
-                let d = ((x - fair) / fair).clamp(-1.0, 1.0);
-                let c = if d >= 0.0 {
-                    RGBColor(255, (255.0 * (1.0 - d)) as u8, (255.0 * (1.0 - d)) as u8)
-                } else {
-                    RGBColor((255.0 * (1.0 + d)) as u8, (255.0 * (1.0 + d)) as u8, 255)
-                };
-                let x0 = 10 + cw * s as i32;
-                grid.draw(&Rectangle::new(
-                    [(x0, y), (x0 + cw - 2, y + 24)],
-                    c.filled(),
-                ))?;
-                grid.draw(&Text::new(
-                    format!("{x:.3}"),
-                    (x0 + 6, y + 6),
-                    ("sans-serif", 12),
-                ))?;
-            }
-        }
-        for s in 0..seats {
+    let h = 60 + 28 * f.cells.len() as u32;
+    let root = SVGBackend::with_string(&mut chart_svg, (720, h.max(200))).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (label, grid) = root.split_horizontally(380);
+    let fair = 1.0 / f.seats as f64;
+    let cw = (grid.dim_in_pixel().0 as i32 - 20) / f.seats as i32;
+    for (i, cell) in f.cells.iter().enumerate() {
+        let y = 40 + 28 * i as i32;
+        label.draw(&Text::new(cell.clone(), (5, y + 6), ("sans-serif", 13)))?;
+        for (s, &x) in f.shares[i].iter().enumerate() {
+            let d = ((x - fair) / fair).clamp(-1.0, 1.0);
+            let c = if d >= 0.0 {
+                RGBColor(255, (255.0 * (1.0 - d)) as u8, (255.0 * (1.0 - d)) as u8)
+            } else {
+                RGBColor((255.0 * (1.0 + d)) as u8, (255.0 * (1.0 + d)) as u8, 255)
+            };
+            let x0 = 10 + cw * s as i32;
+            grid.draw(&Rectangle::new(
+                [(x0, y), (x0 + cw - 2, y + 24)],
+                c.filled(),
+            ))?;
             grid.draw(&Text::new(
-                format!("seat {}", s + 1),
-                (10 + cw * s as i32 + 6, 15),
-                ("sans-serif", 13),
+                format!("{x:.3}"),
+                (x0 + 6, y + 6),
+                ("sans-serif", 12),
             ))?;
         }
-        root.present()?;
-        Ok(())
-    })()
-    .with_context(|| format!("drawing the chart {}", svg.display()))?;
-    // Drawn in memory, then written like every output: a temporary file renamed over the target.
-    shifu_engine::files::write_atomic(&svg, chart_svg.as_bytes())?;
+    }
+    for s in 0..f.seats {
+        grid.draw(&Text::new(
+            format!("seat {}", s + 1),
+            (10 + cw * s as i32 + 6, 15),
+            ("sans-serif", 13),
+        ))?;
+    }
+    root.present()?;
+    drop((label, grid, root));
+    Ok(chart_svg)
+}
+
+/// The sweep report's markdown: the heatmap and the table.
+fn sweep_markdown(input: &std::path::Path, svg: &std::path::Path, f: &SweepFile) -> Result<String> {
     let mut md = String::new();
-    writeln!(md, "# Sweep report: {}", args.input.display())?;
+    writeln!(md, "# Sweep report: {}", input.display())?;
     writeln!(md)?;
     writeln!(
         md,
@@ -439,14 +493,14 @@ fn sweep_report(
     )?;
     writeln!(md)?;
     let mut head = String::from("| cell |");
-    for s in 1..=seats {
+    for s in 1..=f.seats {
         head.push_str(&format!(" seat {s} [95% CI] |"));
     }
     head.push_str(" Holm p | balance | capped |");
     writeln!(md, "{head}")?;
-    writeln!(md, "|{}", " --- |".repeat(seats + 4))?;
-    md.push_str(&rows_md);
-    if !over_cap.is_empty() {
+    writeln!(md, "|{}", " --- |".repeat(f.seats + 4))?;
+    md.push_str(&f.rows_md);
+    if !f.over_cap.is_empty() {
         writeln!(md)?;
         writeln!(
             md,
@@ -454,7 +508,5 @@ fn sweep_report(
             100.0 * crate::stats::CAPPED_WARN
         )?;
     }
-    shifu_engine::files::write_atomic(&args.out, md.as_bytes())?;
-    println!("wrote {} and {}", args.out.display(), svg.display());
-    Ok(())
+    Ok(md)
 }

@@ -6,6 +6,7 @@
 
 use crate::format::p_value;
 use crate::stats::holm;
+use serde::Serialize;
 use shifu_engine::{Outcome, MAX_SEATS};
 
 /// The gap between two seats' win shares the equivalence test (TOST) takes as "equal".
@@ -144,32 +145,89 @@ impl Contrasts {
     }
 }
 
+/// One seat pair's contrast as reported: seats from 1, the 95% interval.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairFigures {
+    /// The first seat, from 1.
+    pub seat_a: usize,
+    /// The second seat.
+    pub seat_b: usize,
+    /// Seat a's win share minus seat b's.
+    pub diff: f64,
+    /// The 95% interval of the difference: low end.
+    pub ci_low: f64,
+    /// High end.
+    pub ci_high: f64,
+    /// Two-sided p-value of "no difference".
+    pub p_value: f64,
+    /// Holm-corrected over all pairs.
+    pub holm_p: f64,
+}
+
 /// The contrast table and the verdict sentence.
-pub fn print(c: &mut Contrasts, games: u64) -> Vec<String> {
-    let pairs = c.pairs();
-    let mut out = vec![format!(
-        "seat contrasts ({}; 95% intervals, p-values Holm-corrected over {} pair{}):",
-        if c.per_unit > 1 {
-            format!("paired on {} shared seeds, agents rotated", c.units())
-        } else {
-            format!("the seats of the same {} games", c.units())
-        },
-        pairs.len(),
-        if pairs.len() == 1 { "" } else { "s" }
-    )];
-    for p in &pairs {
-        out.push(format!(
-            "  seat {} - seat {}: {:+.4} [{:+.4}, {:+.4}]  {} (Holm)",
-            p.a + 1,
-            p.b + 1,
-            p.diff,
-            p.diff - Z_975 * p.se,
-            p.diff + Z_975 * p.se,
-            p_value(p.holm)
-        ));
+#[derive(Debug, Clone, Serialize)]
+pub struct ContrastReport {
+    /// Whether the games were paired on shared seeds (agents rotated).
+    pub paired_on_seeds: bool,
+    /// Units behind the contrasts: seeds under rotation, else games.
+    pub units: u64,
+    /// Every seat pair.
+    pub pairs: Vec<PairFigures>,
+    /// The verdict in one plain sentence.
+    pub verdict: String,
+}
+
+impl Contrasts {
+    /// The contrast table and the verdict over a run of `games` games.
+    pub fn report(&mut self, games: u64) -> ContrastReport {
+        let pairs = self.pairs();
+        ContrastReport {
+            paired_on_seeds: self.per_unit > 1,
+            units: self.units(),
+            pairs: pairs
+                .iter()
+                .map(|p| PairFigures {
+                    seat_a: p.a + 1,
+                    seat_b: p.b + 1,
+                    diff: p.diff,
+                    ci_low: p.diff - Z_975 * p.se,
+                    ci_high: p.diff + Z_975 * p.se,
+                    p_value: p.p,
+                    holm_p: p.holm,
+                })
+                .collect(),
+            verdict: verdict(self, &pairs, games),
+        }
     }
-    out.push(verdict(c, &pairs, games));
-    out
+}
+
+impl std::fmt::Display for ContrastReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.pairs.len();
+        writeln!(
+            f,
+            "seat contrasts ({}; 95% intervals, p-values Holm-corrected over {n} pair{}):",
+            if self.paired_on_seeds {
+                format!("paired on {} shared seeds, agents rotated", self.units)
+            } else {
+                format!("the seats of the same {} games", self.units)
+            },
+            if n == 1 { "" } else { "s" }
+        )?;
+        for p in &self.pairs {
+            writeln!(
+                f,
+                "  seat {} - seat {}: {:+.4} [{:+.4}, {:+.4}]  {} (Holm)",
+                p.seat_a,
+                p.seat_b,
+                p.diff,
+                p.ci_low,
+                p.ci_high,
+                p_value(p.holm_p)
+            )?;
+        }
+        writeln!(f, "{}", self.verdict)
+    }
 }
 
 /// One plain sentence: unequal only when a contrast is significant; otherwise what the data
@@ -231,13 +289,13 @@ mod tests {
         for i in 0..1000 {
             c.add(i, &outcome(u8::from(i % 10 >= 7)));
         }
-        let v = print(&mut c, 1000).join("\n");
+        let v = c.report(1000).to_string();
         assert!(v.contains("unequal: seat 1 wins 0.400 more"), "{v}");
         let mut c = Contrasts::new(2, false);
         for i in 0..100 {
             c.add(i, &outcome((i % 2) as u8));
         }
-        let v = print(&mut c, 100).join("\n");
+        let v = c.report(100).to_string();
         assert!(v.contains("100 games cannot tell the seats apart"), "{v}");
         assert!(!v.contains("unequal") && !v.contains("fair"), "{v}");
     }

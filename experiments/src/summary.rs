@@ -1,16 +1,20 @@
-//! What `shifu play` and `shifu seats` print after the games: the capped share, the win share
-//! by seat (or, for a cooperative game, the team's result), the test of equal chances, and for
-//! `seats` the pairwise contrasts and a verdict. No finding is printed from games that the
-//! round cap decided ([`CAPPED_WARN`]).
+//! The seat summary of a run: computed once from the run's [`Tally`], then shown as text
+//! (`shifu play`, `shifu seats`, the Python `SeatAnalysis`) or serialized (`--json`, the Python
+//! batch API). [`SeatStats`] is the part every seat table shares (`play`, `seats`, each cell of
+//! `sweep`, `report`); [`SeatSummary`] adds the run's settings, the game's own lines and, for
+//! `seats`, the pairwise contrasts and a verdict. No finding is given from games that the round
+//! cap decided ([`CAPPED_WARN`]).
 
 use crate::format::p_value;
 use crate::games::Playable;
-use crate::play::Finished;
-use crate::seats::Contrasts;
+use crate::seats::{ContrastReport, Contrasts};
 use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, wilson, CAPPED_WARN};
+use crate::tally::Tally;
+use serde::Serialize;
+use std::fmt;
 
 /// Whether more of the run's games than [`CAPPED_WARN`] were stopped by the round cap.
-fn decided_by_cap(capped: u64, games: u64) -> bool {
+pub fn decided_by_cap(capped: u64, games: u64) -> bool {
     capped as f64 / games.max(1) as f64 > CAPPED_WARN
 }
 
@@ -23,134 +27,416 @@ pub fn cap_decides(capped: u64, games: u64, max_rounds: u32) -> String {
     )
 }
 
-/// The summary of `play` (and the first part of `seats`).
-pub fn print<G: Playable>(r: &Finished<G>) {
-    let (game, t) = (r.game, r.tally);
-    let seats = game.num_seats();
-    let n = t.games as f64;
-    println!(
-        "{} with {seats} players, {} games, master seed {}, agents {}{}",
-        game.name(),
-        t.games,
-        r.seed,
-        r.specs.join(" | "),
-        r.shard
-    );
-    println!("card data: {}", game.data_label());
-    if G::INFO.cooperative {
-        print_team(r);
-        return;
-    }
-    println!("{}", capped_share(t.capped, t.games, game.max_rounds()));
-    if let Some(w) = capped_warning(t.capped, t.games, game.max_rounds()) {
-        println!("{w}");
-    }
-    println!();
-    println!("seat  agent            win share   95% CI             mean rank  mean score");
-    for (s, spec) in r.specs.iter().enumerate() {
-        let (lo, hi) = wilson(t.win[s], n);
-        println!(
-            "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]   {:>9.3}  {:>10.3}",
-            s + 1,
-            if r.rotate { "(rotated)" } else { spec.as_str() },
-            t.win[s] / n,
-            lo,
-            hi,
-            t.rank[s] / n,
-            t.score[s] / n
-        );
-    }
-    println!();
-    if decided_by_cap(t.capped, t.games) {
-        println!("{}", cap_decides(t.capped, t.games, game.max_rounds()));
-    } else {
-        let rates: Vec<f64> = (0..seats).map(|s| t.win[s] / n).collect();
-        let (chi, df, p) = chi_square_equal(&t.win[..seats]);
-        println!(
-            "equal chances by seat: chi-square {chi:.2} on {df} df, {}; balance (1 - largest gap) {:.4}{}",
-            p_value(p),
-            balance(&rates),
-            if r.rotate { "; agents rotated through the seats on each seed" } else { "" }
-        );
-    }
-    println!(
-        "shared wins {:.2}%, mean rounds {:.1}, mean steps {:.1}",
-        100.0 * t.shared as f64 / n,
-        t.rounds as f64 / n,
-        t.steps as f64 / n
-    );
-    print_game_lines(r);
+/// One seat's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Seat {
+    /// The seat, from 1.
+    pub seat: usize,
+    /// Its agent spec, or `(rotated)` when the agents were rotated through the seats.
+    pub agent: String,
+    /// Its share of the wins (a shared win counts fractionally).
+    pub win_share: f64,
+    /// The Wilson 95% interval of the win share: low end.
+    pub ci_low: f64,
+    /// High end.
+    pub ci_high: f64,
+    /// Mean finishing rank (1 is first).
+    pub mean_rank: f64,
+    /// Mean final score.
+    pub mean_score: f64,
 }
 
-/// A cooperative game's result: the team's, not a share per seat; no round cap line (the game
-/// ends by its own days).
-fn print_team<G: Playable>(r: &Finished<G>) {
-    let t = r.tally;
-    let n = t.games as f64;
-    let seats = r.game.num_seats();
-    println!(
-        "a cooperative game: the {seats} seats win or lose together, so the result is the team's"
-    );
-    println!();
-    if t.extra_games == 0 {
-        // Every game came from a resumed file: the team's wins from the win shares.
-        let won: f64 = t.win[..seats].iter().sum();
-        let (lo, hi) = wilson(won, n);
-        println!(
-            "team wins {:.3} [{lo:.3}, {hi:.3}] of {} games",
-            won / n,
-            t.games
-        );
-    }
-    print_game_lines(r);
-    println!(
-        "mean days played {:.2}, mean steps {:.1}",
-        t.rounds as f64 / n,
-        t.steps as f64 / n
-    );
+/// The games the round cap stopped.
+#[derive(Debug, Clone, Serialize)]
+pub struct Capped {
+    /// How many.
+    pub games: u64,
+    /// Their share of the run's games.
+    pub share: f64,
+    /// The Wilson 95% interval of the share: low end.
+    pub ci_low: f64,
+    /// High end.
+    pub ci_high: f64,
+    /// The round cap.
+    pub max_rounds: u32,
+    /// Above which share the cap decides the result.
+    pub warn_above: f64,
+    /// The warning printed when more than `warn_above` of the games were capped.
+    pub warning: Option<String>,
 }
 
-/// The game's own summary lines ([`shifu_engine::Present::summarize`]).
-fn print_game_lines<G: Playable>(r: &Finished<G>) {
-    let t = r.tally;
-    if !G::TALLIES.is_empty() && t.extra_games > 0 {
-        if t.extra_games < t.games {
-            println!(
-                "(the lines below cover the {} games played since the resume)",
-                t.extra_games
-            );
-        }
-        for line in r
-            .game
-            .summarize(&t.extra[..G::TALLIES.len()], t.extra_games, &wilson)
-        {
-            println!("{line}");
+/// The seat table and the test of equal chances: what `play`, `seats`, each `sweep` cell and
+/// `report` show.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatStats {
+    /// Games behind the figures.
+    pub games: u64,
+    /// One entry a seat.
+    pub seats: Vec<Seat>,
+    /// Pearson's chi-square of the win counts against equal chances.
+    pub chi_square: f64,
+    /// Its degrees of freedom.
+    pub df: f64,
+    /// Its p-value.
+    pub p_value: f64,
+    /// 1 minus the largest gap between two seats' win shares.
+    pub balance: f64,
+    /// The games the round cap stopped.
+    pub capped: Capped,
+    /// Whether the cap decided the result (more than [`CAPPED_WARN`] capped): then no verdict.
+    pub decided_by_cap: bool,
+    /// Share of games with more than one winner.
+    pub shared_wins: f64,
+    /// Mean rounds per game.
+    pub mean_rounds: f64,
+    /// Mean steps per game.
+    pub mean_steps: f64,
+    /// Steps in all.
+    pub steps: u64,
+}
+
+impl SeatStats {
+    /// The figures of `t`, with `specs` the agents by seat (before rotation).
+    pub fn new(t: &Tally, specs: &[String], rotate: bool, max_rounds: u32) -> SeatStats {
+        let n = t.games as f64;
+        let count = specs.len();
+        let seats = (0..count)
+            .map(|s| {
+                let (lo, hi) = wilson(t.win[s], n);
+                Seat {
+                    seat: s + 1,
+                    agent: if rotate {
+                        "(rotated)".into()
+                    } else {
+                        specs[s].clone()
+                    },
+                    win_share: t.win[s] / n,
+                    ci_low: lo,
+                    ci_high: hi,
+                    mean_rank: t.rank[s] / n,
+                    mean_score: t.score[s] / n,
+                }
+            })
+            .collect::<Vec<_>>();
+        let rates: Vec<f64> = seats.iter().map(|s| s.win_share).collect();
+        let (chi, df, p) = chi_square_equal(&t.win[..count]);
+        let (lo, hi) = wilson(t.capped as f64, n);
+        SeatStats {
+            games: t.games,
+            seats,
+            chi_square: chi,
+            df,
+            p_value: p,
+            balance: balance(&rates),
+            capped: Capped {
+                games: t.capped,
+                share: t.capped as f64 / n,
+                ci_low: lo,
+                ci_high: hi,
+                max_rounds,
+                warn_above: CAPPED_WARN,
+                warning: capped_warning(t.capped, t.games, max_rounds),
+            },
+            decided_by_cap: decided_by_cap(t.capped, t.games),
+            shared_wins: t.shared as f64 / n,
+            mean_rounds: t.rounds as f64 / n,
+            mean_steps: t.steps as f64 / n,
+            steps: t.steps,
         }
     }
+
+    /// The win shares by seat.
+    pub fn shares(&self) -> Vec<f64> {
+        self.seats.iter().map(|s| s.win_share).collect()
+    }
+}
+
+/// A cooperative game's team result, when only a resumed file's win shares give it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Team {
+    /// Share of games the team won.
+    pub wins: f64,
+    /// The Wilson 95% interval: low end.
+    pub ci_low: f64,
+    /// High end.
+    pub ci_high: f64,
+}
+
+/// How long the games took (this process).
+#[derive(Debug, Clone, Serialize)]
+pub struct Timing {
+    /// Seconds.
+    pub seconds: f64,
+    /// Games a second.
+    pub games_per_second: f64,
+    /// Steps a second.
+    pub steps_per_second: f64,
 }
 
 /// The part `seats` adds: the pairwise contrasts and the verdict, or why there is none.
-pub fn print_seat_analysis<G: Playable>(r: &Finished<G>, c: &mut Contrasts) {
-    let t = r.tally;
-    println!();
-    if G::INFO.cooperative {
-        println!("seat analysis: none; in a cooperative game every seat shares the team's result");
-        return;
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatAnalysis {
+    /// Why there is no analysis: a cooperative game, or the round cap decided the games.
+    pub none: Option<String>,
+    /// The contrasts and the verdict.
+    pub contrasts: Option<ContrastReport>,
+    /// What the contrasts cover, when that is not every game of the run.
+    pub note: Option<String>,
+}
+
+/// The summary of `shifu play` and `shifu seats` (and of the Python batch API).
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatSummary {
+    /// The game.
+    pub game: String,
+    /// Seats at the table.
+    pub players: usize,
+    /// Games played (or read back on `--resume`).
+    pub games: u64,
+    /// The master seed.
+    pub master_seed: u64,
+    /// The agent specs by seat, before rotation.
+    pub agents: Vec<String>,
+    /// Whether the agents were rotated through the seats.
+    pub rotate: bool,
+    /// This shard, `k/n (games lo..hi)`, or none for a whole run.
+    pub shard: Option<String>,
+    /// Which card data the games used.
+    pub data: String,
+    /// Whether the seats win or lose together.
+    pub cooperative: bool,
+    /// The seat table and the test of equal chances.
+    pub stats: SeatStats,
+    /// A cooperative game's result when every game came from a resumed file.
+    pub team: Option<Team>,
+    /// The game's own summary lines, over the games played in this process.
+    pub game_lines: Option<Vec<String>>,
+    /// Games behind `game_lines`.
+    pub game_lines_games: u64,
+    /// The seat analysis (`shifu seats`).
+    pub analysis: Option<SeatAnalysis>,
+    /// How long the games took (not in the Python API).
+    pub timing: Option<Timing>,
+}
+
+/// The settings of a run a summary names.
+pub struct RunInfo<'a, G> {
+    /// The game.
+    pub game: &'a G,
+    /// Each seat's agent spec (before rotation).
+    pub specs: &'a [String],
+    /// Whether the agents were rotated through the seats.
+    pub rotate: bool,
+    /// The master seed.
+    pub seed: u64,
+    /// `k/n (games lo..hi)`, or none for a whole run.
+    pub shard: Option<String>,
+}
+
+impl SeatSummary {
+    /// The summary of the run `r` with totals `t`.
+    pub fn new<G: Playable>(r: &RunInfo<'_, G>, t: &Tally) -> SeatSummary {
+        let seats = r.game.num_seats();
+        let n = t.games as f64;
+        let team = (G::INFO.cooperative && t.extra_games == 0).then(|| {
+            let won: f64 = t.win[..seats].iter().sum();
+            let (lo, hi) = wilson(won, n);
+            Team {
+                wins: won / n,
+                ci_low: lo,
+                ci_high: hi,
+            }
+        });
+        let game_lines = (!G::TALLIES.is_empty() && t.extra_games > 0).then(|| {
+            r.game
+                .summarize(&t.extra[..G::TALLIES.len()], t.extra_games, &wilson)
+        });
+        SeatSummary {
+            game: r.game.name().to_string(),
+            players: seats,
+            games: t.games,
+            master_seed: r.seed,
+            agents: r.specs.to_vec(),
+            rotate: r.rotate,
+            shard: r.shard.clone(),
+            data: r.game.data_label(),
+            cooperative: G::INFO.cooperative,
+            stats: SeatStats::new(t, r.specs, r.rotate, r.game.max_rounds()),
+            team,
+            game_lines,
+            game_lines_games: t.extra_games,
+            analysis: None,
+            timing: None,
+        }
     }
-    if decided_by_cap(t.capped, t.games) {
-        println!(
-            "seat analysis: {}",
-            cap_decides(t.capped, t.games, r.game.max_rounds())
-        );
-        return;
+
+    /// Adds the seat analysis of `shifu seats` from the contrasts `c` of the games played here.
+    pub fn analyse(&mut self, c: &mut Contrasts) {
+        let st = &self.stats;
+        let none = if self.cooperative {
+            Some("none; in a cooperative game every seat shares the team's result".to_string())
+        } else if st.decided_by_cap {
+            Some(cap_decides(st.capped.games, st.games, st.capped.max_rounds))
+        } else {
+            None
+        };
+        if none.is_some() {
+            self.analysis = Some(SeatAnalysis {
+                none,
+                contrasts: None,
+                note: None,
+            });
+            return;
+        }
+        let played = c.units();
+        let report = c.report(st.games);
+        let per_unit = if self.rotate { self.players as u64 } else { 1 };
+        let note = if played == 0 {
+            Some("(no games were played in this process: the contrasts need the games themselves; rerun without --resume)".to_string())
+        } else if c.units() * per_unit < st.games {
+            Some("(the contrasts cover the games played since the resume)".to_string())
+        } else {
+            None
+        };
+        self.analysis = Some(SeatAnalysis {
+            none: None,
+            contrasts: Some(report),
+            note,
+        });
     }
-    let played = c.units();
-    for line in crate::seats::print(c, t.games) {
-        println!("{line}");
+
+    /// The headline and the seat table (a competitive game).
+    fn fmt_seats(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let st = &self.stats;
+        let max = st.capped.max_rounds;
+        writeln!(f, "{}", capped_share(st.capped.games, st.games, max))?;
+        if let Some(w) = &st.capped.warning {
+            writeln!(f, "{w}")?;
+        }
+        writeln!(f)?;
+        writeln!(
+            f,
+            "seat  agent            win share   95% CI             mean rank  mean score"
+        )?;
+        for s in &st.seats {
+            writeln!(
+                f,
+                "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]   {:>9.3}  {:>10.3}",
+                s.seat, s.agent, s.win_share, s.ci_low, s.ci_high, s.mean_rank, s.mean_score
+            )?;
+        }
+        writeln!(f)?;
+        if st.decided_by_cap {
+            writeln!(f, "{}", cap_decides(st.capped.games, st.games, max))?;
+        } else {
+            writeln!(
+                f,
+                "equal chances by seat: chi-square {:.2} on {} df, {}; balance (1 - largest gap) {:.4}{}",
+                st.chi_square,
+                st.df,
+                p_value(st.p_value),
+                st.balance,
+                if self.rotate { "; agents rotated through the seats on each seed" } else { "" }
+            )?;
+        }
+        writeln!(
+            f,
+            "shared wins {:.2}%, mean rounds {:.1}, mean steps {:.1}",
+            100.0 * st.shared_wins,
+            st.mean_rounds,
+            st.mean_steps
+        )?;
+        self.fmt_game_lines(f)
     }
-    if played == 0 {
-        println!("(no games were played in this process: the contrasts need the games themselves; rerun without --resume)");
-    } else if c.units() * if r.rotate { r.specs.len() as u64 } else { 1 } < t.games {
-        println!("(the contrasts cover the games played since the resume)");
+
+    /// A cooperative game's result: the team's, not a share per seat.
+    fn fmt_team(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "a cooperative game: the {} seats win or lose together, so the result is the team's",
+            self.players
+        )?;
+        writeln!(f)?;
+        if let Some(t) = &self.team {
+            writeln!(
+                f,
+                "team wins {:.3} [{:.3}, {:.3}] of {} games",
+                t.wins, t.ci_low, t.ci_high, self.games
+            )?;
+        }
+        self.fmt_game_lines(f)?;
+        writeln!(
+            f,
+            "mean days played {:.2}, mean steps {:.1}",
+            self.stats.mean_rounds, self.stats.mean_steps
+        )
+    }
+
+    /// The game's own summary lines ([`shifu_engine::Present::summarize`]).
+    fn fmt_game_lines(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(lines) = &self.game_lines {
+            if self.game_lines_games < self.games {
+                writeln!(
+                    f,
+                    "(the lines below cover the {} games played since the resume)",
+                    self.game_lines_games
+                )?;
+            }
+            for line in lines {
+                writeln!(f, "{line}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for SeatAnalysis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(why) = &self.none {
+            return writeln!(f, "seat analysis: {why}");
+        }
+        if let Some(c) = &self.contrasts {
+            write!(f, "{c}")?;
+        }
+        if let Some(note) = &self.note {
+            writeln!(f, "{note}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The text `shifu play` and `shifu seats` print, line by line.
+impl fmt::Display for SeatSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} with {} players, {} games, master seed {}, agents {}{}",
+            self.game,
+            self.players,
+            self.games,
+            self.master_seed,
+            self.agents.join(" | "),
+            self.shard
+                .as_ref()
+                .map_or(String::new(), |s| format!(", shard {s}"))
+        )?;
+        writeln!(f, "card data: {}", self.data)?;
+        if self.cooperative {
+            self.fmt_team(f)?;
+        } else {
+            self.fmt_seats(f)?;
+        }
+        if let Some(a) = &self.analysis {
+            writeln!(f)?;
+            write!(f, "{a}")?;
+        }
+        if let Some(t) = &self.timing {
+            writeln!(
+                f,
+                "{:.1} s, {:.0} games/s, {:.0} steps/s",
+                t.seconds, t.games_per_second, t.steps_per_second
+            )?;
+        }
+        Ok(())
     }
 }

@@ -4,11 +4,14 @@
 
 use crate::format::p_number;
 use crate::games::Playable;
-use crate::play::{play_stream, progress_bar, seat_specs, Tally};
+use crate::runner::{play_stream, progress_bar, seat_specs};
 use crate::setup::{GameArgs, RunArgs};
-use crate::stats::{balance, capped_warning, chi_square_equal, wilson, CAPPED_WARN};
+use crate::stats::{capped_warning, CAPPED_WARN};
+use crate::summary::SeatStats;
+use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use serde::Serialize;
 use shifu_agents::check_agent;
 
 /// Options of `shifu sweep`.
@@ -28,6 +31,9 @@ pub struct SweepArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Print the result as JSON instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Splits `key=values` into the key and its values.
@@ -96,11 +102,75 @@ pub fn build_cells<G: Playable>(
         .collect()
 }
 
-pub fn run(args: SweepArgs) -> Result<()> {
-    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+/// One cell of a sweep: its settings, seat table and the game's supply events.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepCell {
+    /// The cell's overrides as `key=value` words.
+    pub cell: String,
+    /// The seat table and the test of equal chances.
+    pub stats: SeatStats,
+    /// The chi-square p-value Holm-corrected across the cells; none when the round cap decides
+    /// the cell (it takes no part in the correction).
+    pub holm_p: Option<f64>,
+    /// Share of games in which each of the game's `*_round` events happened, in the order of
+    /// [`SweepResult::events`].
+    pub event_shares: Vec<f64>,
 }
 
-fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
+/// What `shifu sweep` finds.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepResult {
+    /// The game.
+    pub game: String,
+    /// Seats at the table.
+    pub players: usize,
+    /// The agent specs by seat.
+    pub agents: Vec<String>,
+    /// Games per cell, on the same seeds.
+    pub games_per_cell: u64,
+    /// The master seed.
+    pub master_seed: u64,
+    /// Whether the agents were rotated through the seats.
+    pub rotate: bool,
+    /// The game's events shown per cell (`coins_out_round` is `coins_out`).
+    pub events: Vec<String>,
+    /// Every cell of the grid.
+    pub cells: Vec<SweepCell>,
+    /// The most balanced cell not decided by the round cap.
+    pub most_balanced: Option<String>,
+    /// The warning for the cell with the most capped games, when it is over the limit.
+    pub capped_warning: Option<String>,
+    /// The equal share 1/n.
+    pub equal_share: f64,
+    /// The gap from the equal share found at 5% significance with 80% power.
+    pub detectable_effect: f64,
+}
+
+pub fn run(args: SweepArgs) -> Result<()> {
+    let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    if let Some(path) = &args.out {
+        write_csv(path, &result)?;
+    }
+    crate::render::emit(&result, args.json)
+}
+
+/// The game's events a sweep and a calibration show: those named `*_round` (the round at which a
+/// supply ran out), by index and short name.
+pub fn round_events<G: Playable>() -> Vec<(usize, String)> {
+    G::EVENTS
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.ends_with("_round"))
+        .map(|(i, e)| (i, e.trim_end_matches("_round").to_string()))
+        .collect()
+}
+
+/// A grid's cells, each a list of key=value overrides.
+pub type Cells = Vec<Vec<(String, String)>>;
+
+/// Checks the settings and builds every cell's game; returns the cells, their games and the
+/// agent specs by seat.
+fn prepare<G: Playable>(args: &SweepArgs) -> Result<(Cells, Vec<G>, Vec<String>)> {
     if args.vary.is_empty() {
         bail!("give at least one --vary key=values");
     }
@@ -117,185 +187,229 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<()> {
         })?;
     let seats = games[0].num_seats();
     let specs = seat_specs(&args.run.agents, seats)?;
-    for (i, s) in specs.iter().enumerate() {
-        let _ = i;
+    for s in &specs {
         check_agent(&games[0], s)?;
     }
     if args.run.rotate && specs.iter().all(|s| s == &specs[0]) {
         bail!("--rotate with the same agent in every seat would play each seed {seats} times identically; drop --rotate");
     }
+    Ok((cells, games, specs))
+}
+
+/// Plays every cell on the same seeds: one tally a cell.
+pub fn play_cells<G: Playable>(
+    games: &[G],
+    specs: &[String],
+    run: &RunArgs,
+    quiet: bool,
+) -> Result<Vec<Tally>> {
+    let seats = games[0].num_seats();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.run.threads.unwrap_or(0))
+        .num_threads(run.threads.unwrap_or(0))
         .build()?;
     let mut tallies = Vec::new();
-    let bar = progress_bar(args.run.games * games.len() as u64, args.quiet);
-    for g in &games {
+    let bar = progress_bar(run.games * games.len() as u64, quiet);
+    for g in games {
         let mut t = Tally::default();
-        let range = 0..args.run.games;
-        play_stream(
-            g,
-            &specs,
-            args.run.seed,
-            args.run.rotate,
-            range,
-            &pool,
-            |r| {
-                t.add(&r, seats);
-                bar.inc(1);
-                Ok(())
-            },
-        )?;
+        play_stream(g, specs, run.seed, run.rotate, 0..run.games, &pool, |r| {
+            t.add(&r, seats);
+            bar.inc(1);
+            Ok(())
+        })?;
         tallies.push(t);
     }
     bar.finish_and_clear();
-    let p: Vec<f64> = tallies
+    Ok(tallies)
+}
+
+fn run_game<G: Playable>(args: &SweepArgs) -> Result<SweepResult> {
+    let (cells, games, specs) = prepare::<G>(args)?;
+    let seats = games[0].num_seats();
+    let tallies = play_cells(&games, &specs, &args.run, args.quiet)?;
+    let max_rounds = games[0].max_rounds();
+    let stats: Vec<SeatStats> = tallies
         .iter()
-        .map(|t| chi_square_equal(&t.win[..seats]).2)
+        .map(|t| SeatStats::new(t, &specs, args.run.rotate, max_rounds))
         .collect();
-    let n = args.run.games as f64;
     // Cells the round cap decides give no verdict: no p-value, no balance, not the best cell,
     // and no part in the Holm correction.
-    let open: Vec<bool> = tallies
+    let open: Vec<bool> = stats
         .iter()
-        .map(|t| t.capped as f64 / n <= CAPPED_WARN)
+        .map(|s| s.capped.share <= CAPPED_WARN)
         .collect();
-    let adj = {
-        let kept: Vec<f64> = (0..p.len()).filter(|&i| open[i]).map(|i| p[i]).collect();
-        let mut kept_adj = holm(&kept).into_iter();
-        (0..p.len())
-            .map(|i| {
-                if open[i] {
-                    kept_adj.next().unwrap_or(1.0)
-                } else {
-                    f64::NAN
-                }
-            })
-            .collect::<Vec<f64>>()
-    };
-    println!(
-        "{} with {seats} players, agents {}, {} games per cell on the same seeds (master seed {}){}",
-        games[0].name(),
-        specs.join(" | "),
-        args.run.games,
-        args.run.seed,
-        if args.run.rotate { ", agents rotated through the seats" } else { "" }
-    );
-    println!();
-    let mut head = String::from("| cell |");
-    for s in 1..=seats {
-        head.push_str(&format!(" seat {s} win share [95% CI] |"));
-    }
-    head.push_str(" chi-square p | Holm p | balance | capped | mean rounds |");
-    let events: Vec<(usize, &str)> = G::EVENTS
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.ends_with("_round"))
-        .map(|(i, e)| (i, e.trim_end_matches("_round")))
+    let kept: Vec<f64> = (0..stats.len())
+        .filter(|&i| open[i])
+        .map(|i| stats[i].p_value)
         .collect();
-    for (_, e) in &events {
-        head.push_str(&format!(" {} |", e.replace('_', " ")));
-    }
-    println!("{head}");
-    println!("|{}", " --- |".repeat(seats + 6 + events.len()));
+    let mut kept_adj = holm(&kept).into_iter();
+    let events = round_events::<G>();
     let mut best: Option<usize> = None;
-    for (i, (c, t)) in cells.iter().zip(&tallies).enumerate() {
-        let rates: Vec<f64> = (0..seats).map(|s| t.win[s] / n).collect();
-        let mut row = format!("| {} |", cell_name(c));
-        for (s, rate) in rates.iter().enumerate() {
-            let (lo, hi) = wilson(t.win[s], n);
-            row.push_str(&format!(" {rate:.4} [{lo:.4}, {hi:.4}] |"));
+    for i in (0..stats.len()).filter(|&i| open[i]) {
+        if best.is_none_or(|j| stats[i].balance > stats[j].balance) {
+            best = Some(i);
         }
-        let b = balance(&rates);
-        let capped = t.capped as f64 / n;
-        let (p_text, adj_text, b_text) = if open[i] {
-            (p_number(p[i]), p_number(adj[i]), format!("{b:.4}"))
-        } else {
-            let cap = "(cap decides)".to_string();
-            (cap.clone(), cap.clone(), cap)
+    }
+    let n = args.run.games as f64;
+    let out_cells = cells
+        .iter()
+        .zip(stats)
+        .zip(&tallies)
+        .enumerate()
+        .map(|(i, ((c, stats), t))| SweepCell {
+            cell: cell_name(c),
+            stats,
+            holm_p: open[i].then(|| kept_adj.next().unwrap_or(1.0)),
+            event_shares: events
+                .iter()
+                .map(|(e, _)| t.events[*e] as f64 / n)
+                .collect(),
+        })
+        .collect();
+    let worst = tallies.iter().map(|t| t.capped).max().unwrap_or(0);
+    let p0 = 1.0 / seats as f64;
+    Ok(SweepResult {
+        game: games[0].name().to_string(),
+        players: seats,
+        agents: specs,
+        games_per_cell: args.run.games,
+        master_seed: args.run.seed,
+        rotate: args.run.rotate,
+        events: events.into_iter().map(|(_, e)| e).collect(),
+        cells: out_cells,
+        most_balanced: best.map(|i| cell_name(&cells[i])),
+        capped_warning: capped_warning(worst, args.run.games, max_rounds),
+        equal_share: p0,
+        detectable_effect: (1.959_964 + 0.841_621) * (p0 * (1.0 - p0) / n).sqrt(),
+    })
+}
+
+impl SweepCell {
+    /// The cell's row of the markdown table.
+    fn table_row(&self) -> String {
+        let st = &self.stats;
+        let mut row = format!("| {} |", self.cell);
+        for s in &st.seats {
+            row.push_str(&format!(
+                " {:.4} [{:.4}, {:.4}] |",
+                s.win_share, s.ci_low, s.ci_high
+            ));
+        }
+        let (p_text, adj_text, b_text) = match self.holm_p {
+            Some(adj) => (
+                p_number(st.p_value),
+                p_number(adj),
+                format!("{:.4}", st.balance),
+            ),
+            None => {
+                let cap = "(cap decides)".to_string();
+                (cap.clone(), cap.clone(), cap)
+            }
         };
+        let capped = st.capped.share;
         row.push_str(&format!(
             " {p_text} | {adj_text} | {b_text} | {:.1}%{} | {:.1} |",
             100.0 * capped,
             if capped > CAPPED_WARN { " (!)" } else { "" },
-            t.rounds as f64 / n
+            st.mean_rounds
         ));
-        for (e, _) in &events {
-            row.push_str(&format!(" {:.1}% |", 100.0 * t.events[*e] as f64 / n));
+        for share in &self.event_shares {
+            row.push_str(&format!(" {:.1}% |", 100.0 * share));
         }
-        println!("{row}");
-        let better = match best {
-            None => true,
-            Some(j) => {
-                b > balance(
-                    &(0..seats)
-                        .map(|s| tallies[j].win[s] / n)
-                        .collect::<Vec<_>>(),
-                )
-            }
-        };
-        if open[i] && better {
-            best = Some(i);
-        }
+        row
     }
-    if let Some(path) = &args.out {
-        shifu_engine::files::check_output(path)?;
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let mut head = vec!["cell".to_string(), "games".into()];
-        for s in 1..=seats {
-            head.extend([
-                format!("win_share_{s}"),
-                format!("ci_low_{s}"),
-                format!("ci_high_{s}"),
-            ]);
-        }
-        head.extend(
-            ["chi_square_p", "holm_p", "balance", "capped", "mean_rounds"].map(String::from),
-        );
-        head.extend(events.iter().map(|(_, e)| format!("{e}_share")));
-        w.write_record(&head)?;
-        for (i, (c, t)) in cells.iter().zip(&tallies).enumerate() {
-            let mut row = vec![cell_name(c), args.run.games.to_string()];
-            let rates: Vec<f64> = (0..seats).map(|s| t.win[s] / n).collect();
-            for (s, rate) in rates.iter().enumerate() {
-                let (lo, hi) = wilson(t.win[s], n);
-                row.extend([rate.to_string(), lo.to_string(), hi.to_string()]);
+}
+
+impl std::fmt::Display for SweepResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} with {} players, agents {}, {} games per cell on the same seeds (master seed {}){}",
+            self.game,
+            self.players,
+            self.agents.join(" | "),
+            self.games_per_cell,
+            self.master_seed,
+            if self.rotate {
+                ", agents rotated through the seats"
+            } else {
+                ""
             }
+        )?;
+        writeln!(f)?;
+        let mut head = String::from("| cell |");
+        for s in 1..=self.players {
+            head.push_str(&format!(" seat {s} win share [95% CI] |"));
+        }
+        head.push_str(" chi-square p | Holm p | balance | capped | mean rounds |");
+        for e in &self.events {
+            head.push_str(&format!(" {} |", e.replace('_', " ")));
+        }
+        writeln!(f, "{head}")?;
+        writeln!(
+            f,
+            "|{}",
+            " --- |".repeat(self.players + 6 + self.events.len())
+        )?;
+        for c in &self.cells {
+            writeln!(f, "{}", c.table_row())?;
+        }
+        if let Some(w) = &self.capped_warning {
+            writeln!(f)?;
+            writeln!(f, "cells marked (!): {w}")?;
+        }
+        writeln!(f)?;
+        match &self.most_balanced {
+            Some(c) => writeln!(f, "most balanced cell: {c}")?,
+            None => writeln!(
+                f,
+                "no most balanced cell: every cell is decided by the round cap (more than {:.0}% of its games capped); play stronger agents (--agents greedy) or raise max_rounds",
+                100.0 * CAPPED_WARN
+            )?,
+        }
+        writeln!(
+            f,
+            "detectable effect: with {} games per cell, a seat whose win rate differs from {:.3} by {:.4} or more is found at 5% significance with 80% power",
+            self.games_per_cell, self.equal_share, self.detectable_effect
+        )
+    }
+}
+
+/// `--out`: one CSV row per cell, for `shifu report`.
+fn write_csv(path: &std::path::Path, r: &SweepResult) -> Result<()> {
+    shifu_engine::files::check_output(path)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut head = vec!["cell".to_string(), "games".into()];
+    for s in 1..=r.players {
+        head.extend([
+            format!("win_share_{s}"),
+            format!("ci_low_{s}"),
+            format!("ci_high_{s}"),
+        ]);
+    }
+    head.extend(["chi_square_p", "holm_p", "balance", "capped", "mean_rounds"].map(String::from));
+    head.extend(r.events.iter().map(|e| format!("{e}_share")));
+    w.write_record(&head)?;
+    for c in &r.cells {
+        let st = &c.stats;
+        let mut row = vec![c.cell.clone(), r.games_per_cell.to_string()];
+        for s in &st.seats {
             row.extend([
-                p[i].to_string(),
-                adj[i].to_string(),
-                balance(&rates).to_string(),
-                (t.capped as f64 / n).to_string(),
-                (t.rounds as f64 / n).to_string(),
+                s.win_share.to_string(),
+                s.ci_low.to_string(),
+                s.ci_high.to_string(),
             ]);
-            row.extend(
-                events
-                    .iter()
-                    .map(|(e, _)| (t.events[*e] as f64 / n).to_string()),
-            );
-            w.write_record(&row)?;
         }
-        shifu_engine::files::write_atomic(path, &w.into_inner()?)?;
+        row.extend([
+            st.p_value.to_string(),
+            c.holm_p.unwrap_or(f64::NAN).to_string(),
+            st.balance.to_string(),
+            st.capped.share.to_string(),
+            st.mean_rounds.to_string(),
+        ]);
+        row.extend(c.event_shares.iter().map(|s| s.to_string()));
+        w.write_record(&row)?;
     }
-    let worst = tallies.iter().map(|t| t.capped).max().unwrap_or(0);
-    if let Some(w) = capped_warning(worst, args.run.games, games[0].max_rounds()) {
-        println!();
-        println!("cells marked (!): {w}");
-    }
-    let p0 = 1.0 / seats as f64;
-    let detectable = (1.959_964 + 0.841_621) * (p0 * (1.0 - p0) / n).sqrt();
-    println!();
-    match best {
-        Some(i) => println!("most balanced cell: {}", cell_name(&cells[i])),
-        None => println!(
-            "no most balanced cell: every cell is decided by the round cap (more than {:.0}% of its games capped); play stronger agents (--agents greedy) or raise max_rounds",
-            100.0 * CAPPED_WARN
-        ),
-    }
-    println!(
-        "detectable effect: with {} games per cell, a seat whose win rate differs from {:.3} by {:.4} or more is found at 5% significance with 80% power",
-        args.run.games, p0, detectable
-    );
-    Ok(())
+    Ok(shifu_engine::files::write_atomic(path, &w.into_inner()?)?)
 }
 
 #[cfg(test)]

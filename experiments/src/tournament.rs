@@ -4,14 +4,15 @@
 //! two-player games and stops as soon as it is decided.
 
 use crate::games::Playable;
-use crate::play::{seat_specs, split_specs};
 use crate::ratings::{plackett_luce, PlStats};
+use crate::runner::{seat_specs, split_specs};
 use crate::setup::GameArgs;
 use crate::stats::{capped_share, capped_warning};
 use anyhow::{bail, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
+use serde::Serialize;
 use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
 use shifu_engine::GameRng;
 
@@ -49,6 +50,9 @@ pub struct TournamentArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = crate::setup::parse_threads)]
     threads: Option<usize>,
+    /// Print the result as JSON instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Plays seed `i` of a pairing with A in `a_seat`; returns A's score (1, 1/2 or 0) and whether
@@ -118,11 +122,107 @@ struct Played {
     capped: bool,
 }
 
-pub fn run(args: TournamentArgs) -> Result<()> {
-    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+/// One agent's rating.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rating {
+    /// The agent's spec.
+    pub agent: String,
+    /// Its Elo (mean 0 over the agents).
+    pub elo: f64,
+    /// The 95% bootstrap interval (over seeds): low end.
+    pub ci_low: f64,
+    /// High end.
+    pub ci_high: f64,
+    /// Its share of the wins in the seats it played.
+    pub win_share: f64,
+    /// Its mean finishing rank.
+    pub mean_rank: f64,
+    /// Seats it played.
+    pub seats_played: f64,
 }
 
-fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
+/// The ratings of a tournament.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ratings {
+    /// The game.
+    pub game: String,
+    /// Seats at the table.
+    pub players: usize,
+    /// Agents in the tournament.
+    pub agents: usize,
+    /// Seatings played on every seed.
+    pub seatings: usize,
+    /// Line-ups behind them.
+    pub lineups: usize,
+    /// Seeds.
+    pub seeds: u64,
+    /// Games played.
+    pub games: u64,
+    /// The master seed.
+    pub master_seed: u64,
+    /// Games the round cap stopped.
+    pub capped: u64,
+    /// The round cap.
+    pub max_rounds: u32,
+    /// The warning printed when the cap stopped too many games.
+    pub capped_warning: Option<String>,
+    /// `Bradley-Terry` (two players) or `Plackett-Luce`.
+    pub model: String,
+    /// The agents, strongest first.
+    pub ratings: Vec<Rating>,
+}
+
+/// The outcome of the sequential probability ratio test.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sprt {
+    /// Agent A's spec.
+    pub a: String,
+    /// Agent B's spec.
+    pub b: String,
+    /// Elo difference under the null hypothesis.
+    pub elo0: f64,
+    /// Under the alternative.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+    /// The log-likelihood ratio's lower bound (accept H0).
+    pub lower: f64,
+    /// Its upper bound (accept H1).
+    pub upper: f64,
+    /// `H1` (A is stronger), `H0`, or `undecided` when the seeds ran out.
+    pub decision: String,
+    /// Games played.
+    pub games: u64,
+    /// A's score (wins, halves for draws).
+    pub a_score: f64,
+    /// The log-likelihood ratio at the end.
+    pub llr: f64,
+    /// Games the round cap stopped.
+    pub capped: u64,
+    /// The round cap.
+    pub max_rounds: u32,
+    /// The warning printed when the cap stopped too many games.
+    pub capped_warning: Option<String>,
+}
+
+/// What `shifu tournament` finds: ratings, or with `--sprt` the test's outcome.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "mode", rename_all = "lowercase")]
+pub enum TournamentResult {
+    /// Every line-up in every seat order.
+    Ratings(Ratings),
+    /// `--sprt`.
+    Sprt(Sprt),
+}
+
+pub fn run(args: TournamentArgs) -> Result<()> {
+    let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    crate::render::emit(&result, args.json)
+}
+
+fn run_game<G: Playable>(args: &TournamentArgs) -> Result<TournamentResult> {
     let game: G = args.game.build()?;
     let n = game.num_seats();
     let specs = split_specs(&args.agents);
@@ -143,12 +243,29 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
         if n != 2 {
             bail!("--sprt tests A against B in two-player games; pass --players 2");
         }
-        return sprt(args, &game, &specs, &pool);
+        return sprt(args, &game, &specs, &pool).map(TournamentResult::Sprt);
     }
-    let k = specs.len();
-    let seats: Vec<Vec<usize>> = lineups(k, n).iter().flat_map(|l| seatings(l)).collect();
+    let seats: Vec<Vec<usize>> = lineups(specs.len(), n)
+        .iter()
+        .flat_map(|l| seatings(l))
+        .collect();
+    let played = play_seatings(args, &game, &specs, &seats, &pool);
+    Ok(TournamentResult::Ratings(ratings(
+        args, &game, &specs, &seats, &played,
+    )))
+}
+
+/// Every seating on every seed, in order.
+fn play_seatings<G: Playable>(
+    args: &TournamentArgs,
+    game: &G,
+    specs: &[String],
+    seats: &[Vec<usize>],
+    pool: &rayon::ThreadPool,
+) -> Vec<Played> {
+    let n = game.num_seats();
     let per_seed = seats.len();
-    let played: Vec<Played> = pool.install(|| {
+    pool.install(|| {
         (0..args.seeds as usize * per_seed)
             .into_par_iter()
             .map(|g| {
@@ -159,8 +276,7 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
                     .enumerate()
                     .map(|(s, &a)| build_agent(&specs[a], seed, s as u8).expect("checked"))
                     .collect();
-                let o = play_game(&game, &mut agents, seed, &mut Vec::new()).outcome;
-                let capped = o.capped;
+                let o = play_game(game, &mut agents, seed, &mut Vec::new()).outcome;
                 let mut share = [0.0; 8];
                 for (s, x) in share.iter_mut().enumerate().take(n) {
                     *x = o.win_share(s as u8);
@@ -169,13 +285,24 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
                     seating,
                     rank: o.rank,
                     share,
-                    capped,
+                    capped: o.capped,
                 }
             })
             .collect()
-    });
+    })
+}
+
+/// Each agent's Elo (Plackett-Luce over all games) and its bootstrap over seeds (all the games
+/// of a seed resampled together): the point estimates and the sorted resamples.
+fn elo_with_bootstrap(
+    args: &TournamentArgs,
+    k: usize,
+    n: usize,
+    seats: &[Vec<usize>],
+    played: &[Played],
+) -> (Vec<f64>, Vec<Vec<f64>>) {
     let seed_stats: Vec<PlStats> = played
-        .chunks(per_seed)
+        .chunks(seats.len())
         .map(|games| {
             let mut st = PlStats::new(k);
             for p in games {
@@ -189,89 +316,164 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<()> {
         all.merge(st);
     }
     let elo = plackett_luce(&all);
-    // Bootstrap over seeds (all the games of a seed resampled together).
     let mut rng = GameRng::seed_from_u64(args.seed ^ 0x5EED);
-    let seeds = seed_stats.len();
+    let count = seed_stats.len();
     let mut boot: Vec<Vec<f64>> = vec![Vec::new(); k];
     for _ in 0..400 {
         let mut st = PlStats::new(k);
-        for _ in 0..seeds {
-            st.merge(&seed_stats[rng.gen_range(0..seeds)]);
+        for _ in 0..count {
+            st.merge(&seed_stats[rng.gen_range(0..count)]);
         }
         for (a, e) in plackett_luce(&st).into_iter().enumerate() {
             boot[a].push(e);
         }
     }
+    for b in &mut boot {
+        b.sort_by(f64::total_cmp);
+    }
+    (elo, boot)
+}
+
+/// The ratings table of a tournament's games.
+fn ratings<G: Playable>(
+    args: &TournamentArgs,
+    game: &G,
+    specs: &[String],
+    seats: &[Vec<usize>],
+    played: &[Played],
+) -> Ratings {
+    let (k, n) = (specs.len(), game.num_seats());
+    let (elo, boot) = elo_with_bootstrap(args, k, n, seats, played);
     // Per agent: seats played, win shares and ranks summed.
     let mut seats_played = vec![0.0f64; k];
     let mut wins = vec![0.0f64; k];
     let mut ranks = vec![0.0f64; k];
-    for p in &played {
+    for p in played {
         for (s, &a) in seats[p.seating].iter().enumerate() {
             seats_played[a] += 1.0;
             wins[a] += p.share[s];
             ranks[a] += f64::from(p.rank[s]);
         }
     }
-    println!(
-        "{}, {} players: {} agents, {} seatings ({} line-up(s) in every seat order) on {} seeds = {} games, master seed {}",
-        game.name(),
-        n,
-        k,
-        per_seed,
-        lineups(k, n).len(),
-        args.seeds,
-        played.len(),
-        args.seed
-    );
-    let capped = played.iter().filter(|p| p.capped).count() as u64;
-    println!(
-        "{}",
-        capped_share(capped, played.len() as u64, game.max_rounds())
-    );
-    if let Some(w) = capped_warning(capped, played.len() as u64, game.max_rounds()) {
-        println!("{w}");
-    }
-    println!();
-    println!(
-        "| agent | Elo ({}, mean 0) | 95% bootstrap interval | win share | mean rank | seats played |",
-        if n == 2 { "Bradley-Terry" } else { "Plackett-Luce" }
-    );
-    println!("| --- | --- | --- | --- | --- | --- |");
     let mut order: Vec<usize> = (0..k).collect();
     order.sort_by(|&a, &b| elo[b].total_cmp(&elo[a]));
-    for a in order {
-        let mut b = boot[a].clone();
-        b.sort_by(f64::total_cmp);
-        let lo = b[(b.len() as f64 * 0.025) as usize];
-        let hi = b[((b.len() as f64 * 0.975) as usize).min(b.len() - 1)];
-        println!(
-            "| {} | {:+.0} | [{:+.0}, {:+.0}] | {:.3} | {:.2} | {:.0} |",
-            specs[a],
-            elo[a],
-            lo,
-            hi,
-            wins[a] / seats_played[a],
-            ranks[a] / seats_played[a],
-            seats_played[a]
-        );
+    let capped = played.iter().filter(|p| p.capped).count() as u64;
+    Ratings {
+        game: game.name().to_string(),
+        players: n,
+        agents: k,
+        seatings: seats.len(),
+        lineups: lineups(k, n).len(),
+        seeds: args.seeds,
+        games: played.len() as u64,
+        master_seed: args.seed,
+        capped,
+        max_rounds: game.max_rounds(),
+        capped_warning: capped_warning(capped, played.len() as u64, game.max_rounds()),
+        model: if n == 2 {
+            "Bradley-Terry"
+        } else {
+            "Plackett-Luce"
+        }
+        .to_string(),
+        ratings: order
+            .into_iter()
+            .map(|a| {
+                let b = &boot[a];
+                Rating {
+                    agent: specs[a].clone(),
+                    elo: elo[a],
+                    ci_low: b[(b.len() as f64 * 0.025) as usize],
+                    ci_high: b[((b.len() as f64 * 0.975) as usize).min(b.len() - 1)],
+                    win_share: wins[a] / seats_played[a],
+                    mean_rank: ranks[a] / seats_played[a],
+                    seats_played: seats_played[a],
+                }
+            })
+            .collect(),
     }
-    println!();
-    println!(
-        "Elo differences: 100 points = the stronger agent finishes ahead of the weaker in 64% of their comparisons{}.",
-        if n == 2 { "" } else { " (Plackett-Luce over the whole finishing order; shared ranks by Breslow's approximation)" }
-    );
-    Ok(())
 }
 
-/// The sequential probability ratio test of "A beats B with Elo difference elo1" against
-/// "elo0", over games in seed order (both seat orders per seed).
-fn sprt<G: Playable>(
-    args: &TournamentArgs,
-    game: &G,
-    specs: &[String],
-    pool: &rayon::ThreadPool,
-) -> Result<()> {
+impl std::fmt::Display for Ratings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{}, {} players: {} agents, {} seatings ({} line-up(s) in every seat order) on {} seeds = {} games, master seed {}",
+            self.game, self.players, self.agents, self.seatings, self.lineups, self.seeds, self.games, self.master_seed
+        )?;
+        writeln!(
+            f,
+            "{}",
+            capped_share(self.capped, self.games, self.max_rounds)
+        )?;
+        if let Some(w) = &self.capped_warning {
+            writeln!(f, "{w}")?;
+        }
+        writeln!(f)?;
+        writeln!(
+            f,
+            "| agent | Elo ({}, mean 0) | 95% bootstrap interval | win share | mean rank | seats played |",
+            self.model
+        )?;
+        writeln!(f, "| --- | --- | --- | --- | --- | --- |")?;
+        for r in &self.ratings {
+            writeln!(
+                f,
+                "| {} | {:+.0} | [{:+.0}, {:+.0}] | {:.3} | {:.2} | {:.0} |",
+                r.agent, r.elo, r.ci_low, r.ci_high, r.win_share, r.mean_rank, r.seats_played
+            )?;
+        }
+        writeln!(f)?;
+        writeln!(
+            f,
+            "Elo differences: 100 points = the stronger agent finishes ahead of the weaker in 64% of their comparisons{}.",
+            if self.players == 2 { "" } else { " (Plackett-Luce over the whole finishing order; shared ranks by Breslow's approximation)" }
+        )
+    }
+}
+
+impl std::fmt::Display for Sprt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "SPRT {} vs {}: H1 Elo {:+} against H0 Elo {:+} (alpha {}, beta {}); bounds [{:.3}, {:.3}]",
+            self.a, self.b, self.elo1, self.elo0, self.alpha, self.beta, self.lower, self.upper
+        )?;
+        writeln!(
+            f,
+            "{} after {} games (A scored {:.1}); log-likelihood ratio {:.3}",
+            match self.decision.as_str() {
+                "H1" => "H1 accepted: A is stronger",
+                "H0" => "H0 accepted: A is not stronger by the margin",
+                _ => "undecided: the seed budget ran out",
+            },
+            self.games,
+            self.a_score,
+            self.llr
+        )?;
+        writeln!(
+            f,
+            "{}",
+            capped_share(self.capped, self.games, self.max_rounds)
+        )?;
+        if let Some(w) = &self.capped_warning {
+            writeln!(f, "{w}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for TournamentResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TournamentResult::Ratings(r) => r.fmt(f),
+            TournamentResult::Sprt(s) => s.fmt(f),
+        }
+    }
+}
+
+/// Checks the SPRT's settings: two agents, rates below one half, finite Elo bounds in order.
+fn check_sprt(args: &TournamentArgs, specs: &[String]) -> Result<()> {
     if specs.len() != 2 {
         bail!("--sprt takes exactly two agents, A then B");
     }
@@ -288,18 +490,22 @@ fn sprt<G: Playable>(
     if args.elo1 <= args.elo0 {
         bail!("--elo1 must be above --elo0");
     }
-    let p = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
-    let (p0, p1) = (p(args.elo0), p(args.elo1));
-    let lower = (args.beta / (1.0 - args.alpha)).ln();
-    let upper = ((1.0 - args.beta) / args.alpha).ln();
-    let mut llr = 0.0;
-    let mut games = 0u64;
-    let mut capped = 0u64;
-    let mut score = 0.0;
+    Ok(())
+}
+
+/// Plays the SPRT's games in seed order (A first, then B first, on each seed), a batch of seeds
+/// at a time on `pool`, handing each game's A score and capped flag to `take` until it returns
+/// false or the seeds run out.
+fn sprt_games<G: Playable>(
+    args: &TournamentArgs,
+    game: &G,
+    specs: &[String],
+    pool: &rayon::ThreadPool,
+    mut take: impl FnMut(f64, bool) -> bool,
+) {
     let batch = 2 * pool.current_num_threads() as u64;
     let mut next = 0u64;
-    let mut decision = None;
-    'outer: while next < args.seeds {
+    while next < args.seeds {
         let to = (next + batch).min(args.seeds);
         let results: Vec<((f64, bool), (f64, bool))> = pool.install(|| {
             (next..to)
@@ -313,42 +519,63 @@ fn sprt<G: Playable>(
                 })
                 .collect()
         });
-        // Results are taken in seed order, so where the test stops does not depend on threads.
-        for (a, b) in results {
-            for (x, c) in [a, b] {
-                games += 1;
-                capped += c as u64;
-                score += x;
-                llr += x * (p1 / p0).ln() + (1.0 - x) * ((1.0 - p1) / (1.0 - p0)).ln();
-                if llr >= upper {
-                    decision = Some(true);
-                    break 'outer;
-                }
-                if llr <= lower {
-                    decision = Some(false);
-                    break 'outer;
-                }
+        for (x, c) in results.into_iter().flat_map(|(a, b)| [a, b]) {
+            if !take(x, c) {
+                return;
             }
         }
         next = to;
     }
-    println!(
-        "SPRT {} vs {}: H1 Elo {:+} against H0 Elo {:+} (alpha {}, beta {}); bounds [{:.3}, {:.3}]",
-        specs[0], specs[1], args.elo1, args.elo0, args.alpha, args.beta, lower, upper
-    );
-    println!(
-        "{} after {games} games (A scored {score:.1}); log-likelihood ratio {llr:.3}",
-        match decision {
-            Some(true) => "H1 accepted: A is stronger",
-            Some(false) => "H0 accepted: A is not stronger by the margin",
-            None => "undecided: the seed budget ran out",
+}
+
+/// The sequential probability ratio test of "A beats B with Elo difference elo1" against
+/// "elo0", over games in seed order (both seat orders per seed).
+fn sprt<G: Playable>(
+    args: &TournamentArgs,
+    game: &G,
+    specs: &[String],
+    pool: &rayon::ThreadPool,
+) -> Result<Sprt> {
+    check_sprt(args, specs)?;
+    let p = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
+    let (p0, p1) = (p(args.elo0), p(args.elo1));
+    let lower = (args.beta / (1.0 - args.alpha)).ln();
+    let upper = ((1.0 - args.beta) / args.alpha).ln();
+    let (mut llr, mut games, mut capped, mut score) = (0.0, 0u64, 0u64, 0.0);
+    let mut decision = None;
+    // Results are taken in seed order, so where the test stops does not depend on threads.
+    sprt_games(args, game, specs, pool, |x, c| {
+        games += 1;
+        capped += c as u64;
+        score += x;
+        llr += x * (p1 / p0).ln() + (1.0 - x) * ((1.0 - p1) / (1.0 - p0)).ln();
+        if llr >= upper || llr <= lower {
+            decision = Some(llr >= upper);
         }
-    );
-    println!("{}", capped_share(capped, games, game.max_rounds()));
-    if let Some(w) = capped_warning(capped, games, game.max_rounds()) {
-        println!("{w}");
-    }
-    Ok(())
+        decision.is_none()
+    });
+    Ok(Sprt {
+        a: specs[0].clone(),
+        b: specs[1].clone(),
+        elo0: args.elo0,
+        elo1: args.elo1,
+        alpha: args.alpha,
+        beta: args.beta,
+        lower,
+        upper,
+        decision: match decision {
+            Some(true) => "H1",
+            Some(false) => "H0",
+            None => "undecided",
+        }
+        .to_string(),
+        games,
+        a_score: score,
+        llr,
+        capped,
+        max_rounds: game.max_rounds(),
+        capped_warning: capped_warning(capped, games, game.max_rounds()),
+    })
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 
 use crate::curve::{write_curve, CurveRow};
 use crate::games::Playable;
-use crate::play::progress_bar;
+use crate::runner::progress_bar;
 use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -77,6 +77,9 @@ pub struct TrainArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Print the result as JSON instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The settings a checkpoint must share with a resumed run.
@@ -184,10 +187,11 @@ fn elo(w: f64, n: usize) -> f64 {
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
-    crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
+    let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    crate::render::emit(&result, args.json)
 }
 
-fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
+fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<TrainResult> {
     let game: G = args.game.build()?;
     let n = game.num_seats();
     check_args(args, n)?;
@@ -201,30 +205,7 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
     }
     check_agent(&game, &args.agent)?;
     let base: G::Weights = spec_weights::<G>(&args.agent)?;
-    let fields = float_fields(&base);
-    let names: Vec<String> = if args.tune.is_empty() {
-        fields.iter().map(|f| f.0.clone()).collect()
-    } else {
-        args.tune.clone()
-    };
-    let mut start = Vec::new();
-    for k in &names {
-        match fields.iter().find(|f| &f.0 == k) {
-            Some(f) => start.push(f.1),
-            None => bail!(
-                "--tune {k}: not a weight of {} (its weights: {})",
-                G::INFO.name,
-                fields
-                    .iter()
-                    .map(|f| f.0.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        }
-    }
-    if names.is_empty() {
-        bail!("{} has no floating-point weights to tune", G::INFO.name);
-    }
+    let (names, start) = tuned_weights::<G>(&base, &args.tune)?;
     let bounds = parse_bounds(&args.bounds, &names, &start)?;
     let d = names.len();
     let population = args
@@ -270,6 +251,38 @@ fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<()> {
         pool: &pool,
     };
     train(args, &problem, settings, recorded, &checkpoint_path)
+}
+
+/// The weights to tune (`--tune`, or every floating-point weight) and their starting values.
+fn tuned_weights<G: Playable>(
+    base: &G::Weights,
+    tune: &[String],
+) -> Result<(Vec<String>, Vec<f64>)> {
+    let fields = float_fields(base);
+    let names: Vec<String> = if tune.is_empty() {
+        fields.iter().map(|f| f.0.clone()).collect()
+    } else {
+        tune.to_vec()
+    };
+    let mut start = Vec::new();
+    for k in &names {
+        match fields.iter().find(|f| &f.0 == k) {
+            Some(f) => start.push(f.1),
+            None => bail!(
+                "--tune {k}: not a weight of {} (its weights: {})",
+                G::INFO.name,
+                fields
+                    .iter()
+                    .map(|f| f.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+    if names.is_empty() {
+        bail!("{} has no floating-point weights to tune", G::INFO.name);
+    }
+    Ok((names, start))
 }
 
 /// Each tuned weight's bounds (unbounded unless `--bounds` names it); the start must lie within.
@@ -387,51 +400,75 @@ fn open_checkpoint(args: &TrainArgs, path: &Path, settings: &Settings) -> Result
     Ok(c.generations)
 }
 
-fn train<G: Playable + 'static>(
-    args: &TrainArgs,
-    p: &Problem<'_, G>,
-    settings: Settings,
-    recorded: Vec<Generation>,
-    checkpoint_path: &Path,
-) -> Result<()> {
-    let n = p.game.num_seats();
-    let d = p.names.len();
-    let started = std::time::Instant::now();
-    let bar = progress_bar(
-        args.generations as u64 * (settings.population as u64 * args.games + args.duel_games),
-        args.quiet,
-    );
-    let default = p.weights(&vec![0.0; d])?;
-    // The pool: the starting weights, then each champion in turn (the last is the incumbent).
-    let mut champions: Vec<G::Weights> = vec![default.clone()];
-    let mut incumbent_x = vec![0.0; d];
-    let mut generations: Vec<Generation> = Vec::new();
-    let current: RefCell<Generation> = RefCell::new(empty_generation());
-    let failure: RefCell<Option<anyhow::Error>> = RefCell::new(None);
-    let field = RefCell::new(champions.clone());
-    let now = std::cell::Cell::new(0usize);
-    let objective = |x: &cmaes::DVector<f64>| -> f64 {
-        let mut g = current.borrow_mut();
+/// The CMA-ES objective of a run: a candidate's fitness, or on a resumed run its recorded
+/// fitness (the same point must come back). The first error stops the run.
+struct Objective<'a, 'p, G: Playable> {
+    args: &'a TrainArgs,
+    p: &'a Problem<'p, G>,
+    recorded: &'a [Generation],
+    /// The generation being filled.
+    current: RefCell<Generation>,
+    failure: RefCell<Option<anyhow::Error>>,
+    /// The opponents: the starting weights and the champions so far.
+    field: RefCell<Vec<G::Weights>>,
+    /// The generation's number.
+    now: std::cell::Cell<usize>,
+    bar: indicatif::ProgressBar,
+}
+
+impl<'a, 'p, G: Playable + 'static> Objective<'a, 'p, G> {
+    /// The objective of a run from the first generation, with `field` the opponents.
+    fn new(
+        args: &'a TrainArgs,
+        p: &'a Problem<'p, G>,
+        recorded: &'a [Generation],
+        settings: &Settings,
+        field: Vec<G::Weights>,
+    ) -> Self {
+        Objective {
+            args,
+            p,
+            recorded,
+            current: RefCell::new(empty_generation()),
+            failure: RefCell::new(None),
+            field: RefCell::new(field),
+            now: std::cell::Cell::new(0),
+            bar: progress_bar(
+                args.generations as u64 * per_generation(args, settings),
+                args.quiet,
+            ),
+        }
+    }
+
+    /// CMA-ES minimises: minus the candidate's fitness (NaN after a failure).
+    fn eval(&self, x: &cmaes::DVector<f64>) -> f64 {
+        let mut g = self.current.borrow_mut();
         let k = g.points.len();
-        let gen = now.get();
+        let gen = self.now.get();
         let x: Vec<f64> = x.iter().copied().collect();
         // Replay a recorded generation: the same point must come back.
-        if let Some(r) = recorded.get(gen) {
+        if let Some(r) = self.recorded.get(gen) {
             if r.points.get(k) == Some(&x) {
                 g.points.push(x);
                 g.fitness.push(r.fitness[k]);
                 return -r.fitness[k];
             }
-            failure.borrow_mut().get_or_insert(anyhow::anyhow!(
+            self.failure.borrow_mut().get_or_insert(anyhow::anyhow!(
                 "the checkpoint does not replay at generation {} (was it written by another version?)",
                 gen + 1
             ));
             return f64::NAN;
         }
-        let fitness = p
-            .weights(&x)
-            .and_then(|w| p.share(&w, &field.borrow(), stream(args.seed, gen, 0), args.games));
-        bar.inc(args.games);
+        let (p, args) = (self.p, self.args);
+        let fitness = p.weights(&x).and_then(|w| {
+            p.share(
+                &w,
+                &self.field.borrow(),
+                stream(args.seed, gen, 0),
+                args.games,
+            )
+        });
+        self.bar.inc(args.games);
         match fitness {
             Ok(f) => {
                 g.points.push(x);
@@ -439,46 +476,61 @@ fn train<G: Playable + 'static>(
                 -f
             }
             Err(e) => {
-                failure.borrow_mut().get_or_insert(e);
+                self.failure.borrow_mut().get_or_insert(e);
                 f64::NAN
             }
         }
+    }
+}
+
+/// Where a run stands between generations.
+struct Progress<G: Playable> {
+    champions: Vec<G::Weights>,
+    incumbent_x: Vec<f64>,
+    generations: Vec<Generation>,
+}
+
+/// Games a generation plays: every candidate's, then the duel's.
+fn per_generation(args: &TrainArgs, settings: &Settings) -> u64 {
+    settings.population as u64 * args.games + args.duel_games
+}
+
+fn train<G: Playable + 'static>(
+    args: &TrainArgs,
+    p: &Problem<'_, G>,
+    settings: Settings,
+    recorded: Vec<Generation>,
+    checkpoint_path: &Path,
+) -> Result<TrainResult> {
+    let d = p.names.len();
+    let started = std::time::Instant::now();
+    // The pool: the starting weights, then each champion in turn (the last is the incumbent).
+    let mut run = Progress::<G> {
+        champions: vec![p.weights(&vec![0.0; d])?],
+        incumbent_x: vec![0.0; d],
+        generations: Vec::new(),
     };
+    let obj = Objective::new(args, p, &recorded, &settings, run.champions.clone());
     let mut cma = cmaes::CMAESOptions::new(vec![0.0; d], args.sigma)
         .population_size(settings.population)
         .seed(args.seed)
-        .build(objective)
+        .build(|x: &cmaes::DVector<f64>| obj.eval(x))
         .map_err(|e| anyhow::anyhow!("CMA-ES options: {e:?}"))?;
     for gen in 0..args.generations {
-        now.set(gen);
+        obj.now.set(gen);
         let stop = cma.next();
-        if let Some(e) = failure.borrow_mut().take() {
+        if let Some(e) = obj.failure.borrow_mut().take() {
             return Err(e);
         }
-        let mut g = current.replace(empty_generation());
-        if let Some(r) = recorded.get(gen) {
-            // A replayed generation: its duel's outcome as recorded.
-            g.row = r.row.clone();
-            g.accepted = r.accepted.clone();
-            bar.inc(settings.population as u64 * args.games + args.duel_games);
-        } else {
-            duel(args, p, &mut g, gen, &incumbent_x, n)?;
-            bar.inc(args.duel_games);
-            g.row.elapsed_s = started.elapsed().as_secs_f64();
-        }
-        if let Some(x) = &g.accepted {
-            incumbent_x = x.clone();
-            champions.push(p.weights(x)?);
-            *field.borrow_mut() = champions.clone();
-        }
-        generations.push(g);
+        let g = obj.current.replace(empty_generation());
+        close_generation(&obj, g, gen, &settings, &mut run, started)?;
         if gen >= recorded.len() {
             save(
                 args,
                 p,
                 &settings,
-                &generations,
-                &incumbent_x,
+                &run.generations,
+                &run.incumbent_x,
                 checkpoint_path,
             )?;
         }
@@ -491,14 +543,44 @@ fn train<G: Playable + 'static>(
             break;
         }
     }
-    bar.finish_and_clear();
-    report(
+    obj.bar.finish_and_clear();
+    Ok(result(
         args,
         p,
-        &generations,
-        &incumbent_x,
+        &run.generations,
+        &run.incumbent_x,
         started.elapsed().as_secs_f64(),
-    )
+    ))
+}
+
+/// Ends generation `gen`: its duel (or, replayed, the recorded one), and a new champion when
+/// the challenger won it.
+fn close_generation<G: Playable + 'static>(
+    obj: &Objective<'_, '_, G>,
+    mut g: Generation,
+    gen: usize,
+    settings: &Settings,
+    run: &mut Progress<G>,
+    started: std::time::Instant,
+) -> Result<()> {
+    let (args, p) = (obj.args, obj.p);
+    if let Some(r) = obj.recorded.get(gen) {
+        // A replayed generation: its duel's outcome as recorded.
+        g.row = r.row.clone();
+        g.accepted = r.accepted.clone();
+        obj.bar.inc(per_generation(args, settings));
+    } else {
+        duel(args, p, &mut g, gen, &run.incumbent_x, p.game.num_seats())?;
+        obj.bar.inc(args.duel_games);
+        g.row.elapsed_s = started.elapsed().as_secs_f64();
+    }
+    if let Some(x) = &g.accepted {
+        run.incumbent_x = x.clone();
+        run.champions.push(p.weights(x)?);
+        *obj.field.borrow_mut() = run.champions.clone();
+    }
+    run.generations.push(g);
+    Ok(())
 }
 
 fn empty_generation() -> Generation {
@@ -622,39 +704,109 @@ fn write_file(path: &Path, text: &str) -> Result<()> {
     Ok(shifu_engine::files::write_atomic(path, text.as_bytes())?)
 }
 
-fn report<G: Playable + 'static>(
+/// One tuned weight: where it started and the champion's value.
+#[derive(Debug, Clone, Serialize)]
+pub struct TunedWeight {
+    /// The weight's name.
+    pub name: String,
+    /// Its starting value.
+    pub start: f64,
+    /// The champion's value.
+    pub champion: f64,
+}
+
+/// What `shifu train` ends with.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrainResult {
+    /// The game.
+    pub game: String,
+    /// The agent spec tuned.
+    pub agent: String,
+    /// Generations run.
+    pub generations: usize,
+    /// Candidates per generation.
+    pub candidates: usize,
+    /// Games per candidate.
+    pub games: u64,
+    /// Champions accepted.
+    pub champions: usize,
+    /// Games of each acceptance duel.
+    pub duel_games: u64,
+    /// The duels' one-sided significance.
+    pub alpha: f64,
+    /// Seconds (this process).
+    pub seconds: f64,
+    /// The tuned weights.
+    pub weights: Vec<TunedWeight>,
+    /// The output folder.
+    pub out: String,
+    /// The learning curve, one row per generation (as in curve.csv).
+    pub curve: Vec<CurveRow>,
+}
+
+fn result<G: Playable + 'static>(
     args: &TrainArgs,
     p: &Problem<'_, G>,
     generations: &[Generation],
     incumbent_x: &[f64],
     seconds: f64,
-) -> Result<()> {
-    let accepted = generations.iter().filter(|g| g.accepted.is_some()).count();
-    println!(
-        "{} {}: {} generations of {} candidates x {} games, {} champions accepted (duels of {} games, alpha {}); {:.1} s",
-        G::INFO.name,
-        args.agent,
-        generations.len(),
-        generations.first().map_or(0, |g| g.points.len()),
-        args.games,
-        accepted,
-        args.duel_games,
-        args.alpha,
-        seconds
-    );
-    println!("\nweight              start      champion");
-    for (i, k) in p.names.iter().enumerate() {
-        println!(
-            "{k:<18} {:>9.4} {:>11.4}",
-            p.start[i],
-            p.value(i, incumbent_x[i])
-        );
+) -> TrainResult {
+    let mut curve: Vec<CurveRow> = generations.iter().map(|g| g.row.clone()).collect();
+    let mut champions = 0;
+    for r in curve.iter_mut() {
+        champions += usize::from(r.accepted);
+        r.champions = champions;
     }
-    println!(
-        "\nwrote {}: champion.toml, curve.csv, curve.svg, checkpoint.json",
-        args.out.display()
-    );
-    Ok(())
+    TrainResult {
+        game: G::INFO.name.to_string(),
+        agent: args.agent.clone(),
+        generations: generations.len(),
+        candidates: generations.first().map_or(0, |g| g.points.len()),
+        games: args.games,
+        champions: generations.iter().filter(|g| g.accepted.is_some()).count(),
+        duel_games: args.duel_games,
+        alpha: args.alpha,
+        seconds,
+        weights: p
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, k)| TunedWeight {
+                name: k.clone(),
+                start: p.start[i],
+                champion: p.value(i, incumbent_x[i]),
+            })
+            .collect(),
+        out: args.out.display().to_string(),
+        curve,
+    }
+}
+
+impl std::fmt::Display for TrainResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} {}: {} generations of {} candidates x {} games, {} champions accepted (duels of {} games, alpha {}); {:.1} s",
+            self.game,
+            self.agent,
+            self.generations,
+            self.candidates,
+            self.games,
+            self.champions,
+            self.duel_games,
+            self.alpha,
+            self.seconds
+        )?;
+        writeln!(f, "\nweight              start      champion")?;
+        for w in &self.weights {
+            writeln!(f, "{:<18} {:>9.4} {:>11.4}", w.name, w.start, w.champion)?;
+        }
+        writeln!(
+            f,
+            "\nwrote {}: champion.toml, curve.csv, curve.svg, checkpoint.json",
+            self.out
+        )
+    }
 }
 
 #[cfg(test)]

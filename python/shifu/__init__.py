@@ -89,11 +89,12 @@ def play_csv(
 ) -> bytes:
     """The CSV text ``shifu play --out`` writes for this run, byte for byte (games
     ``start..end`` of it when given: the slice a shard plays)."""
-    csv, _ = _run(game, players, agents, games, seed, params, data, config, rotate, threads, start, end, header)
+    csv, _, _ = _run(game, players, agents, games, seed, params, data, config, rotate, threads, start, end, header)
     return csv
 
 
-_TEXT_COLUMNS = {"game_name": str, "agents": str, "param_set": str, "winners": str}
+# The run file's text columns, from the Rust row schema (the others are numbers or booleans).
+_TEXT_COLUMNS = {name: str for name in _shifu.text_columns()}
 
 
 def _frame(csv: bytes):
@@ -125,7 +126,9 @@ def play(
 class SeatAnalysis:
     """What ``shifu seats`` prints: the win share by seat with Wilson 95% intervals, mean rank
     and score, the chi-square test against equal chances, balance, and the capped share (games
-    the round cap stopped decide nothing; ``warning`` is set above 5%)."""
+    the round cap stopped decide nothing; ``warning`` is set above 5%). ``summary`` is the whole
+    value ``shifu play --json`` prints; ``str()`` is the text ``shifu play`` prints, both made by
+    the same Rust code."""
 
     game: str
     players: int
@@ -142,21 +145,11 @@ class SeatAnalysis:
     warning: str | None
     data: str
     extra: dict = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
+    text: str = ""
 
     def __str__(self):
-        lines = [
-            f"{self.game} with {self.players} players, {self.games} games; card data: {self.data}",
-            f"capped {100 * self.capped_share:.1f}% [{100 * self.capped_ci[0]:.1f}%, {100 * self.capped_ci[1]:.1f}%] "
-            f"of {self.games} games at the {self.max_rounds}-round cap",
-        ]
-        if self.warning:
-            lines.append(self.warning)
-        lines.append(self.table.to_string(index=False))
-        lines.append(
-            f"equal chances by seat: chi-square {self.chi_square:.2f} on {self.df:.0f} df, "
-            f"p = {self.p_value:.3e}; balance {self.balance:.4f}"
-        )
-        return "\n".join(lines)
+        return self.text.rstrip("\n")
 
 
 def seats(
@@ -173,35 +166,30 @@ def seats(
     threads: int | None = None,
 ) -> SeatAnalysis:
     """The seat (first-player) analysis of ``shifu seats`` for this run."""
+    import json
+
     import pandas as pd
 
-    _, s = _run(game, players, agents, games, seed, params, data, config, rotate, threads, header=False)
-    n = s["players"]
-    table = pd.DataFrame(
-        {
-            "seat": list(range(1, n + 1)),
-            "agent": ["(rotated)"] * n if rotate else s["agent"],
-            "win_share": s["win_share"],
-            "ci_low": s["ci_low"],
-            "ci_high": s["ci_high"],
-            "mean_rank": s["mean_rank"],
-            "mean_score": s["mean_score"],
-        }
-    )
+    _, summary_json, text = _run(game, players, agents, games, seed, params, data, config, rotate, threads, header=False)
+    s = json.loads(summary_json)
+    st = s["stats"]
+    capped = st["capped"]
     return SeatAnalysis(
         game=s["game"],
-        players=n,
+        players=s["players"],
         games=s["games"],
-        table=table,
-        chi_square=s["chi_square"],
-        df=s["df"],
-        p_value=s["p_value"],
-        balance=s["balance"],
-        capped=s["capped"],
-        capped_share=s["capped_share"],
-        capped_ci=tuple(s["capped_ci"]),
-        max_rounds=s["max_rounds"],
-        warning=s["warning"],
+        table=pd.DataFrame(st["seats"]),
+        chi_square=st["chi_square"],
+        df=st["df"],
+        p_value=st["p_value"],
+        balance=st["balance"],
+        capped=capped["games"],
+        capped_share=capped["share"],
+        capped_ci=(capped["ci_low"], capped["ci_high"]),
+        max_rounds=capped["max_rounds"],
+        warning=capped["warning"],
         data=s["data"],
-        extra={k: s[k] for k in ("shared_wins", "mean_rounds", "mean_steps", "steps")},
+        extra={k: st[k] for k in ("shared_wins", "mean_rounds", "mean_steps", "steps")},
+        summary=s,
+        text=text,
     )

@@ -191,8 +191,8 @@ fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         .collect()
 }
 
-/// Plays a run in Rust on all cores; returns the CSV bytes of `shifu play --out` and the seat
-/// analysis as a dict.
+/// Plays a run in Rust on all cores; returns the CSV bytes of `shifu play --out`, the seat
+/// summary as the JSON of `shifu play --json`, and the summary's text.
 #[pyfunction]
 #[pyo3(signature = (game, players=None, agents="random".to_string(), games=1000, seed=1, set=Vec::new(), data=None, config=None, rotate=false, threads=None, start=None, end=None, header=true))]
 #[allow(clippy::too_many_arguments)]
@@ -211,7 +211,7 @@ fn play<'py>(
     start: Option<u64>,
     end: Option<u64>,
     header: bool,
-) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyDict>)> {
+) -> PyResult<(Bound<'py, PyBytes>, String, String)> {
     let g = game_args(game, players, data, config, set);
     let run = shifu::setup::RunArgs {
         agents,
@@ -237,8 +237,14 @@ fn play<'py>(
             Err(e) => value_error(format!("{e:#}")),
         })?;
     let csv = played.csv(header).map_err(value_error)?;
-    let summary = batch::summary(py, &played)?;
-    Ok((PyBytes::new(py, &csv), summary))
+    let (json, text) = batch::summary(&played)?;
+    Ok((PyBytes::new(py, &csv), json, text))
+}
+
+/// The run file's text columns (the DataFrame's `str` dtypes).
+#[pyfunction]
+fn text_columns() -> Vec<&'static str> {
+    batch::text_columns()
 }
 
 /// The native module.
@@ -247,6 +253,7 @@ fn _shifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Env>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(text_columns, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

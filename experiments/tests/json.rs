@@ -1,0 +1,276 @@
+//! `--json`: every subcommand that prints a result prints the same result as JSON, which parses
+//! and carries the figures of the text (each test runs the command both ways on a tiny run and
+//! finds a JSON figure, formatted as the text formats it, in the text).
+
+use serde_json::Value;
+use std::process::Command;
+
+/// Runs `shifu` with `args` and returns its standard output, failing on a non-zero exit.
+fn run(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(args)
+        .output()
+        .expect("run shifu");
+    assert!(
+        o.status.success(),
+        "shifu {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).expect("UTF-8 output")
+}
+
+/// The text output and the parsed JSON output of the same command line.
+fn both(args: &[&str]) -> (String, Value) {
+    let text = run(args);
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let out = run(&with_json);
+    let json = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    (text, json)
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("shifu-json-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const PLAY: [&str; 10] = [
+    "--players",
+    "3",
+    "--agents",
+    "greedy,random,random",
+    "--games",
+    "40",
+    "--seed",
+    "3",
+    "--quiet",
+    "--threads=1",
+];
+
+#[test]
+fn play_json_holds_the_seat_table_of_the_text() {
+    let mut args = vec!["play"];
+    args.extend(PLAY);
+    let (text, j) = both(&args);
+    assert_eq!(j["games"], 40);
+    assert_eq!(j["players"], 3);
+    let seats = j["stats"]["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 3);
+    for s in seats {
+        let line = format!(
+            "{:>4}  {:<16} {:>9.4}   [{:.4}, {:.4}]",
+            s["seat"].as_u64().unwrap(),
+            s["agent"].as_str().unwrap(),
+            num(&s["win_share"]),
+            num(&s["ci_low"]),
+            num(&s["ci_high"])
+        );
+        assert!(text.contains(&line), "{line}\n{text}");
+    }
+    let chi = format!("chi-square {:.2} on", num(&j["stats"]["chi_square"]));
+    assert!(text.contains(&chi), "{chi}\n{text}");
+    assert!(j["analysis"].is_null());
+    assert!(num(&j["timing"]["seconds"]) >= 0.0);
+}
+
+#[test]
+fn seats_json_holds_the_contrasts_and_the_verdict() {
+    let mut args = vec!["seats"];
+    args.extend(PLAY);
+    let (text, j) = both(&args);
+    let c = &j["analysis"]["contrasts"];
+    assert_eq!(c["pairs"].as_array().unwrap().len(), 3);
+    let verdict = c["verdict"].as_str().unwrap();
+    assert!(text.contains(verdict), "{verdict}\n{text}");
+    let p = &c["pairs"][0];
+    let line = format!(
+        "  seat {} - seat {}: {:+.4}",
+        p["seat_a"],
+        p["seat_b"],
+        num(&p["diff"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+}
+
+#[test]
+fn sweep_json_holds_every_cell() {
+    let (text, j) = both(&[
+        "sweep",
+        "--players",
+        "2",
+        "--agents",
+        "greedy",
+        "--games",
+        "20",
+        "--vary",
+        "start_coins=1,1/2,2",
+        "--quiet",
+    ]);
+    let cells = j["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2);
+    for c in cells {
+        let s = &c["stats"]["seats"][0];
+        let row = format!(
+            "| {} | {:.4} [{:.4}, {:.4}] |",
+            c["cell"].as_str().unwrap(),
+            num(&s["win_share"]),
+            num(&s["ci_low"]),
+            num(&s["ci_high"])
+        );
+        assert!(text.contains(&row), "{row}\n{text}");
+    }
+    let best = format!(
+        "most balanced cell: {}",
+        j["most_balanced"].as_str().unwrap()
+    );
+    assert!(text.contains(&best), "{best}\n{text}");
+}
+
+#[test]
+fn calibrate_json_holds_every_cell_and_the_choice() {
+    let (text, j) = both(&[
+        "calibrate",
+        "--players",
+        "2",
+        "--agents",
+        "greedy",
+        "--games",
+        "8",
+        "--vary",
+        "upgrade_coin_scale=0.5,1",
+        "--quiet",
+    ]);
+    let cells = j["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2);
+    let rounds = &cells[1]["figures"]["rounds"];
+    let row = format!(
+        "| {} | {:.1} [",
+        cells[1]["cell"].as_str().unwrap(),
+        num(&rounds[0])
+    );
+    assert!(text.contains(&row), "{row}\n{text}");
+    let meeting = format!("{} of 2 cells meet every target.", j["meeting"]);
+    assert!(text.contains(&meeting), "{meeting}\n{text}");
+}
+
+#[test]
+fn tournament_json_holds_the_ratings() {
+    let (text, j) = both(&[
+        "tournament",
+        "--players",
+        "2",
+        "--agents",
+        "random,greedy",
+        "--seeds",
+        "6",
+    ]);
+    assert_eq!(j["mode"], "ratings");
+    assert_eq!(j["games"], 12);
+    for r in j["ratings"].as_array().unwrap() {
+        let row = format!(
+            "| {} | {:+.0} | [{:+.0}, {:+.0}] | {:.3} |",
+            r["agent"].as_str().unwrap(),
+            num(&r["elo"]),
+            num(&r["ci_low"]),
+            num(&r["ci_high"]),
+            num(&r["win_share"])
+        );
+        assert!(text.contains(&row), "{row}\n{text}");
+    }
+}
+
+#[test]
+fn tournament_sprt_json_holds_the_decision() {
+    let (text, j) = both(&[
+        "tournament",
+        "--players",
+        "2",
+        "--agents",
+        "greedy,random",
+        "--sprt",
+        "--elo1",
+        "200",
+        "--seeds",
+        "30",
+    ]);
+    assert_eq!(j["mode"], "sprt");
+    let line = format!(
+        "after {} games (A scored {:.1}); log-likelihood ratio {:.3}",
+        j["games"],
+        num(&j["a_score"]),
+        num(&j["llr"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+}
+
+#[test]
+fn duel_json_holds_a_win_share() {
+    let (text, j) = both(&[
+        "duel",
+        "--players",
+        "2",
+        "--agents",
+        "greedy,random",
+        "--seeds",
+        "10",
+    ]);
+    assert_eq!(j["games"], 20);
+    let line = format!(
+        "A win share {:.4}  95% CI [{:.4}, {:.4}]",
+        num(&j["a_win_share"]),
+        num(&j["ci_low"]),
+        num(&j["ci_high"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+}
+
+#[test]
+fn train_json_holds_the_weights_and_the_curve() {
+    let d = tmpdir("train");
+    let run_in = |out: &std::path::Path, json: bool| {
+        let out = out.to_str().unwrap().to_string();
+        let mut args = vec![
+            "train",
+            "--players",
+            "2",
+            "--agent",
+            "greedy",
+            "--tune",
+            "objectives",
+            "--generations",
+            "1",
+            "--population",
+            "2",
+            "--games",
+            "4",
+            "--duel-games",
+            "4",
+            "--quiet",
+            "--out",
+            &out,
+        ];
+        if json {
+            args.push("--json");
+        }
+        run(&args)
+    };
+    let text = run_in(&d.join("text"), false);
+    let j: Value = serde_json::from_str(&run_in(&d.join("json"), true)).unwrap();
+    assert_eq!(j["generations"], 1);
+    assert_eq!(j["curve"].as_array().unwrap().len(), 1);
+    let w = &j["weights"][0];
+    let line = format!(
+        "{:<18} {:>9.4} {:>11.4}",
+        w["name"].as_str().unwrap(),
+        num(&w["start"]),
+        num(&w["champion"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+    std::fs::remove_dir_all(&d).ok();
+}
