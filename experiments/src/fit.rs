@@ -7,7 +7,7 @@ use crate::npz::{read_array, read_f32_rows};
 use crate::setup::GameArgs;
 use anyhow::{bail, Result};
 use clap::Args;
-use shifu_agents::learned::{fit, Dataset, FitOptions, ValueModel};
+use shifu_agents::learned::{fit, Dataset, FitOptions, FitReport, ValueModel};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -68,23 +68,7 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
     }
     crate::runfile::check_writable_target(&args.out)?;
     let (data, sample) = load(args, game.observation_len(), game.num_seats())?;
-    let mut model = match &args.init {
-        None => ValueModel::new(game.name(), data.inputs, args.hidden, args.seed),
-        Some(path) => {
-            let m = ValueModel::load(path).map_err(anyhow::Error::msg)?;
-            if m.game != game.name() || m.inputs != data.inputs {
-                bail!(
-                    "--init {}: a model of {} observations of {} values; this export is {} with {}",
-                    path.display(),
-                    m.game,
-                    m.inputs,
-                    game.name(),
-                    data.inputs
-                );
-            }
-            m
-        }
-    };
+    let mut model = initial_model(args, game.name(), data.inputs)?;
     let hidden = model.hidden;
     let lambda = (args.target == "td").then_some(args.lambda);
     let started = std::time::Instant::now();
@@ -99,6 +83,44 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
             seed: args.seed,
         },
     );
+    model.note = note(args, &sample, &report, hidden, lambda);
+    shifu_engine::files::write_atomic(&args.out, model.to_json().as_bytes())?;
+    println!("{}", model.note);
+    println!(
+        "training MSE {:.5}; {:.1} s; wrote {} (use it as mcts:...,leaf={})",
+        report.train_mse,
+        started.elapsed().as_secs_f64(),
+        args.out.display(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The model to train: a new one, or `--init`'s (which must fit this export).
+fn initial_model(args: &FitArgs, game: &str, inputs: usize) -> Result<ValueModel> {
+    let Some(path) = &args.init else {
+        return Ok(ValueModel::new(game, inputs, args.hidden, args.seed));
+    };
+    let m = ValueModel::load(path).map_err(anyhow::Error::msg)?;
+    if m.game != game || m.inputs != inputs {
+        bail!(
+            "--init {}: a model of {} observations of {} values; this export is {game} with {inputs}",
+            path.display(),
+            m.game,
+            m.inputs,
+        );
+    }
+    Ok(m)
+}
+
+/// The model's note: what it was fitted on and how well.
+fn note(
+    args: &FitArgs,
+    sample: &Sample,
+    report: &FitReport,
+    hidden: usize,
+    lambda: Option<f32>,
+) -> String {
     let sampled = if sample.kept_games < sample.games {
         format!(
             " (a sample of {} of its {} games, to keep observations within --max-bytes {})",
@@ -107,7 +129,7 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
     } else {
         String::new()
     };
-    model.note = format!(
+    format!(
         "shifu fit on {}{sampled}{}: {} rows ({} held out), {} hidden units, target {}{}, {} epochs; held-out MSE {:.5} against {:.5} for the mean",
         args.input.display(),
         args.init
@@ -122,17 +144,7 @@ fn run_game<G: Playable>(args: &FitArgs) -> Result<()> {
         args.epochs,
         report.held_out_mse,
         report.baseline_mse
-    );
-    shifu_engine::files::write_atomic(&args.out, model.to_json().as_bytes())?;
-    println!("{}", model.note);
-    println!(
-        "training MSE {:.5}; {:.1} s; wrote {} (use it as mcts:...,leaf={})",
-        report.train_mse,
-        started.elapsed().as_secs_f64(),
-        args.out.display(),
-        args.out.display()
-    );
-    Ok(())
+    )
 }
 
 /// The export's rows of games that ended by the rules (capped games decide nothing), each with
@@ -186,13 +198,41 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<(Dataset, Sample)> {
             args.game.game
         );
     }
+    let cols = Columns {
+        games: &games,
+        seat: &seat,
+        step: &step,
+        reward: &reward,
+        keep: &keep,
+    };
+    let data = dataset(path, &cols, x, len, seats)?;
+    Ok((data, sample))
+}
+
+/// The small columns of an export, one entry a row, and which rows the sample keeps.
+struct Columns<'a> {
+    games: &'a [i64],
+    seat: &'a [i64],
+    step: &'a [i64],
+    reward: &'a [f32],
+    keep: &'a [bool],
+}
+
+/// The dataset of the kept rows: `x` holds their observations (`len` values each), in order.
+fn dataset(
+    path: &std::path::Path,
+    c: &Columns<'_>,
+    x: Vec<f32>,
+    len: usize,
+    seats: usize,
+) -> Result<Dataset> {
     let mut r = Vec::new();
     let mut held_out = Vec::new();
     let mut chains: BTreeMap<(i64, i64), Vec<(i64, usize)>> = BTreeMap::new();
     let mut at = 0;
-    for i in 0..rows {
-        let s = seat[i];
-        if !keep[i] {
+    for i in 0..c.games.len() {
+        let s = c.seat[i];
+        if !c.keep[i] {
             continue;
         }
         let x_row = &x[at * len..(at + 1) * len];
@@ -200,7 +240,7 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<(Dataset, Sample)> {
         let won = usize::try_from(s)
             .ok()
             .filter(|&s| s < seats)
-            .map(|s| reward[i * seats + s]);
+            .map(|s| c.reward[i * seats + s]);
         if !won.is_some_and(|r| (0.0..=1.0).contains(&r)) || !x_row.iter().all(|v| v.is_finite()) {
             bail!(
                 "{}: row {i} has a seat, a reward (0 to 1) or an observation out of range",
@@ -209,8 +249,11 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<(Dataset, Sample)> {
         }
         let k = r.len();
         r.push(won.unwrap_or_default());
-        held_out.push(games[i].rem_euclid(10) == 0);
-        chains.entry((games[i], s)).or_default().push((step[i], k));
+        held_out.push(c.games[i].rem_euclid(10) == 0);
+        chains
+            .entry((c.games[i], s))
+            .or_default()
+            .push((c.step[i], k));
     }
     if r.is_empty() {
         bail!(
@@ -218,7 +261,7 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<(Dataset, Sample)> {
             path.display()
         );
     }
-    let data = Dataset {
+    Ok(Dataset {
         inputs: len,
         x,
         reward: r,
@@ -230,8 +273,7 @@ fn load(args: &FitArgs, len: usize, seats: usize) -> Result<(Dataset, Sample)> {
             })
             .collect(),
         held_out,
-    };
-    Ok((data, sample))
+    })
 }
 
 /// Which games a fit keeps: every game that ended by the rules while their observations fit in

@@ -250,6 +250,91 @@ pub fn differences(old: &Manifest, new: &Manifest) -> Vec<String> {
     d
 }
 
+/// Refuses to resume a run whose manifest (at `mpath`) differs from `manifest`.
+fn check_same_run(mpath: &Path, tmp: &Path, manifest: &Manifest) -> Result<()> {
+    let text =
+        shifu_engine::files::read_text(mpath).context("--resume needs the run's manifest")?;
+    let old: Manifest =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", mpath.display()))?;
+    let d = differences(&old, manifest);
+    if !d.is_empty() {
+        bail!(
+            "--resume: {} was started with a different {}; run with the same settings, or delete {} to start over",
+            mpath.display(),
+            d.join(", "),
+            tmp.display()
+        );
+    }
+    Ok(())
+}
+
+/// Reads a partial run file back for `--resume`: checks the header, passes each complete row
+/// (game `*next` onwards, in order) to `on_row`, cuts off a torn last line, and returns the
+/// file positioned at its end.
+fn read_back(
+    tmp: &Path,
+    header: &[String],
+    next: &mut u64,
+    on_row: &mut impl FnMut(u64, &csv::StringRecord) -> Result<()>,
+) -> Result<File> {
+    // Keep whole lines only; a torn last line is cut off.
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(tmp)
+        .with_context(|| format!("cannot open {}", tmp.display()))?;
+    let mut reader = BufReader::new(&mut f);
+    let mut good = 0u64;
+    let mut line = String::new();
+    let mut line_no = 0u64;
+    loop {
+        line.clear();
+        let n = reader.read_line(&mut line)?;
+        if n == 0 || !line.ends_with('\n') {
+            break;
+        }
+        line_no += 1;
+        if line_no == 1 {
+            if line.trim_end() != header.join(",") {
+                bail!("--resume: {} has a different header", tmp.display());
+            }
+        } else {
+            let at = || format!("{} line {line_no}", tmp.display());
+            let rec = parse_line(&line).with_context(at)?;
+            let idx = game_index(&rec).with_context(at)?;
+            if idx != *next {
+                bail!(
+                    "--resume: {} has game {idx} where game {next} was expected",
+                    at()
+                );
+            }
+            on_row(line_no, &rec).with_context(at)?;
+            *next += 1;
+        }
+        good += n as u64;
+    }
+    drop(reader);
+    f.set_len(good)?;
+    f.seek(SeekFrom::End(0))?;
+    Ok(f)
+}
+
+/// One CSV line as a record.
+fn parse_line(line: &str) -> Result<csv::StringRecord> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(line.as_bytes())
+        .records()
+        .next()
+        .transpose()?
+        .context("an empty row")
+}
+
+/// A row's game index (its first column).
+fn game_index(rec: &csv::StringRecord) -> Result<u64> {
+    rec.get(0).unwrap_or("").parse().context("bad game index")
+}
+
 impl RunFile {
     /// Opens `out` for a run with this header and manifest. With `resume`, a partial `out.tmp`
     /// from the same settings is continued: each complete row is passed to `on_row` (and not
@@ -279,73 +364,11 @@ impl RunFile {
             );
         }
         if resume && has_rows {
-            let text = shifu_engine::files::read_text(&mpath)
-                .context("--resume needs the run's manifest")?;
-            let old: Manifest = serde_json::from_str(&text)
-                .with_context(|| format!("reading {}", mpath.display()))?;
-            let d = differences(&old, manifest);
-            if !d.is_empty() {
-                bail!(
-                    "--resume: {} was started with a different {}; run with the same settings, or delete {} to start over",
-                    mpath.display(),
-                    d.join(", "),
-                    tmp.display()
-                );
-            }
+            check_same_run(&mpath, &tmp, manifest)?;
         }
         write_atomically(&mpath, &serde_json::to_string_pretty(manifest)?)?;
         let file = if resume && has_rows {
-            // Keep whole lines only; a torn last line is cut off.
-            let mut f = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(&tmp)
-                .with_context(|| format!("cannot open {}", tmp.display()))?;
-            let mut reader = BufReader::new(&mut f);
-            let mut good = 0u64;
-            let mut line = String::new();
-            let mut line_no = 0u64;
-            loop {
-                line.clear();
-                let n = reader.read_line(&mut line)?;
-                if n == 0 || !line.ends_with('\n') {
-                    break;
-                }
-                line_no += 1;
-                if line_no == 1 {
-                    if line.trim_end() != header.join(",") {
-                        bail!("--resume: {} has a different header", tmp.display());
-                    }
-                } else {
-                    let at = || format!("{} line {line_no}", tmp.display());
-                    let rec = csv::ReaderBuilder::new()
-                        .has_headers(false)
-                        .from_reader(line.as_bytes())
-                        .records()
-                        .next()
-                        .transpose()
-                        .with_context(at)?
-                        .with_context(|| format!("{}: an empty row", at()))?;
-                    let idx: u64 = rec
-                        .get(0)
-                        .unwrap_or("")
-                        .parse()
-                        .with_context(|| format!("{}: bad game index", at()))?;
-                    if idx != next {
-                        bail!(
-                            "--resume: {} has game {idx} where game {next} was expected",
-                            at()
-                        );
-                    }
-                    on_row(line_no, &rec).with_context(at)?;
-                    next += 1;
-                }
-                good += n as u64;
-            }
-            drop(reader);
-            f.set_len(good)?;
-            f.seek(SeekFrom::End(0))?;
-            f
+            read_back(&tmp, header, &mut next, &mut on_row)?
         } else {
             File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?
         };
@@ -409,22 +432,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64>
     check_writable_target(out)?;
     refuse_output_among_inputs(out, inputs)?;
     check_complete(inputs, allow_partial)?;
-    let mut shards = Vec::new();
-    for p in inputs {
-        let mut r = csv::Reader::from_reader(shifu_engine::files::open_input(p)?);
-        let header = r.headers()?.clone();
-        let first: Option<u64> = match r.records().next() {
-            Some(rec) => Some(
-                rec?.get(0)
-                    .unwrap_or("")
-                    .parse()
-                    .with_context(|| format!("{}: bad game index", p.display()))?,
-            ),
-            None => None,
-        };
-        shards.push((first.unwrap_or(u64::MAX), header, p.clone()));
-    }
-    shards.sort_by_key(|s| s.0);
+    let shards = shards_in_order(inputs)?;
     let header = shards[0].1.clone();
     let tmp = tmp_path(out);
     check_writable_target(&tmp)?;
@@ -445,11 +453,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64>
         let mut r = csv::Reader::from_reader(shifu_engine::files::open_input(p)?);
         for rec in r.records() {
             let rec = rec?;
-            let idx: u64 = rec
-                .get(0)
-                .unwrap_or("")
-                .parse()
-                .with_context(|| format!("{}: bad game index", p.display()))?;
+            let idx = game_index(&rec).with_context(|| p.display().to_string())?;
             if let Some(n) = next {
                 if idx != n {
                     bail!("{}: game {idx} where game {n} was expected (a gap or a repeat between shards)", p.display());
@@ -460,7 +464,30 @@ pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64>
             rows += 1;
         }
     }
-    w.flush().with_context(writing)?;
+    finish_merge(w, &tmp, out)?;
+    Ok(rows)
+}
+
+/// Each shard's first game index, header and path, in the order of their first games (an empty
+/// shard last).
+fn shards_in_order(inputs: &[PathBuf]) -> Result<Vec<(u64, csv::StringRecord, PathBuf)>> {
+    let mut shards = Vec::new();
+    for p in inputs {
+        let mut r = csv::Reader::from_reader(shifu_engine::files::open_input(p)?);
+        let header = r.headers()?.clone();
+        let first: Option<u64> = match r.records().next() {
+            Some(rec) => Some(game_index(&rec?).with_context(|| p.display().to_string())?),
+            None => None,
+        };
+        shards.push((first.unwrap_or(u64::MAX), header, p.clone()));
+    }
+    shards.sort_by_key(|s| s.0);
+    Ok(shards)
+}
+
+/// Flushes and syncs the merged rows in `tmp`, then renames it to `out`.
+fn finish_merge(w: csv::Writer<BufWriter<File>>, tmp: &Path, out: &Path) -> Result<()> {
+    let writing = || format!("writing {}", tmp.display());
     let inner = w
         .into_inner()
         .map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
@@ -468,9 +495,9 @@ pub fn merge(out: &Path, inputs: &[PathBuf], allow_partial: bool) -> Result<u64>
         .into_inner()
         .map_err(|e| anyhow::anyhow!("{}: {e}", tmp.display()))?;
     file.sync_all().with_context(writing)?;
-    std::fs::rename(&tmp, out)
+    std::fs::rename(tmp, out)
         .with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
-    Ok(rows)
+    Ok(())
 }
 
 /// Refuses a merge whose output is one of its inputs (or their temporary file): the rename

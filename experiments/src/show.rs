@@ -5,6 +5,7 @@ use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use shifu_agents::{build_agent, game_rng, Agent, Decision};
+use shifu_engine::GameRng;
 use std::path::PathBuf;
 
 /// Options of `shifu show`.
@@ -48,10 +49,9 @@ pub fn run(args: ShowArgs) -> Result<()> {
     crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))
 }
 
-fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
-    let game: G = args.game.build()?;
-    let mut rng = game_rng(args.seed);
-    let mut state: G::State = match &args.state {
+/// The position to start from: the state file, or a new game from the seed; checked.
+fn load_state<G: Playable>(args: &ShowArgs, game: &G, rng: &mut GameRng) -> Result<G::State> {
+    let state: G::State = match &args.state {
         Some(p) => {
             let text = shifu_engine::files::read_text(p).context("reading a state file")?;
             shifu_engine::error::state_from_json(&text).map_err(|e| {
@@ -62,7 +62,7 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
                 )
             })?
         }
-        None => game.new_state(&mut rng),
+        None => game.new_state(rng),
     };
     let players = G::state_players(&state);
     if players != game.num_seats() {
@@ -75,11 +75,20 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
         game.check_state(&state)
             .map_err(|e| anyhow::anyhow!("state file {}: field {e}", p.display()))?;
     }
+    Ok(state)
+}
+
+/// Takes the `--take` actions by index, logging each.
+fn take<G: Playable>(
+    args: &ShowArgs,
+    game: &G,
+    state: &mut G::State,
+    rng: &mut GameRng,
+    log: &mut Vec<String>,
+) -> Result<()> {
     let mut legal = Vec::new();
-    // What happened before the position shown: printed as it goes, or in the JSON document.
-    let mut log: Vec<String> = Vec::new();
     for (step, &i) in args.take.iter().enumerate() {
-        game.legal_actions(&state, &mut legal);
+        game.legal_actions(state, &mut legal);
         let Some(&a) = legal.get(i) else {
             bail!(
                 "--take step {}: index {i} is out of range; there are {} legal actions",
@@ -87,9 +96,20 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
                 legal.len()
             );
         };
-        log.push(format!("take {i}: {}", game.action_name(&state, a)));
-        game.apply_checked(&mut state, a, &mut rng)?;
+        log.push(format!("take {i}: {}", game.action_name(state, a)));
+        game.apply_checked(state, a, rng)?;
     }
+    Ok(())
+}
+
+fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
+    let game: G = args.game.build()?;
+    let mut rng = game_rng(args.seed);
+    let mut state = load_state(args, &game, &mut rng)?;
+    let players = G::state_players(&state);
+    // What happened before the position shown: printed as it goes, or in the JSON document.
+    let mut log: Vec<String> = Vec::new();
+    take(args, &game, &mut state, &mut rng, &mut log)?;
     if let Some(specs) = &args.agents {
         watch(
             &game, &mut state, specs, args.seed, args.turns, &mut rng, &mut log,
@@ -115,41 +135,65 @@ fn run_game<G: Playable>(args: &ShowArgs) -> Result<()> {
         Some(p) => Some(game.observation(&state, seat_arg("--observe", p)?)),
         None => None,
     };
-    game.legal_actions(&state, &mut legal);
-    let outcome = game.outcome(&state);
     if args.json {
-        let doc = ShowDoc {
-            game: game.name(),
-            log: &log,
-            state: &state,
-            to_move: game.to_move(&state).map(|s| s + 1),
-            legal_actions: legal
-                .iter()
-                .enumerate()
-                .map(|(index, &a)| NamedAction {
-                    index,
-                    name: game.action_name(&state, a),
-                    action: a,
-                })
-                .collect(),
-            outcome,
-            observation,
-        };
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-        return Ok(());
+        return print_json(&game, &state, &log, observation);
     }
-    for line in &log {
+    print_text(args, &game, &state, &log, observation)
+}
+
+/// `--json`: the position, its legal actions, the log and the observation as one document.
+fn print_json<G: Playable>(
+    game: &G,
+    state: &G::State,
+    log: &[String],
+    observation: Option<G::Observation>,
+) -> Result<()> {
+    let mut legal = Vec::new();
+    game.legal_actions(state, &mut legal);
+    let doc = ShowDoc {
+        game: game.name(),
+        log,
+        state,
+        to_move: game.to_move(state).map(|s| s + 1),
+        legal_actions: legal
+            .iter()
+            .enumerate()
+            .map(|(index, &a)| NamedAction {
+                index,
+                name: game.action_name(state, a),
+                action: a,
+            })
+            .collect(),
+        outcome: game.outcome(state),
+        observation,
+    };
+    println!("{}", serde_json::to_string_pretty(&doc)?);
+    Ok(())
+}
+
+/// The position as text: the log, the board, the numbered legal actions, the outcome and the
+/// observation.
+fn print_text<G: Playable>(
+    args: &ShowArgs,
+    game: &G,
+    state: &G::State,
+    log: &[String],
+    observation: Option<G::Observation>,
+) -> Result<()> {
+    let mut legal = Vec::new();
+    game.legal_actions(state, &mut legal);
+    for line in log {
         println!("{line}");
     }
     if args.agents.is_some() {
         println!();
     }
-    print!("{}", game.render(&state));
+    print!("{}", game.render(state));
     println!("\nlegal actions ({}):", legal.len());
     for (i, &a) in legal.iter().enumerate() {
-        println!("{i:>4}  {}", game.action_name(&state, a));
+        println!("{i:>4}  {}", game.action_name(state, a));
     }
-    if let Some(o) = outcome {
+    if let Some(o) = game.outcome(state) {
         println!(
             "\ngame over: winners {:?}, ranks {:?}, capped {}",
             (0..o.seats)
