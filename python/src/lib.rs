@@ -183,7 +183,7 @@ fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             d.set_item("title", g.title)?;
             d.set_item("min_players", g.min_players)?;
             d.set_item("max_players", g.max_players)?;
-            d.set_item("players", g.players().collect::<Vec<u8>>())?;
+            d.set_item("players", g.players().map(u32::from).collect::<Vec<u32>>())?;
             d.set_item("cooperative", g.cooperative)?;
             d.set_item("hidden_information", g.hidden_information)?;
             Ok(d)
