@@ -15,8 +15,90 @@ use std::path::Path;
 
 /// Most per-game event columns a game may write.
 pub const MAX_EVENTS: usize = 4;
-/// Most game-wide tallies a game may keep.
-pub const MAX_TALLIES: usize = 192;
+
+/// A game's statistics over finished games: one value is filled per finished game
+/// ([`Present::tally`]), and values are merged across games and threads. Declare one with
+/// [`crate::stats!`]: adding a statistic is one field.
+pub trait Stats: Default + Clone + Send + serde::Serialize + 'static {
+    /// Adds `other`'s totals to these, field by field.
+    fn merge(&mut self, other: &Self);
+}
+
+impl Stats for f64 {
+    fn merge(&mut self, other: &Self) {
+        *self += other;
+    }
+}
+
+impl Stats for () {
+    fn merge(&mut self, _other: &Self) {}
+}
+
+impl<T: Stats, const N: usize> Stats for [T; N]
+where
+    [T; N]: Default + serde::Serialize,
+{
+    fn merge(&mut self, other: &Self) {
+        for (x, y) in self.iter_mut().zip(other) {
+            x.merge(y);
+        }
+    }
+}
+
+/// Declares a [`Stats`] struct: named fields, each a [`Stats`] (`f64`, an array of them, or
+/// another such struct), merged field by field.
+#[macro_export]
+macro_rules! stats {
+    ($(#[$m:meta])* $vis:vis struct $name:ident {
+        $($(#[$fm:meta])* $fvis:vis $field:ident: $ty:ty,)*
+    }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Default, serde::Serialize)]
+        $vis struct $name {
+            $($(#[$fm])* $fvis $field: $ty,)*
+        }
+
+        impl $crate::present::Stats for $name {
+            fn merge(&mut self, other: &Self) {
+                $($crate::present::Stats::merge(&mut self.$field, &other.$field);)*
+            }
+        }
+    };
+}
+
+/// What a per-game event column holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// A shared supply ran out in round N (the cell): sweeps and calibrations show the share of
+    /// games in which it happened.
+    RanOut,
+    /// A seat, numbered from 1.
+    Seat,
+    /// A number: how many, how much, or which day.
+    Count,
+}
+
+/// A per-game event column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Event {
+    /// The CSV column.
+    pub column: &'static str,
+    /// The short name sweeps and calibrations show.
+    pub label: &'static str,
+    /// What the cell holds.
+    pub kind: EventKind,
+}
+
+impl Event {
+    /// An event column of the given kind, shown as `label`.
+    pub const fn new(column: &'static str, label: &'static str, kind: EventKind) -> Event {
+        Event {
+            column,
+            label,
+            kind,
+        }
+    }
+}
 
 /// A share's confidence interval: `(successes, n)` to `(low, high)`.
 pub type Interval = dyn Fn(f64, f64) -> (f64, f64);
@@ -53,11 +135,12 @@ impl BuildOptions<'_> {
 pub trait Present: Game + Sized + 'static {
     /// Names of the two counts written per seat to the CSV (for example objectives and coins).
     const COUNTS: [&'static str; 2];
-    /// Names of the game-wide tallies summed over games for the summary (none by default).
-    const TALLIES: &'static [&'static str] = &[];
-    /// Names of per-game event columns written to the CSV after `capped`; a cell is empty when
-    /// the event did not happen (none by default).
-    const EVENTS: &'static [&'static str] = &[];
+    /// Per-game event columns written to the CSV after `capped`; a cell is empty when the event
+    /// did not happen (none by default).
+    const EVENTS: &'static [Event] = &[];
+
+    /// The game's statistics summed over games for the summary (`()` for none).
+    type Stats: Stats;
 
     /// The game's card data.
     type Data: DataFile;
@@ -112,11 +195,11 @@ pub trait Present: Game + Sized + 'static {
     fn events(&self, _state: &Self::State) -> [Option<u32>; MAX_EVENTS] {
         [None; MAX_EVENTS]
     }
-    /// Adds a finished game's tallies to `out` (one entry per [`Present::TALLIES`] name).
-    fn tally(&self, _state: &Self::State, _out: &mut [f64]) {}
-    /// Summary lines from the tallies summed over `games` games; `interval(successes, n)` gives
-    /// a share's 95% interval (Wilson's, from `shifu`'s statistics). None by default.
-    fn summarize(&self, _totals: &[f64], _games: u64, _interval: &Interval) -> Vec<String> {
+    /// Adds a finished game's statistics to `out` (a fresh value per game).
+    fn tally(&self, _state: &Self::State, _out: &mut Self::Stats) {}
+    /// Summary lines from the statistics summed over `games` games; `interval(successes, n)`
+    /// gives a share's 95% interval (Wilson's, from `shifu`'s statistics). None by default.
+    fn summarize(&self, _totals: &Self::Stats, _games: u64, _interval: &Interval) -> Vec<String> {
         Vec::new()
     }
     /// A human-readable position for `shifu show` (by default the state's debug text).
@@ -127,4 +210,34 @@ pub trait Present: Game + Sized + 'static {
     fn state_players(state: &Self::State) -> usize;
     /// Checks a state loaded from a file: ranges, derived fields, invariants, a legal move.
     fn check_state(&self, state: &Self::State) -> Result<(), String>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stats;
+
+    crate::stats! {
+        struct Two {
+            a: f64,
+            b: [f64; 3],
+        }
+    }
+
+    #[test]
+    fn stats_merge_field_by_field() {
+        let mut x = Two {
+            a: 1.0,
+            b: [1.0, 2.0, 3.0],
+        };
+        x.merge(&Two {
+            a: 0.5,
+            b: [10.0, 0.0, -3.0],
+        });
+        assert_eq!(x.a, 1.5);
+        assert_eq!(x.b, [11.0, 2.0, 0.0]);
+        assert_eq!(
+            serde_json::to_string(&x).unwrap(),
+            r#"{"a":1.5,"b":[11.0,2.0,0.0]}"#
+        );
+    }
 }

@@ -31,7 +31,7 @@ pub struct CalibrateArgs {
     /// Largest share of games stopped by the round cap that meets the target.
     #[arg(long, default_value_t = 0.0, value_name = "SHARE")]
     max_capped: f64,
-    /// Largest share of games in which a supply runs out (each of the game's `*_round` events,
+    /// Largest share of games in which a supply runs out (each of the game's `RanOut` events,
     /// for Tofu Shifu the coin reserve and the deck) that meets the target.
     #[arg(long, default_value_t = 0.05, value_name = "SHARE")]
     max_run_out: f64,
@@ -90,22 +90,15 @@ pub struct CellFigures {
 }
 
 impl CellFigures {
-    fn from_tally<G: Playable>(t: &Tally) -> CellFigures {
+    fn from_tally<G: Playable>(t: &Tally<G::Stats>) -> CellFigures {
         let n = t.games.max(1) as f64;
         CellFigures {
             games: t.games,
             rounds: t.mean_rounds(),
             capped: t.capped as f64 / n,
-            run_out: G::EVENTS
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| e.ends_with("_round"))
-                .map(|(i, e)| {
-                    (
-                        e.trim_end_matches("_round").to_string(),
-                        t.events[i] as f64 / n,
-                    )
-                })
+            run_out: crate::sweep::round_events::<G>()
+                .into_iter()
+                .map(|(i, label)| (label, t.events[i] as f64 / n))
                 .collect(),
         }
     }

@@ -14,7 +14,7 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 
 pub use crate::runner::{
-    checked_specs, play_stream, progress_bar, seat_specs, split_specs, GameRow, MAX_EXTRA,
+    checked_specs, play_stream, progress_bar, seat_specs, split_specs, GameRow,
 };
 pub use crate::tally::Tally;
 
@@ -82,7 +82,7 @@ fn columns<G: Playable>(seats: usize) -> Columns<'static> {
 /// A game's CSV row, its `agents` column the specs by seat, rotated as the game was.
 fn game_record<G: Playable>(
     game: &G,
-    r: &GameRow,
+    r: &GameRow<G::Stats>,
     specs: &[String],
     param_set: &str,
 ) -> csv::StringRecord {
@@ -186,7 +186,7 @@ fn open_output<G: Playable>(
     specs: &[String],
     shard: &(u64, u64, String),
     path: &Path,
-    tally: &mut Tally,
+    tally: &mut Tally<G::Stats>,
 ) -> Result<Output> {
     let seats = game.num_seats();
     let manifest = manifest(game, &args.run, specs, shard)?;

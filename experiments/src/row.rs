@@ -10,6 +10,7 @@ use crate::runner::GameRow;
 use crate::tally::Tally;
 use anyhow::{Context, Result};
 use serde::Deserialize;
+use shifu_engine::present::Event;
 
 /// The columns holding text; every other column is a number or `true`/`false` (the dtypes of the
 /// Python DataFrame).
@@ -23,7 +24,7 @@ pub struct Columns<'a> {
     /// The names of the game's two per-seat counts.
     pub counts: [&'a str; 2],
     /// The names of the game's events.
-    pub events: &'a [&'a str],
+    pub events: &'a [Event],
 }
 
 impl Columns<'_> {
@@ -48,15 +49,15 @@ impl Columns<'_> {
         for x in ["winners", "rounds", "steps", "capped"] {
             h.push(x.to_string());
         }
-        h.extend(self.events.iter().map(|x| x.to_string()));
+        h.extend(self.events.iter().map(|x| x.column.to_string()));
         h
     }
 
     /// A game's CSV record. Fields are formatted through one reused buffer into the record's
     /// single buffer: a row of `shifu play --out` costs a few allocations, not one per field.
-    pub fn record(
+    pub fn record<S>(
         &self,
-        r: &GameRow,
+        r: &GameRow<S>,
         game: &str,
         agents: &str,
         param_set: &str,
@@ -154,9 +155,9 @@ impl Row {
     }
 
     /// Adds this game to `t`, with its per-seat scores and ranks read from `rec`.
-    pub fn add_to(
+    pub fn add_to<S>(
         &self,
-        t: &mut Tally,
+        t: &mut Tally<S>,
         rec: &csv::StringRecord,
         header: &csv::StringRecord,
     ) -> Result<()> {

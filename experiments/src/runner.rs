@@ -10,9 +10,6 @@ use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
 use shifu_engine::MAX_SEATS;
 use std::io::IsTerminal;
 
-/// Most game-wide tallies a game may keep.
-pub const MAX_EXTRA: usize = shifu_engine::present::MAX_TALLIES;
-
 /// A progress bar over `games` games with games/s and the ETA, hidden with `--quiet` or when
 /// stderr is not a terminal.
 pub fn progress_bar(games: u64, quiet: bool) -> ProgressBar {
@@ -150,7 +147,7 @@ fn seed_and_rotation(master: u64, rotate: bool, seats: usize, i: u64) -> (u64, u
 }
 
 /// Plays game `i` of a run.
-fn play_one<G: Playable>(job: &Job<'_, G>, i: u64, buf: &mut Vec<G::Action>) -> GameRow {
+fn play_one<G: Playable>(job: &Job<'_, G>, i: u64, buf: &mut Vec<G::Action>) -> GameRow<G::Stats> {
     let (game, specs) = (job.game, job.specs);
     let seats = game.num_seats();
     let (seed, rotation) = seed_and_rotation(job.master, job.rotate, seats, i);
@@ -167,7 +164,7 @@ fn play_one<G: Playable>(job: &Job<'_, G>, i: u64, buf: &mut Vec<G::Action>) -> 
         counts[0][s] = c[0];
         counts[1][s] = c[1];
     }
-    let mut extra = [0.0; MAX_EXTRA];
+    let mut extra = G::Stats::default();
     game.tally(&rec.state, &mut extra);
     GameRow {
         events: game.events(&rec.state),
@@ -206,7 +203,7 @@ pub fn play_stream<G: Playable>(
     rotate: bool,
     range: std::ops::Range<u64>,
     pool: &rayon::ThreadPool,
-    sink: impl FnMut(GameRow) -> Result<()>,
+    sink: impl FnMut(GameRow<G::Stats>) -> Result<()>,
 ) -> Result<()> {
     play_stream_within(game, specs, master, rotate, range, pool, AHEAD, sink)
 }
@@ -246,7 +243,7 @@ fn play_stream_within<G: Playable>(
     range: std::ops::Range<u64>,
     pool: &rayon::ThreadPool,
     ahead: u64,
-    sink: impl FnMut(GameRow) -> Result<()>,
+    sink: impl FnMut(GameRow<G::Stats>) -> Result<()>,
 ) -> Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicU64};
     let job = Job {
@@ -263,7 +260,7 @@ fn play_stream_within<G: Playable>(
         ahead,
     };
     let threads = pool.current_num_threads();
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<GameRow>>(threads * 4);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<GameRow<G::Stats>>>(threads * 4);
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.broadcast(|_| produce(&job, &window, tx.clone()));
@@ -278,13 +275,13 @@ fn play_stream_within<G: Playable>(
 fn produce<G: Playable>(
     job: &Job<'_, G>,
     w: &Window,
-    tx: std::sync::mpsc::SyncSender<Vec<GameRow>>,
+    tx: std::sync::mpsc::SyncSender<Vec<GameRow<G::Stats>>>,
 ) {
     use std::sync::atomic::Ordering;
     let mut buf = Vec::new();
     let mut batch = Vec::with_capacity(BATCH);
     let mut oldest = std::time::Instant::now();
-    let send = |batch: &mut Vec<GameRow>| {
+    let send = |batch: &mut Vec<GameRow<G::Stats>>| {
         batch.is_empty()
             || tx
                 .send(std::mem::replace(batch, Vec::with_capacity(BATCH)))
@@ -317,11 +314,11 @@ fn produce<G: Playable>(
 
 /// Hands the rows arriving on `rx` to `sink` in game order from game `start`. When `sink` fails,
 /// tells the threads to stop and returns its error.
-fn deliver(
-    rx: std::sync::mpsc::Receiver<Vec<GameRow>>,
+fn deliver<S>(
+    rx: std::sync::mpsc::Receiver<Vec<GameRow<S>>>,
     w: &Window,
     start: u64,
-    mut sink: impl FnMut(GameRow) -> Result<()>,
+    mut sink: impl FnMut(GameRow<S>) -> Result<()>,
 ) -> Result<()> {
     use std::sync::atomic::Ordering;
     let mut waiting = std::collections::BTreeMap::new();
@@ -345,7 +342,7 @@ fn deliver(
 }
 
 /// One finished game, as the summary and the CSV need it.
-pub struct GameRow {
+pub struct GameRow<S = ()> {
     /// The rotation of the agents (0 without `--rotate`).
     pub rotation: usize,
     /// The game's index in the run.
@@ -356,8 +353,8 @@ pub struct GameRow {
     pub outcome: shifu_engine::Outcome,
     /// The game's two per-seat counts ([`shifu_engine::Present::COUNTS`]).
     pub counts: [[u32; MAX_SEATS]; 2],
-    /// The game's own tallies ([`shifu_engine::Present::TALLIES`]).
-    pub extra: [f64; MAX_EXTRA],
+    /// The game's own statistics ([`shifu_engine::Present::Stats`]).
+    pub extra: S,
     /// The game's events ([`shifu_engine::Present::EVENTS`]).
     pub events: [Option<u32>; MAX_EVENTS],
     /// Rounds played.

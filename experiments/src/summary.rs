@@ -97,7 +97,7 @@ pub struct SeatStats {
 
 impl SeatStats {
     /// The figures of `t`, with `specs` the agents by seat (before rotation).
-    pub fn new(t: &Tally, specs: &[String], rotate: bool, max_rounds: u32) -> SeatStats {
+    pub fn new<S>(t: &Tally<S>, specs: &[String], rotate: bool, max_rounds: u32) -> SeatStats {
         let n = t.games as f64;
         let count = specs.len();
         let seats = (0..count)
@@ -235,7 +235,7 @@ pub struct RunInfo<'a, G> {
 
 impl SeatSummary {
     /// The summary of the run `r` with totals `t`.
-    pub fn new<G: Playable>(r: &RunInfo<'_, G>, t: &Tally) -> SeatSummary {
+    pub fn new<G: Playable>(r: &RunInfo<'_, G>, t: &Tally<G::Stats>) -> SeatSummary {
         let seats = r.game.num_seats();
         let n = t.games as f64;
         let team = (G::INFO.cooperative && t.extra_games == 0).then(|| {
@@ -247,10 +247,9 @@ impl SeatSummary {
                 ci_high: hi,
             }
         });
-        let game_lines = (!G::TALLIES.is_empty() && t.extra_games > 0).then(|| {
-            r.game
-                .summarize(&t.extra[..G::TALLIES.len()], t.extra_games, &wilson)
-        });
+        let game_lines = (t.extra_games > 0)
+            .then(|| r.game.summarize(&t.extra, t.extra_games, &wilson))
+            .filter(|lines| !lines.is_empty());
         SeatSummary {
             game: r.game.name().to_string(),
             players: seats,

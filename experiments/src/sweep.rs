@@ -13,6 +13,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 use shifu_agents::check_agent;
+use shifu_engine::present::EventKind;
 
 /// Options of `shifu sweep`.
 #[derive(Args, Debug)]
@@ -112,7 +113,7 @@ pub struct SweepCell {
     /// The chi-square p-value Holm-corrected across the cells; none when the round cap decides
     /// the cell (it takes no part in the correction).
     pub holm_p: Option<f64>,
-    /// Share of games in which each of the game's `*_round` events happened, in the order of
+    /// Share of games in which each of the game's `RanOut` events happened, in the order of
     /// [`SweepResult::events`].
     pub event_shares: Vec<f64>,
 }
@@ -132,7 +133,7 @@ pub struct SweepResult {
     pub master_seed: u64,
     /// Whether the agents were rotated through the seats.
     pub rotate: bool,
-    /// The game's events shown per cell (`coins_out_round` is `coins_out`).
+    /// The game's events shown per cell (by label: `coins_out_round` is `coins_out`).
     pub events: Vec<String>,
     /// Every cell of the grid.
     pub cells: Vec<SweepCell>,
@@ -154,14 +155,14 @@ pub fn run(args: SweepArgs) -> Result<()> {
     crate::render::emit(&result, args.json)
 }
 
-/// The game's events a sweep and a calibration show: those named `*_round` (the round at which a
-/// supply ran out), by index and short name.
+/// The game's events a sweep and a calibration show: those of kind [`EventKind::RanOut`] (the
+/// round at which a supply ran out), by index and label.
 pub fn round_events<G: Playable>() -> Vec<(usize, String)> {
     G::EVENTS
         .iter()
         .enumerate()
-        .filter(|(_, e)| e.ends_with("_round"))
-        .map(|(i, e)| (i, e.trim_end_matches("_round").to_string()))
+        .filter(|(_, e)| e.kind == EventKind::RanOut)
+        .map(|(i, e)| (i, e.label.to_string()))
         .collect()
 }
 
@@ -202,7 +203,7 @@ pub fn play_cells<G: Playable>(
     specs: &[String],
     run: &RunArgs,
     quiet: bool,
-) -> Result<Vec<Tally>> {
+) -> Result<Vec<Tally<G::Stats>>> {
     let seats = games[0].num_seats();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(run.threads.unwrap_or(0))

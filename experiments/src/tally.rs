@@ -1,12 +1,14 @@
 //! Totals over a run's games, by seat: what every summary is computed from.
 
 use crate::games::MAX_EVENTS;
-use crate::runner::{GameRow, MAX_EXTRA};
+use crate::runner::GameRow;
+use shifu_engine::present::Stats;
 use shifu_engine::MAX_SEATS;
 
-/// Totals over games, by seat.
-#[derive(Clone, Copy)]
-pub struct Tally {
+/// Totals over games, by seat, and the game's own statistics `S` (`()` where a run is read back
+/// from its file).
+#[derive(Clone)]
+pub struct Tally<S = ()> {
     pub games: u64,
     pub win: [f64; MAX_SEATS],
     pub rank: [f64; MAX_SEATS],
@@ -15,8 +17,9 @@ pub struct Tally {
     pub rounds: u64,
     pub steps: u64,
     pub shared: u64,
-    /// The game's own tallies ([`shifu_engine::Present::TALLIES`]) over the games played in this process.
-    pub extra: [f64; MAX_EXTRA],
+    /// The game's own statistics ([`shifu_engine::Present::Stats`]) over the games played in
+    /// this process.
+    pub extra: S,
     /// Games behind `extra`.
     pub extra_games: u64,
     /// Games in which each of the game's events ([`shifu_engine::Present::EVENTS`]) happened.
@@ -25,7 +28,7 @@ pub struct Tally {
     pub rounds_sq: f64,
 }
 
-impl Default for Tally {
+impl<S: Default> Default for Tally<S> {
     fn default() -> Self {
         Tally {
             games: 0,
@@ -36,7 +39,7 @@ impl Default for Tally {
             rounds: 0,
             steps: 0,
             shared: 0,
-            extra: [0.0; MAX_EXTRA],
+            extra: S::default(),
             extra_games: 0,
             events: [0; MAX_EVENTS],
             rounds_sq: 0.0,
@@ -44,7 +47,7 @@ impl Default for Tally {
     }
 }
 
-impl Tally {
+impl<S> Tally<S> {
     /// Mean rounds per game and the half-width of its 95% interval (normal approximation).
     pub fn mean_rounds(&self) -> (f64, f64) {
         let n = self.games.max(1) as f64;
@@ -54,7 +57,10 @@ impl Tally {
     }
 
     /// Adds one game.
-    pub fn add(&mut self, r: &GameRow, seats: usize) {
+    pub fn add(&mut self, r: &GameRow<S>, seats: usize)
+    where
+        S: Stats,
+    {
         let o = &r.outcome;
         self.games += 1;
         for s in 0..seats {
@@ -70,9 +76,7 @@ impl Tally {
         for (n, e) in self.events.iter_mut().zip(&r.events) {
             *n += e.is_some() as u64;
         }
-        for (x, y) in self.extra.iter_mut().zip(&r.extra) {
-            *x += y;
-        }
+        self.extra.merge(&r.extra);
         self.extra_games += 1;
     }
 }

@@ -132,6 +132,7 @@ impl Present for HiddenRace {
     const COUNTS: [&'static str; 2] = ["square", "card"];
     type Data = NoData;
     type Params = Params;
+    type Stats = ();
     fn from_parts(_: NoData, params: Params) -> Result<Self, EngineError> {
         Self::INFO.check_players(params.players)?;
         Ok(HiddenRace { params })

@@ -42,6 +42,7 @@ mod hidden;
 mod invariants;
 mod moves;
 mod present;
+pub use present::GinzaStats;
 mod scoring;
 mod setup;
 mod validate;

@@ -7,46 +7,84 @@ use super::apply::arrange_name;
 use super::data::{CATEGORIES, MAX_BONUS, MAX_PLAYER_CARDS};
 use super::*;
 use crate::error::EngineError;
-use crate::present::{Interval, Present, MAX_EVENTS};
+use crate::present::{Event, EventKind, Interval, Present, MAX_EVENTS};
 
-/// Tally slots.
-const ROUNDS: usize = 0;
-const SERVED: usize = 1;
-const LEFT: usize = 2;
-const START_WON: usize = 3;
-const OFFSET_WON: usize = 4; // 4 slots: win share by seat offset from the first start player
-const CARDS: usize = 8; // per player card: chosen, chosen win share, chosen VP, declined, decliner's win share
-const CARD_FIELDS: usize = 5;
-const BONUS: usize = CARDS + CARD_FIELDS * MAX_PLAYER_CARDS; // per bonus card: held, met, win share held, win share met
-const BONUS_FIELDS: usize = 4;
-const POINTS: usize = BONUS + BONUS_FIELDS * MAX_BONUS; // order, bonus and coin VP, summed over seats
-const RAISES: usize = POINTS + 3; // dice-limit raises, Arrange raises, seat-games with a limit raise
-const RAISER_WON: usize = RAISES + 3; // win share of the seats that raised their dice limit
+crate::stats! {
+    /// Ginza Retro Café's statistics over finished games.
+    pub struct GinzaStats {
+        /// Rounds played.
+        pub rounds: f64,
+        /// Customers served.
+        pub served: f64,
+        /// Customers left unserved.
+        pub left_unserved: f64,
+        /// Win share of the first start player.
+        pub start_won: f64,
+        /// Win share by seat offset from the first start player.
+        pub won_start_offset: [f64; 4],
+        /// Each player card's record.
+        pub cards: [CardStats; MAX_PLAYER_CARDS],
+        /// Each bonus card's record.
+        pub bonus: [BonusStats; MAX_BONUS],
+        /// Order VP, summed over seats.
+        pub order_vp: f64,
+        /// Bonus-card VP, summed over seats.
+        pub bonus_vp: f64,
+        /// Coin VP, summed over seats.
+        pub coin_vp: f64,
+        /// Dice-limit raises.
+        pub limit_raises: f64,
+        /// Arrange raises.
+        pub level_raises: f64,
+        /// Seat-games with a dice-limit raise.
+        pub limit_raisers: f64,
+        /// Win share of the seats that raised their dice limit.
+        pub limit_raisers_won: f64,
+    }
+}
 
-macro_rules! tallies {
-    ($($i:literal)*) => {
-        &[
-            "rounds", "served", "left_unserved", "start_won",
-            "won_start_offset_0", "won_start_offset_1", "won_start_offset_2", "won_start_offset_3",
-            $(concat!("card_", $i, "_chosen"), concat!("card_", $i, "_chosen_won"),
-              concat!("card_", $i, "_chosen_vp"), concat!("card_", $i, "_declined"),
-              concat!("card_", $i, "_declined_won"),)*
-            $(concat!("bonus_", $i, "_held"), concat!("bonus_", $i, "_met"),
-              concat!("bonus_", $i, "_held_won"), concat!("bonus_", $i, "_met_won"),)*
-            "order_vp", "bonus_vp", "coin_vp", "limit_raises", "level_raises", "limit_raisers",
-            "limit_raisers_won",
-        ]
-    };
+crate::stats! {
+    /// A player card's record.
+    pub struct CardStats {
+        /// Times chosen.
+        pub chosen: f64,
+        /// Win share of the seats that chose it.
+        pub chosen_won: f64,
+        /// VP of the seats that chose it.
+        pub chosen_vp: f64,
+        /// Times dealt and declined.
+        pub declined: f64,
+        /// Win share of the seats that declined it.
+        pub declined_won: f64,
+    }
+}
+
+crate::stats! {
+    /// A bonus card's record.
+    pub struct BonusStats {
+        /// Times held.
+        pub held: f64,
+        /// Times met.
+        pub met: f64,
+        /// Win share of its holders.
+        pub held_won: f64,
+        /// Win share of its holders when met.
+        pub met_won: f64,
+    }
 }
 
 impl Present for GinzaRetroCafe {
     const COUNTS: [&'static str; 2] = ["order_vp", "coins"];
-    const TALLIES: &'static [&'static str] = tallies!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
     // The game's length is the CSV's shared `rounds` column, not an event of its own.
-    const EVENTS: &'static [&'static str] = &["start_player", "left_unserved", "served"];
+    const EVENTS: &'static [Event] = &[
+        Event::new("start_player", "start_player", EventKind::Seat),
+        Event::new("left_unserved", "left_unserved", EventKind::Count),
+        Event::new("served", "served", EventKind::Count),
+    ];
 
     type Data = GinzaData;
     type Params = Params;
+    type Stats = GinzaStats;
 
     fn from_parts(data: GinzaData, params: Params) -> Result<Self, EngineError> {
         Self::new(data, params)
@@ -78,132 +116,132 @@ impl Present for GinzaRetroCafe {
         ]
     }
 
-    fn tally(&self, s: &State, out: &mut [f64]) {
+    fn tally(&self, s: &State, out: &mut GinzaStats) {
         let Some(outcome) = self.outcome(s) else {
             return;
         };
         let n = usize::from(self.players);
-        out[ROUNDS] += f64::from(s.round);
-        out[SERVED] += f64::from(s.served);
-        out[LEFT] += f64::from(s.left_unserved);
-        out[START_WON] += outcome.win_share(s.first_start);
+        out.rounds += f64::from(s.round);
+        out.served += f64::from(s.served);
+        out.left_unserved += f64::from(s.left_unserved);
+        out.start_won += outcome.win_share(s.first_start);
         for seat in 0..n {
             let won = outcome.win_share(seat as u8);
             let offset = (seat + n - usize::from(s.first_start)) % n;
-            out[OFFSET_WON + offset] += won;
+            out.won_start_offset[offset] += won;
             let p = self.points(s, seat);
             let c = usize::from(s.card[seat]);
-            out[POINTS] += f64::from(p.orders);
-            out[POINTS + 1] += f64::from(p.bonus);
-            out[POINTS + 2] += f64::from(p.coins);
+            out.order_vp += f64::from(p.orders);
+            out.bonus_vp += f64::from(p.bonus);
+            out.coin_vp += f64::from(p.coins);
             let raised = s.limit[seat].saturating_sub(self.data.players[c].dice_limit_start);
-            out[RAISES] += f64::from(raised);
-            out[RAISES + 1] += s.levels[seat].iter().filter(|&&l| l == 2).count() as f64
+            out.limit_raises += f64::from(raised);
+            out.level_raises += s.levels[seat].iter().filter(|&&l| l == 2).count() as f64
                 - self.data.players[c]
                     .start_levels()
                     .iter()
                     .filter(|&&l| l == 2)
                     .count() as f64;
             if raised > 0 {
-                out[RAISES + 2] += 1.0;
-                out[RAISER_WON] += won;
+                out.limit_raisers += 1.0;
+                out.limit_raisers_won += won;
             }
-            let base = CARDS + CARD_FIELDS * c;
-            out[base] += 1.0;
-            out[base + 1] += won;
-            out[base + 2] += f64::from(p.total());
+            let card = &mut out.cards[c];
+            card.chosen += 1.0;
+            card.chosen_won += won;
+            card.chosen_vp += f64::from(p.total());
             for &d in &s.card_dealt[seat] {
                 if d != NONE && usize::from(d) != c {
-                    let base = CARDS + CARD_FIELDS * usize::from(d);
-                    out[base + 3] += 1.0;
-                    out[base + 4] += won;
+                    let card = &mut out.cards[usize::from(d)];
+                    card.declined += 1.0;
+                    card.declined_won += won;
                 }
             }
             for (k, &b) in s.bonus_hand[seat].iter().enumerate() {
                 if b == NONE {
                     continue;
                 }
-                let base = BONUS + BONUS_FIELDS * usize::from(b);
+                let bonus = &mut out.bonus[usize::from(b)];
                 let met = p.met & (1 << k) != 0;
-                out[base] += 1.0;
-                out[base + 1] += f64::from(u8::from(met));
-                out[base + 2] += won;
+                bonus.held += 1.0;
+                bonus.met += f64::from(u8::from(met));
+                bonus.held_won += won;
                 if met {
-                    out[base + 3] += won;
+                    bonus.met_won += won;
                 }
             }
         }
     }
 
-    fn summarize(&self, x: &[f64], games: u64, wilson: &Interval) -> Vec<String> {
+    fn summarize(&self, x: &GinzaStats, games: u64, wilson: &Interval) -> Vec<String> {
         let n = games as f64;
         let share = |v: f64, of: f64| v / of.max(1.0);
         let seats = usize::from(self.players);
-        let (lo, hi) = wilson(x[START_WON], n);
+        let (lo, hi) = wilson(x.start_won, n);
         let mut lines = vec![
             format!(
                 "rounds per game {:.2}; customers served {:.2}, left unserved {:.2} ({:.3} of those that came)",
-                share(x[ROUNDS], n),
-                share(x[SERVED], n),
-                share(x[LEFT], n),
-                share(x[LEFT], x[SERVED] + x[LEFT])
+                share(x.rounds, n),
+                share(x.served, n),
+                share(x.left_unserved, n),
+                share(x.left_unserved, x.served + x.left_unserved)
             ),
             format!(
                 "start player (lowest dice total) wins {:.3} [{lo:.3}, {hi:.3}] (even share {:.3})",
-                share(x[START_WON], n),
+                share(x.start_won, n),
                 1.0 / seats as f64
             ),
             format!(
                 "wins by seat after the start player (0 = the start player): {}",
                 (0..seats)
-                    .map(|k| format!("{k}: {:.3}", share(x[OFFSET_WON + k], n)))
+                    .map(|k| format!("{k}: {:.3}", share(x.won_start_offset[k], n)))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
         ];
         let seat_games = n * seats as f64;
-        let raisers = x[RAISES + 2];
+        let raisers = x.limit_raisers;
         lines.push(format!(
             "points per player: orders {:.2}, bonus cards {:.2}, coins {:.2} (¥{} a VP)",
-            share(x[POINTS], seat_games),
-            share(x[POINTS + 1], seat_games),
-            share(x[POINTS + 2], seat_games),
+            share(x.order_vp, seat_games),
+            share(x.bonus_vp, seat_games),
+            share(x.coin_vp, seat_games),
             self.yen_per_vp()
         ));
         lines.push(format!(
             "dice-limit raises per player {:.2} (prices {:?}), Arrange raises {:.2}; players who raised their limit win {:.3} of their games ({:.3} of players), the others {:.3}",
-            share(x[RAISES], seat_games),
+            share(x.limit_raises, seat_games),
             self.limit_prices(),
-            share(x[RAISES + 1], seat_games),
-            share(x[RAISER_WON], raisers),
+            share(x.level_raises, seat_games),
+            share(x.limit_raisers_won, raisers),
             share(raisers, seat_games),
-            share(n - x[RAISER_WON], seat_games - raisers)
+            share(n - x.limit_raisers_won, seat_games - raisers)
         ));
         for (c, pc) in self.data.players.iter().enumerate() {
-            let b = CARDS + CARD_FIELDS * c;
-            let (lo, hi) = wilson(x[b + 1], x[b]);
-            let (dlo, dhi) = wilson(x[b + 4], x[b + 3]);
+            let b = &x.cards[c];
+            let (lo, hi) = wilson(b.chosen_won, b.chosen);
+            let (dlo, dhi) = wilson(b.declined_won, b.declined);
             lines.push(format!(
                 "player card {}: chosen {} times, wins {:.3} [{lo:.3}, {hi:.3}], mean VP {:.1}; declined {} times, the decliner wins {:.3} [{dlo:.3}, {dhi:.3}]",
                 pc.name,
-                x[b],
-                share(x[b + 1], x[b]),
-                share(x[b + 2], x[b]),
-                x[b + 3],
-                share(x[b + 4], x[b + 3])
+                b.chosen,
+                share(b.chosen_won, b.chosen),
+                share(b.chosen_vp, b.chosen),
+                b.declined,
+                share(b.declined_won, b.declined)
             ));
         }
         for (k, bonus) in self.data.bonus.iter().enumerate().take(MAX_BONUS) {
-            let b = BONUS + BONUS_FIELDS * k;
-            let not_met = x[b] - x[b + 1];
+            let b = &x.bonus[k];
+            let not_met = b.held - b.met;
             lines.push(format!(
                 "bonus card {} ({} VP): held {} times, met {:.3}; the holder wins {:.3} when met, {:.3} when not",
                 bonus.name,
                 bonus.vp,
-                x[b],
-                share(x[b + 1], x[b]),
-                share(x[b + 3], x[b + 1]),
-                share(x[b + 2] - x[b + 3], not_met)
+                b.held,
+                share(b.met, b.held),
+                share(b.met_won, b.met),
+                share(b.held_won - b.met_won, not_met)
             ));
         }
         lines
@@ -318,18 +356,5 @@ impl std::fmt::Display for super::state::Phase {
             }
             Over => write!(f, "game over"),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_tallies_fit_and_every_slot_has_a_name() {
-        assert!(GinzaRetroCafe::TALLIES.len() <= crate::present::MAX_TALLIES);
-        assert_eq!(GinzaRetroCafe::TALLIES.len(), RAISER_WON + 1);
-        assert_eq!(GinzaRetroCafe::TALLIES[RAISER_WON], "limit_raisers_won");
-        assert_eq!(GinzaRetroCafe::TALLIES[BONUS], "bonus_0_held");
     }
 }

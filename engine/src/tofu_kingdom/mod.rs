@@ -23,6 +23,7 @@ mod invariants;
 mod lanes;
 pub mod params;
 mod present;
+pub use present::KingdomStats;
 mod rules;
 pub mod state;
 mod validate;

@@ -5,78 +5,94 @@ use super::*;
 use crate::error::EngineError;
 use crate::present::{Interval, Present, MAX_EVENTS};
 
-/// Where the per-card points, per-card rounds and question tallies start in [`Present::TALLIES`].
-const CARD_POINTS: usize = 25;
-const CARD_ROUNDS: usize = CARD_POINTS + MAX_CARDS;
-const QUESTIONS: usize = CARD_ROUNDS + MAX_CARDS;
+crate::stats! {
+    /// Tofu Kingdom's statistics over finished games.
+    pub struct KingdomStats {
+        /// Rounds played (Prince rounds summed over seats).
+        pub rounds: f64,
+        /// Rounds in which Princess Tofu was dealt.
+        pub princess_dealt: f64,
+        /// Rounds in which the Prince found her.
+        pub finds: f64,
+        /// Rounds won by each symbol: heart, crown, mask.
+        pub symbol_rounds: [f64; 3],
+        /// Points scored by each faction of the scoring card: heart, crown, mask.
+        pub faction_points: [f64; 3],
+        /// Finds by the Prince's seat.
+        pub seat_finds: [f64; MAX_PLAYERS],
+        /// Rounds Princess Tofu was dealt, by the Prince's seat.
+        pub seat_dealt: [f64; MAX_PLAYERS],
+        /// Points gained by each card while held.
+        pub card_points: [f64; MAX_CARDS],
+        /// Rounds each card was held.
+        pub card_rounds: [f64; MAX_CARDS],
+        /// Questions asked: where is she, your card, another's card.
+        pub questions: [f64; 3],
+        /// Winning scores stolen back below the goal.
+        pub robbed_below: f64,
+        /// Games ended by the rules, not the cap.
+        pub finished_games: f64,
+        /// Of those, games whose last round's steals decide the winner.
+        pub steal_decided: f64,
+        /// Of those, games decided by a stealer who does not win.
+        pub kingmade: f64,
+    }
+}
+
+impl KingdomStats {
+    /// Every statistic with its name, in a fixed order (for the summary's `tallies:` line).
+    fn named(&self) -> Vec<(String, f64)> {
+        let mut v: Vec<(String, f64)> = vec![
+            ("rounds".into(), self.rounds),
+            ("princess_dealt".into(), self.princess_dealt),
+            ("finds".into(), self.finds),
+        ];
+        let symbols = ["heart", "crown", "mask"];
+        v.extend(
+            symbols
+                .iter()
+                .zip(self.symbol_rounds)
+                .map(|(s, x)| (format!("{s}_rounds"), x)),
+        );
+        v.extend(
+            symbols
+                .iter()
+                .zip(self.faction_points)
+                .map(|(s, x)| (format!("{s}_points"), x)),
+        );
+        let each = |name: &str, xs: &[f64], from: usize| {
+            xs.iter()
+                .enumerate()
+                .map(|(i, &x)| (format!("{name}_{}", i + from), x))
+                .collect::<Vec<_>>()
+        };
+        v.extend(each("finds", &self.seat_finds, 1));
+        v.extend(each("dealt", &self.seat_dealt, 1));
+        v.extend(each("card_points", &self.card_points, 0));
+        v.extend(each("card_rounds", &self.card_rounds, 0));
+        let questions = ["where", "own_card", "other_card"];
+        v.extend(
+            questions
+                .iter()
+                .zip(self.questions)
+                .map(|(q, x)| (format!("questions_{q}"), x)),
+        );
+        v.extend([
+            ("robbed_below".into(), self.robbed_below),
+            ("finished_games".into(), self.finished_games),
+            ("steal_decided".into(), self.steal_decided),
+            ("kingmade".into(), self.kingmade),
+        ]);
+        v
+    }
+}
 
 impl Present for TofuKingdom {
     const COUNTS: [&'static str; 2] = ["finds", "prince_rounds"];
-    const TALLIES: &'static [&'static str] = &[
-        "rounds",
-        "princess_dealt",
-        "finds",
-        "heart_rounds",
-        "crown_rounds",
-        "mask_rounds",
-        "heart_points",
-        "crown_points",
-        "mask_points",
-        "finds_1",
-        "finds_2",
-        "finds_3",
-        "finds_4",
-        "finds_5",
-        "finds_6",
-        "finds_7",
-        "finds_8",
-        "dealt_1",
-        "dealt_2",
-        "dealt_3",
-        "dealt_4",
-        "dealt_5",
-        "dealt_6",
-        "dealt_7",
-        "dealt_8",
-        "card_points_0",
-        "card_points_1",
-        "card_points_2",
-        "card_points_3",
-        "card_points_4",
-        "card_points_5",
-        "card_points_6",
-        "card_points_7",
-        "card_points_8",
-        "card_points_9",
-        "card_points_10",
-        "card_points_11",
-        "card_points_12",
-        "card_rounds_0",
-        "card_rounds_1",
-        "card_rounds_2",
-        "card_rounds_3",
-        "card_rounds_4",
-        "card_rounds_5",
-        "card_rounds_6",
-        "card_rounds_7",
-        "card_rounds_8",
-        "card_rounds_9",
-        "card_rounds_10",
-        "card_rounds_11",
-        "card_rounds_12",
-        "questions_where",
-        "questions_own_card",
-        "questions_other_card",
-        "robbed_below",
-        "finished_games",
-        "steal_decided",
-        "kingmade",
-    ];
-
-    const EVENTS: &'static [&'static str] = &[];
 
     type Data = CardData;
     type Params = Params;
+    type Stats = KingdomStats;
 
     fn from_parts(data: CardData, params: Params) -> Result<Self, EngineError> {
         Self::new(data, params)
@@ -105,47 +121,47 @@ impl Present for TofuKingdom {
         ]
     }
 
-    fn tally(&self, s: &Self::State, out: &mut [f64]) {
+    fn tally(&self, s: &Self::State, out: &mut KingdomStats) {
         let t = &s.table;
         let st = &s.stats;
         let sum = |x: &[u16]| x.iter().map(|&v| f64::from(v)).sum::<f64>();
-        out[0] += sum(&t.prince_rounds);
-        out[1] += sum(&st.princess_dealt);
-        out[2] += sum(&t.finds);
+        out.rounds += sum(&t.prince_rounds);
+        out.princess_dealt += sum(&st.princess_dealt);
+        out.finds += sum(&t.finds);
         for i in 0..3 {
-            out[3 + i] += f64::from(t.symbol_rounds[i]);
-            out[6 + i] += f64::from(st.faction_points[i]);
+            out.symbol_rounds[i] += f64::from(t.symbol_rounds[i]);
+            out.faction_points[i] += f64::from(st.faction_points[i]);
         }
         for seat in 0..MAX_PLAYERS {
-            out[9 + seat] += f64::from(t.finds[seat]);
-            out[17 + seat] += f64::from(st.princess_dealt[seat]);
+            out.seat_finds[seat] += f64::from(t.finds[seat]);
+            out.seat_dealt[seat] += f64::from(st.princess_dealt[seat]);
         }
         for c in 0..MAX_CARDS {
-            out[CARD_POINTS + c] += f64::from(st.card_points[c]);
-            out[CARD_ROUNDS + c] += f64::from(st.card_rounds[c]);
+            out.card_points[c] += f64::from(st.card_points[c]);
+            out.card_rounds[c] += f64::from(st.card_rounds[c]);
         }
         for k in 0..3 {
-            out[QUESTIONS + k] += f64::from(st.questions[k]);
+            out.questions[k] += f64::from(st.questions[k]);
         }
-        out[QUESTIONS + 3] += f64::from(st.robbed_below);
+        out.robbed_below += f64::from(st.robbed_below);
         if !t.capped {
-            out[QUESTIONS + 4] += 1.0;
-            out[QUESTIONS + 5] += f64::from(u8::from(st.steal_decided));
-            out[QUESTIONS + 6] += f64::from(u8::from(st.kingmade));
+            out.finished_games += 1.0;
+            out.steal_decided += f64::from(u8::from(st.steal_decided));
+            out.kingmade += f64::from(u8::from(st.kingmade));
         }
     }
 
-    fn summarize(&self, x: &[f64], games: u64, wilson: &Interval) -> Vec<String> {
-        let rounds = x[0];
+    fn summarize(&self, x: &KingdomStats, games: u64, wilson: &Interval) -> Vec<String> {
+        let rounds = x.rounds;
         let ci = |k: f64, n: f64| {
             let (lo, hi) = wilson(k, n);
             format!("{:.3} [{lo:.3}, {hi:.3}]", k / n.max(1.0))
         };
-        let points: f64 = x[6..9].iter().sum();
-        let asked: f64 = x[QUESTIONS..QUESTIONS + 3].iter().sum();
-        let finished = x[QUESTIONS + 4];
+        let points: f64 = x.faction_points.iter().sum();
+        let asked: f64 = x.questions.iter().sum();
+        let finished = x.finished_games;
         let by_seat: Vec<String> = (0..self.num_seats())
-            .map(|s| format!("{} {}", s + 1, ci(x[9 + s], x[17 + s])))
+            .map(|s| format!("{} {}", s + 1, ci(x.seat_finds[s], x.seat_dealt[s])))
             .collect();
         vec![
             format!(
@@ -154,21 +170,21 @@ impl Present for TofuKingdom {
             ),
             format!(
                 "Prince finds Princess Tofu: {} of rounds she was dealt ({:.0} rounds); {} of all rounds",
-                ci(x[2], x[1]),
-                x[1],
-                ci(x[2], rounds)
+                ci(x.finds, x.princess_dealt),
+                x.princess_dealt,
+                ci(x.finds, rounds)
             ),
             format!(
                 "winning symbol by round: heart {}, crown {}, mask {}",
-                ci(x[3], rounds),
-                ci(x[4], rounds),
-                ci(x[5], rounds)
+                ci(x.symbol_rounds[0], rounds),
+                ci(x.symbol_rounds[1], rounds),
+                ci(x.symbol_rounds[2], rounds)
             ),
             format!(
                 "points by faction of the scoring card: heart {:.3}, crown {:.3}, mask {:.3} (shares of {points:.0} points, steals included)",
-                x[6] / points.max(1.0),
-                x[7] / points.max(1.0),
-                x[8] / points.max(1.0)
+                x.faction_points[0] / points.max(1.0),
+                x.faction_points[1] / points.max(1.0),
+                x.faction_points[2] / points.max(1.0)
             ),
             format!(
                 "find rate by the Prince's seat (of rounds she was dealt): {}",
@@ -180,25 +196,25 @@ impl Present for TofuKingdom {
             ),
             format!(
                 "questions asked: where is she {:.3}, your card {:.3}, another's card {:.3} (of {:.0})",
-                x[QUESTIONS] / asked.max(1.0),
-                x[QUESTIONS + 1] / asked.max(1.0),
-                x[QUESTIONS + 2] / asked.max(1.0),
+                x.questions[0] / asked.max(1.0),
+                x.questions[1] / asked.max(1.0),
+                x.questions[2] / asked.max(1.0),
                 asked
             ),
             format!(
                 "a winning score reached and stolen back below it: {:.0} rounds ({:.3} per game)",
-                x[QUESTIONS + 3],
-                x[QUESTIONS + 3] / games as f64
+                x.robbed_below,
+                x.robbed_below / games as f64
             ),
             format!(
                 "the last round's steals decide the winner in {} of {:.0} games ended by the rules; by a stealer who does not win (kingmaking) in {}",
-                ci(x[QUESTIONS + 5], finished),
+                ci(x.steal_decided, finished),
                 finished,
-                ci(x[QUESTIONS + 6], finished)
+                ci(x.kingmade, finished)
             ),
-            format!("tallies: {}", Self::TALLIES
+            format!("tallies: {}", x
+                .named()
                 .iter()
-                .zip(x)
                 .map(|(n, v)| format!("{n}={v}"))
                 .collect::<Vec<_>>()
                 .join(" ")),
@@ -220,19 +236,19 @@ impl Present for TofuKingdom {
 
 impl TofuKingdom {
     /// "card points-per-round (rounds)" for each card of the data, from the summed tallies.
-    fn card_lines(&self, x: &[f64]) -> Vec<String> {
+    fn card_lines(&self, x: &KingdomStats) -> Vec<String> {
         self.data
             .cards
             .iter()
             .enumerate()
             .take(MAX_CARDS)
-            .filter(|&(c, _)| x[CARD_ROUNDS + c] > 0.0)
+            .filter(|&(c, _)| x.card_rounds[c] > 0.0)
             .map(|(c, card)| {
                 format!(
                     "{} {:.3} ({:.0} rounds)",
                     card.id,
-                    x[CARD_POINTS + c] / x[CARD_ROUNDS + c],
-                    x[CARD_ROUNDS + c]
+                    x.card_points[c] / x.card_rounds[c],
+                    x.card_rounds[c]
                 )
             })
             .collect()

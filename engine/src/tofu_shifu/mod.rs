@@ -34,6 +34,7 @@ mod objectives;
 pub mod params;
 mod payment;
 mod present;
+pub use present::ShifuStats;
 mod setup;
 pub mod state;
 mod tables;

@@ -4,25 +4,36 @@
 
 use super::*;
 use crate::error::EngineError;
-use crate::present::{Interval, Present, MAX_EVENTS};
+use crate::present::{Event, EventKind, Interval, Present, MAX_EVENTS};
 use std::fmt::Write as _;
+
+crate::stats! {
+    /// Tofu Shifu's statistics over finished games.
+    pub struct ShifuStats {
+        /// Games in which the coin reserve ran out.
+        pub coins_out: f64,
+        /// The rounds at which it ran out, summed.
+        pub coins_out_rounds: f64,
+        /// Games in which the deck ran out.
+        pub deck_out: f64,
+        /// The rounds at which it ran out, summed.
+        pub deck_out_rounds: f64,
+        /// Games whose end each seat triggered.
+        pub trigger: [f64; MAX_PLAYERS],
+    }
+}
 
 impl Present for TofuShifu {
     const COUNTS: [&'static str; 2] = ["objectives", "coins"];
-    const TALLIES: &'static [&'static str] = &[
-        "coins_out",
-        "coins_out_rounds",
-        "deck_out",
-        "deck_out_rounds",
-        "trigger_1",
-        "trigger_2",
-        "trigger_3",
-        "trigger_4",
+    const EVENTS: &'static [Event] = &[
+        Event::new("coins_out_round", "coins_out", EventKind::RanOut),
+        Event::new("deck_out_round", "deck_out", EventKind::RanOut),
+        Event::new("end_trigger", "end_trigger", EventKind::Seat),
     ];
-    const EVENTS: &'static [&'static str] = &["coins_out_round", "deck_out_round", "end_trigger"];
 
     type Data = CardData;
     type Params = Params;
+    type Stats = ShifuStats;
 
     fn from_parts(data: CardData, params: Params) -> Result<Self, EngineError> {
         Self::new(data, params)
@@ -55,21 +66,21 @@ impl Present for TofuShifu {
         ]
     }
 
-    fn tally(&self, s: &Self::State, out: &mut [f64]) {
+    fn tally(&self, s: &Self::State, out: &mut ShifuStats) {
         if s.coins_out_round > 0 {
-            out[0] += 1.0;
-            out[1] += f64::from(s.coins_out_round);
+            out.coins_out += 1.0;
+            out.coins_out_rounds += f64::from(s.coins_out_round);
         }
         if s.deck_out_round > 0 {
-            out[2] += 1.0;
-            out[3] += f64::from(s.deck_out_round);
+            out.deck_out += 1.0;
+            out.deck_out_rounds += f64::from(s.deck_out_round);
         }
-        if let Some(x) = out.get_mut(4 + s.end_trigger as usize) {
+        if let Some(x) = out.trigger.get_mut(s.end_trigger as usize) {
             *x += 1.0;
         }
     }
 
-    fn summarize(&self, x: &[f64], games: u64, wilson: &Interval) -> Vec<String> {
+    fn summarize(&self, x: &ShifuStats, games: u64, wilson: &Interval) -> Vec<String> {
         let n = games as f64;
         let share = |k: f64| {
             let (lo, hi) = wilson(k, n);
@@ -87,17 +98,17 @@ impl Present for TofuShifu {
                 String::new()
             }
         };
-        let triggered: f64 = x[4..4 + self.num_seats()].iter().sum();
+        let triggered: f64 = x.trigger[..self.num_seats()].iter().sum();
         let by_seat: Vec<String> = (0..self.num_seats())
-            .map(|s| format!("seat {} {:.3}", s + 1, x[4 + s] / triggered.max(1.0)))
+            .map(|s| format!("seat {} {:.3}", s + 1, x.trigger[s] / triggered.max(1.0)))
             .collect();
         vec![
             format!(
                 "coin reserve ran out in {}{}; deck ran out in {}{}",
-                share(x[0]),
-                mean(x[1], x[0]),
-                share(x[2]),
-                mean(x[3], x[2])
+                share(x.coins_out),
+                mean(x.coins_out_rounds, x.coins_out),
+                share(x.deck_out),
+                mean(x.deck_out_rounds, x.deck_out)
             ),
             format!(
                 "the end was triggered (first to {} objectives) in {:.0} games by: {}",

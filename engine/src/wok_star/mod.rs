@@ -46,6 +46,7 @@ mod invariants;
 mod moves;
 mod powers;
 mod present;
+pub use present::WokStats;
 mod setup;
 mod validate;
 

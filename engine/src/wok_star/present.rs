@@ -5,50 +5,53 @@ use super::data::{CUSTOMER_SLOTS, DAYS};
 use super::state::{Closing, Short, NOBODY};
 use super::*;
 use crate::error::EngineError;
-use crate::present::{Interval, Present, MAX_EVENTS};
+use crate::present::{Event, EventKind, Interval, Present, MAX_EVENTS};
 
-/// Tally slots.
-const WON: usize = 0;
-const DAYS_MET: usize = 1;
-const DAYS_PLAYED: usize = 2;
-const CLOSED_CHOSEN: usize = 3;
-const CLOSED_DECK: usize = 4;
-const CLOSED_TIME: usize = 5;
-const CLOSED_ALL_WAITED: usize = 6;
-const INCOME: usize = 7;
-const SERVED: usize = 8;
-const LATE: usize = 9;
-const LOST_ON: usize = 10; // 4 slots: lost on day 1..4
-const SHORT_DICE: usize = 14; // lost days by shortage: 4 slots (dice, ingredients, time, none)
-const MARGIN: usize = 18; // the last income checked minus its goal
+crate::stats! {
+    /// Wok Star's statistics over finished games.
+    pub struct WokStats {
+        /// Games won by the team.
+        pub won: f64,
+        /// Days whose goal was met.
+        pub days_met: f64,
+        /// Days played.
+        pub days_played: f64,
+        /// Days closed by the team.
+        pub closed_chosen: f64,
+        /// Days closed by an empty Regular deck.
+        pub closed_deck_done: f64,
+        /// Days closed by the day's time limit.
+        pub closed_time_limit: f64,
+        /// Days closed with every seat waiting.
+        pub closed_all_waited: f64,
+        /// Income over the days played.
+        pub income: f64,
+        /// Customers served.
+        pub served: f64,
+        /// Customers served late.
+        pub late: f64,
+        /// Games lost on day 1 to 4.
+        pub lost_day: [f64; DAYS],
+        /// Lost games whose losing day closed with the waiting dish short of dice,
+        /// ingredients, time, or nothing.
+        pub lost_short: [f64; 4],
+        /// The last income checked minus its goal.
+        pub margin: f64,
+    }
+}
 
 impl Present for WokStar {
     const COUNTS: [&'static str; 2] = ["served", "dice"];
-    const TALLIES: &'static [&'static str] = &[
-        "won",
-        "days_met",
-        "days_played",
-        "closed_chosen",
-        "closed_deck_done",
-        "closed_time_limit",
-        "closed_all_waited",
-        "income",
-        "served",
-        "late",
-        "lost_day_1",
-        "lost_day_2",
-        "lost_day_3",
-        "lost_day_4",
-        "lost_short_dice",
-        "lost_short_ingredients",
-        "lost_short_time",
-        "lost_short_nothing",
-        "margin",
+    const EVENTS: &'static [Event] = &[
+        Event::new("lost_day", "lost_day", EventKind::Count),
+        Event::new("shortfall", "shortfall", EventKind::Count),
+        Event::new("time_limit_days", "time_limit_days", EventKind::Count),
+        Event::new("late", "late", EventKind::Count),
     ];
-    const EVENTS: &'static [&'static str] = &["lost_day", "shortfall", "time_limit_days", "late"];
 
     type Data = WokData;
     type Params = Params;
+    type Stats = WokStats;
 
     fn from_parts(data: WokData, params: Params) -> Result<Self, EngineError> {
         Self::new(data, params)
@@ -88,82 +91,82 @@ impl Present for WokStar {
         ]
     }
 
-    fn tally(&self, s: &State, out: &mut [f64]) {
-        out[WON] += f64::from(u8::from(s.won()));
-        out[DAYS_MET] += f64::from(s.days_met);
+    fn tally(&self, s: &State, out: &mut WokStats) {
+        out.won += f64::from(u8::from(s.won()));
+        out.days_met += f64::from(s.days_met);
         let played = s.day as usize;
-        out[DAYS_PLAYED] += played as f64;
+        out.days_played += played as f64;
         for d in 0..played.min(DAYS) {
             match s.day_closing[d] {
-                Closing::Chosen => out[CLOSED_CHOSEN] += 1.0,
-                Closing::DeckDone => out[CLOSED_DECK] += 1.0,
-                Closing::TimeLimit => out[CLOSED_TIME] += 1.0,
-                Closing::AllWaited => out[CLOSED_ALL_WAITED] += 1.0,
+                Closing::Chosen => out.closed_chosen += 1.0,
+                Closing::DeckDone => out.closed_deck_done += 1.0,
+                Closing::TimeLimit => out.closed_time_limit += 1.0,
+                Closing::AllWaited => out.closed_all_waited += 1.0,
                 Closing::Open => {}
             }
-            out[INCOME] += f64::from(s.day_income[d]);
+            out.income += f64::from(s.day_income[d]);
         }
-        out[SERVED] += s.served_total.iter().map(|&x| f64::from(x)).sum::<f64>();
-        out[LATE] += f64::from(s.late_total);
-        out[MARGIN] += f64::from(s.margin);
+        out.served += s.served_total.iter().map(|&x| f64::from(x)).sum::<f64>();
+        out.late += f64::from(s.late_total);
+        out.margin += f64::from(s.margin);
         if s.is_over() && !s.won() {
             let d = (s.day as usize).clamp(1, DAYS) - 1;
-            out[LOST_ON + d] += 1.0;
+            out.lost_day[d] += 1.0;
             let k = match s.day_short[d] {
                 Short::Dice => 0,
                 Short::Ingredients => 1,
                 Short::Time => 2,
                 Short::Nothing => 3,
             };
-            out[SHORT_DICE + k] += 1.0;
+            out.lost_short[k] += 1.0;
         }
     }
 
-    fn summarize(&self, x: &[f64], games: u64, wilson: &Interval) -> Vec<String> {
+    fn summarize(&self, x: &WokStats, games: u64, wilson: &Interval) -> Vec<String> {
         let n = games as f64;
-        let (lo, hi) = wilson(x[WON], n);
-        let lost = n - x[WON];
+        let (lo, hi) = wilson(x.won, n);
+        let lost = n - x.won;
         let share = |v: f64, of: f64| v / of.max(1.0);
-        let days = x[DAYS_PLAYED];
+        let days = x.days_played;
         let mut lines = vec![
             format!(
                 "team wins {:.3} [{lo:.3}, {hi:.3}] of {games} games ({} difficulty, goals {}); mean days met {:.2} of {DAYS}; mean margin {} (the last income checked minus its goal)",
-                share(x[WON], n),
+                share(x.won, n),
                 self.params.difficulty,
                 self.goals.iter().map(|g| format!("${g}")).collect::<Vec<_>>().join(", "),
-                share(x[DAYS_MET], n),
-                money(share(x[MARGIN], n))
+                share(x.days_met, n),
+                money(share(x.margin, n))
             ),
             format!(
                 "lost on day 1 / 2 / 3 / 4: {:.3} / {:.3} / {:.3} / {:.3} of games",
-                share(x[LOST_ON], n),
-                share(x[LOST_ON + 1], n),
-                share(x[LOST_ON + 2], n),
-                share(x[LOST_ON + 3], n)
+                share(x.lost_day[0], n),
+                share(x.lost_day[1], n),
+                share(x.lost_day[2], n),
+                share(x.lost_day[3], n)
             ),
             format!(
                 "losing day closed with the waiting dish short of: dice (none left to prepare) {:.3}, ingredients (dice or a wash left) {:.3}, nothing (servable; the team stopped or time ran out) {:.3}, no customer waiting {:.3}",
-                share(x[SHORT_DICE], lost),
-                share(x[SHORT_DICE + 1], lost),
-                share(x[SHORT_DICE + 2], lost),
-                share(x[SHORT_DICE + 3], lost)
+                share(x.lost_short[0], lost),
+                share(x.lost_short[1], lost),
+                share(x.lost_short[2], lost),
+                share(x.lost_short[3], lost)
             ),
             format!(
                 "days closed by the team {:.3} (every seat waiting {:.3}), by an empty Regular deck {:.3}, by the {} s day limit {:.3}",
-                share(x[CLOSED_CHOSEN] + x[CLOSED_ALL_WAITED], days),
-                share(x[CLOSED_ALL_WAITED], days),
-                share(x[CLOSED_DECK], days),
+                share(x.closed_chosen + x.closed_all_waited, days),
+                share(x.closed_all_waited, days),
+                share(x.closed_deck_done, days),
                 self.params.max_day_seconds,
-                share(x[CLOSED_TIME], days)
+                share(x.closed_time_limit, days)
             ),
             format!(
                 "mean income per day played ${:.1}; customers served per game {:.1}, {:.3} of them late",
-                share(x[INCOME], days),
-                share(x[SERVED], n),
-                share(x[LATE], x[SERVED])
+                share(x.income, days),
+                share(x.served, n),
+                share(x.late, x.served)
             ),
         ];
-        let limited = share(x[CLOSED_TIME], days);
+        let limited = share(x.closed_time_limit, days);
         if limited > 0.05 {
             lines.push(format!(
                 "WARNING: {:.1}% of days ended at the {} s day limit (max_day_seconds), a cap of the model, not a rule: the win rate leans on it",
