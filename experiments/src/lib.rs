@@ -21,6 +21,7 @@ pub mod data;
 pub mod duel;
 #[cfg(feature = "cli")]
 pub mod encoding;
+pub mod equivalence;
 #[cfg(feature = "cli")]
 pub mod export;
 #[cfg(feature = "cli")]
