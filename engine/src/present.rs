@@ -187,6 +187,12 @@ pub trait Present: Game + Sized + 'static {
         }
         Ok(text)
     }
+    /// The value a parameter takes when it is not set, as `--set` text, where the parameters
+    /// leave it to the card data (Tofu Shifu's start coins): what `shifu balance` measures a
+    /// setting's distance from. None by default (the parameter file's own default is used).
+    fn default_setting(&self, _key: &str) -> Option<String> {
+        None
+    }
     /// The round cap.
     fn max_rounds(&self) -> u32;
     /// The two per-seat counts of a finished game.

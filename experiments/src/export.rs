@@ -333,7 +333,7 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
 }
 
 /// Ends the process with SIGKILL, as a kill from outside would (the [`KILL_AFTER`] hook).
-fn kill_self() -> ! {
+pub(crate) fn kill_self() -> ! {
     #[cfg(unix)]
     // SAFETY: sending a signal to this process.
     unsafe {

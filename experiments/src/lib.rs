@@ -6,6 +6,8 @@
 #![allow(clippy::needless_range_loop)]
 
 #[cfg(feature = "cli")]
+pub mod balance;
+#[cfg(feature = "cli")]
 pub mod bench;
 #[cfg(feature = "cli")]
 pub mod calibrate;

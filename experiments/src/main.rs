@@ -5,8 +5,8 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use shifu::{
-    bench, calibrate, completions, data, duel, encoding, export, fit, play, report, runfile, show,
-    sweep, tournament, train,
+    balance, bench, calibrate, completions, data, duel, encoding, export, fit, play, report,
+    runfile, show, sweep, tournament, train,
 };
 use std::process::ExitCode;
 
@@ -43,6 +43,15 @@ enum Command {
         after_help = "Example:\n  shifu sweep --players 4 --games 20000 --vary start_coins=1,2,2,3/2,2,2,2/0,1,2,3 \\\n      --vary town_objective_cost_scale=0.5,1,1.5"
     )]
     Sweep(sweep::SweepArgs),
+    /// Search a parameter space for the fairest settings (or those nearest a target): a race on
+    /// common seeds with paired tests at a stated error rate, then the survivors re-tested on
+    /// fresh seeds with an equivalence verdict at --margin.
+    #[command(
+        after_help = "Example:\n  shifu balance --game tofu-shifu --players 4 --agents greedy --search start_coins=0..3\n  \
+        shifu balance --players 3 --search start_coins=0..3 --sum start_coins=6 --objective fair --objective distance\n  \
+        shifu balance --game wok-star --players 4 --search difficulty=1..4 --objective target:win=0.5"
+    )]
+    Balance(balance::BalanceArgs),
     /// Calibrate parameters or data against game-length and supply targets: a grid on the same
     /// seeds, per cell the mean rounds, the capped share and how often each supply runs out.
     /// Knobs varied here stack on the card data's own: `builtin:calibrated` (the default) has
@@ -177,6 +186,7 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Seats(a) => play::run_seats(a),
         Command::Bench(a) => bench::run(a),
+        Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Data(a) => data::run(a),
         Command::Duel(a) => duel::run(a),

@@ -51,6 +51,21 @@ impl Present for TofuShifu {
         u32::from(self.params.max_rounds)
     }
 
+    fn default_setting(&self, key: &str) -> Option<String> {
+        // "start_coins" unset: the card data's coins by seat, first player first.
+        (key == "start_coins").then(|| {
+            let n = usize::from(self.params.players);
+            let coins: Vec<String> = self
+                .data
+                .start_coins
+                .iter()
+                .take(n)
+                .map(u16::to_string)
+                .collect();
+            coins.join(",")
+        })
+    }
+
     fn counts(&self, s: &Self::State, seat: usize) -> [u32; 2] {
         [s.players[seat].objectives(), s.players[seat].coins as u32]
     }

@@ -1,0 +1,580 @@
+//! `shifu balance`: searches a declared parameter space for the settings that best meet declared
+//! objectives under a declared agent, then re-tests the best on fresh seeds.
+//!
+//! 1. **The space** ([`space`]): `--search` axes (per-seat integer vectors, integer and real
+//!    ranges, lists) and `--sum` totals, every setting listed.
+//! 2. **The race** ([`race`]): every setting plays the same games (common seeds); at each look
+//!    (games per setting doubling) a paired test drops the settings shown worse, at a stated
+//!    family-wise error rate, until one is left, every survivor is shown good enough, the looks
+//!    end or the budget is spent.
+//! 3. **The validation** ([`validate`]): the survivors' Pareto set (at most `--finalists`) plays
+//!    fresh seeds the race never saw, so the figures reported carry no winner's curse; each gets
+//!    its seat shares with intervals and the equivalence verdict at `--margin`.
+
+pub mod chart;
+pub mod checkpoint;
+pub mod objective;
+pub mod race;
+pub mod result;
+pub mod space;
+pub mod validate;
+
+use crate::games::Playable;
+use crate::runner::{play_stream, progress_bar, seat_specs};
+use crate::setup::GameArgs;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use objective::{Games, Plan};
+use race::{Entry, RaceConfig};
+use result::{BalanceResult, RaceSummary};
+use shifu_agents::check_agent;
+use space::{Axis, Setting, Value};
+
+/// Options of `shifu balance`.
+#[derive(Args, Debug, Clone)]
+pub struct BalanceArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// A searched parameter: `key=LO..HI` (integers; a per-seat vector when the game takes one
+    /// value per seat), `key=LO..HI:STEP` (reals) or `key=a/b/c` (a list). Repeat for more axes.
+    #[arg(long, value_name = "KEY=SPACE", required = true)]
+    pub search: Vec<String>,
+    /// A fixed total over a per-seat axis, for example `start_coins=8` (repeatable).
+    #[arg(long, value_name = "KEY=N")]
+    pub sum: Vec<String>,
+    /// An objective to minimize: `fair` (the largest seat deviation from 1/n, by turn position
+    /// from the first start player where the game has one), `target:METRIC=V`,
+    /// `range:METRIC=LO..HI` or `distance` (from the rulebook's setting). Repeat for a Pareto
+    /// set. Default: `fair`, or `target:win=0.5` for a cooperative game.
+    #[arg(long, value_name = "OBJECTIVE")]
+    pub objective: Vec<String>,
+    /// The rulebook's value of a searched parameter, for `distance` (default: the game's own).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub reference: Vec<String>,
+    /// Agent spec per seat (one for all seats) in the race.
+    #[arg(long, default_value = "greedy")]
+    pub agents: String,
+    /// The agents of the validation games (default: the race's), for example a stronger one.
+    #[arg(long, value_name = "SPECS")]
+    pub validate_agents: Option<String>,
+    /// The equivalence margin: a seat (or a target) within ± this counts as fair.
+    #[arg(long, default_value_t = crate::equivalence::DEFAULT_MARGIN)]
+    pub margin: f64,
+    /// The race's family-wise error rate: the chance of ever dropping a setting that is truly no
+    /// worse than the one that beat it.
+    #[arg(long, default_value_t = 0.05)]
+    pub error_rate: f64,
+    /// Games per setting at the first look (then doubling).
+    #[arg(long, default_value_t = 100)]
+    pub first_look: u64,
+    /// The most games one setting plays in the race.
+    #[arg(long, default_value_t = 12_800)]
+    pub max_games: u64,
+    /// The most games the race plays in all (default: 1,000 per setting, at least 20,000).
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// No race: every setting plays --max-games games (the exhaustive grid a race is measured
+    /// against), then the best are validated as usual.
+    #[arg(long)]
+    pub full_grid: bool,
+    /// Settings re-tested on fresh seeds: at most this many of the survivors' Pareto set.
+    #[arg(long, default_value_t = 3)]
+    pub finalists: usize,
+    /// Games per finalist in the validation, on seeds the race never used.
+    #[arg(long, default_value_t = 10_000)]
+    pub validation_games: u64,
+    /// Master seed of the race; the validation's is derived from it (the result names it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = crate::setup::parse_threads)]
+    pub threads: Option<usize>,
+    /// Write the result (JSON) here; progress is kept beside it (`FILE.race`) for `--resume`.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue a killed run of the same command from its progress file.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Draw the race (each setting's estimate and the games it played) as an SVG.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print the result as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `shifu balance`.
+pub fn run(args: BalanceArgs) -> Result<()> {
+    let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    if let Some(svg) = &args.svg {
+        let text = chart::race_chart(&result).context("drawing the race chart")?;
+        shifu_engine::files::write_atomic(svg, text.as_bytes())?;
+    }
+    if let Some(out) = &args.out {
+        let text = serde_json::to_string_pretty(&result)?;
+        shifu_engine::files::write_atomic(out, text.as_bytes())?;
+    }
+    crate::render::emit(&result, args.json)
+}
+
+/// The validation's master seed: derived from the race's, never one of its game seeds' masters.
+pub fn validation_seed(seed: u64) -> u64 {
+    shifu_agents::splitmix64(seed ^ 0x7661_6c69_6461_7465)
+}
+
+/// Checks the numeric options.
+fn check_args(a: &BalanceArgs) -> Result<()> {
+    crate::equivalence::check_margin(a.margin).map_err(anyhow::Error::msg)?;
+    if !(a.error_rate > 0.0 && a.error_rate < 1.0) {
+        bail!(
+            "--error-rate {}: a probability above 0 and below 1",
+            a.error_rate
+        );
+    }
+    if a.first_look < 2 || a.first_look > a.max_games {
+        bail!(
+            "--first-look {}: at least 2 and at most --max-games ({})",
+            a.first_look,
+            a.max_games
+        );
+    }
+    if a.finalists == 0 {
+        bail!("--finalists must be at least 1");
+    }
+    if a.validation_games < 2 {
+        bail!("--validation-games must be at least 2");
+    }
+    Ok(())
+}
+
+/// The axes of `--search`, each checked against the game: a `LO..HI` axis is per seat when the
+/// game takes a single integer for the key, or else one per seat.
+fn axes<G: Playable>(args: &BalanceArgs, seats: usize) -> Result<Vec<Axis>> {
+    let mut axes: Vec<Axis> = Vec::new();
+    for s in &args.search {
+        let (key, spec) = space::parse_axis(s)?;
+        if axes.iter().any(|a| a.key == key) {
+            bail!("--search {key} is given twice; give all its values in one --search");
+        }
+        if key == "players" {
+            bail!("--search players: a race compares settings seat by seat at one player count; run one per count with --players");
+        }
+        let per_seat = match &spec {
+            space::AxisSpec::Ints(lo, _) => {
+                let single = try_build::<G>(&args.game, &[format!("{key}={lo}")]);
+                let each = vec![lo.to_string(); seats].join(",");
+                match (
+                    single,
+                    try_build::<G>(&args.game, &[format!("{key}={each}")]),
+                ) {
+                    (Ok(()), _) => None,
+                    (Err(_), Ok(())) => Some(seats),
+                    (Err(e), Err(_)) => return Err(e.context(format!("--search {s}"))),
+                }
+            }
+            _ => None,
+        };
+        let values = spec.values(per_seat)?;
+        axes.push(Axis {
+            key,
+            values,
+            per_seat: per_seat.is_some(),
+        });
+    }
+    Ok(axes)
+}
+
+fn try_build<G: Playable>(base: &GameArgs, set: &[String]) -> Result<()> {
+    let mut ga = base.clone();
+    ga.set.extend(set.iter().cloned());
+    ga.build::<G>().map(|_| ())
+}
+
+/// The reference (rulebook) value of each axis: `--reference`, else the base game's parameter.
+fn references<G: Playable>(
+    args: &BalanceArgs,
+    base: &G,
+    axes: &[Axis],
+) -> Result<Vec<Option<Value>>> {
+    let toml: toml::Table = base.params_toml().parse().unwrap_or_default();
+    axes.iter()
+        .map(|a| {
+            let given = args.reference.iter().find_map(|r| {
+                r.split_once('=')
+                    .filter(|(k, _)| k.trim() == a.key)
+                    .map(|(_, v)| v.trim().to_string())
+            });
+            let text = given.or_else(|| base.default_setting(&a.key)).or_else(|| {
+                toml.get(&a.key).map(|v| match v {
+                    toml::Value::Array(x) => x
+                        .iter()
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    toml::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+            });
+            Ok(text.map(|t| Value {
+                coords: t
+                    .split(',')
+                    .map(|x| x.trim().parse::<f64>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .unwrap_or_default(),
+                text: t,
+            }))
+        })
+        .collect()
+}
+
+/// Everything a balance run needs, built and checked before any game is played.
+pub struct Setup<G> {
+    /// The settings, in order.
+    pub settings: Vec<Setting>,
+    /// Each setting's game.
+    pub games: Vec<G>,
+    /// Their distances from the reference.
+    pub distances: Vec<f64>,
+    /// Every axis has a reference (rulebook) value, so the distances mean something.
+    pub has_reference: bool,
+    /// The objectives.
+    pub plan: Plan,
+    /// The race's agents by seat.
+    pub specs: Vec<String>,
+    /// The validation's agents by seat.
+    pub validate_specs: Vec<String>,
+    /// Seats at the table.
+    pub seats: usize,
+    /// The race's settings.
+    pub race: RaceConfig,
+    /// The worker pool.
+    pub pool: rayon::ThreadPool,
+}
+
+fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
+    check_args(args)?;
+    let base: G = args.game.build()?;
+    let seats = base.num_seats();
+    let axes = axes::<G>(args, seats)?;
+    let sums: Vec<space::Sum> = args
+        .sum
+        .iter()
+        .map(|s| space::parse_sum(s))
+        .collect::<Result<_>>()?;
+    let settings = space::settings(&axes, &sums)?;
+    let reference = references(args, &base, &axes)?;
+    let objectives = if args.objective.is_empty() {
+        vec![if G::INFO.cooperative {
+            "target:win=0.5".to_string()
+        } else {
+            "fair".to_string()
+        }]
+    } else {
+        args.objective.clone()
+    };
+    if objectives.iter().any(|o| o == "distance")
+        && axes.iter().zip(&reference).any(|(_, r)| r.is_none())
+    {
+        let missing: Vec<&str> = axes
+            .iter()
+            .zip(&reference)
+            .filter(|(_, r)| r.is_none())
+            .map(|(a, _)| a.key.as_str())
+            .collect();
+        bail!(
+            "--objective distance: no rulebook value for {}; give it with --reference KEY=VALUE",
+            missing.join(", ")
+        );
+    }
+    let plan = Plan::new::<G>(&objectives, seats, args.margin)?;
+    let games = settings
+        .iter()
+        .map(|s| {
+            let mut ga = args.game.clone();
+            ga.set.extend(s.set.iter().cloned());
+            ga.build::<G>()
+                .with_context(|| format!("setting {}", s.name()))
+        })
+        .collect::<Result<Vec<G>>>()?;
+    let specs = seat_specs(&args.agents, seats)?;
+    let validate_specs = seat_specs(
+        args.validate_agents.as_deref().unwrap_or(&args.agents),
+        seats,
+    )?;
+    for s in specs.iter().chain(&validate_specs) {
+        check_agent(&base, s)?;
+    }
+    let has_reference = reference.iter().all(Option::is_some);
+    let distances = settings
+        .iter()
+        .map(|s| space::distance(&axes, s, &reference))
+        .collect();
+    let race = RaceConfig {
+        first_look: args.first_look,
+        max_games: args.max_games,
+        budget: args
+            .budget
+            .unwrap_or((1_000 * settings.len() as u64).max(20_000)),
+        error_rate: args.error_rate,
+        eliminators: 8,
+        full_grid: args.full_grid,
+    };
+    let race = RaceConfig {
+        budget: if args.full_grid {
+            settings.len() as u64 * args.max_games
+        } else {
+            race.budget
+        },
+        ..race
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    Ok(Setup {
+        settings,
+        games,
+        distances,
+        has_reference,
+        plan,
+        specs,
+        validate_specs,
+        seats,
+        race,
+        pool,
+    })
+}
+
+/// Plays games `range` of `game` from master seed `master`, recording the plan's columns.
+pub fn play_games<G: Playable>(
+    s: &Setup<G>,
+    game: &G,
+    specs: &[String],
+    master: u64,
+    range: std::ops::Range<u64>,
+    games: &mut Games,
+    bar: &indicatif::ProgressBar,
+) -> Result<()> {
+    games.columns = s.plan.columns.len();
+    play_stream(game, specs, master, false, range, &s.pool, |r| {
+        s.plan.record(&r, s.seats, &mut games.data);
+        bar.inc(1);
+        Ok(())
+    })
+}
+
+fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
+    let s = setup::<G>(args)?;
+    let started = std::time::Instant::now();
+    let fingerprint = checkpoint::fingerprint(args);
+    let progress = args.out.as_ref().map(|o| checkpoint::path(o));
+    let mut state = match (&progress, args.resume) {
+        (Some(p), true) if p.exists() => checkpoint::load(p, &fingerprint, s.settings.len(), s.plan.columns.len())?,
+        (Some(p), false) if p.exists() => bail!(
+            "{} exists: a run with this --out was stopped; continue it with --resume, or remove the file",
+            p.display()
+        ),
+        _ => checkpoint::State::new(&s.distances),
+    };
+    for (e, &d) in state.entries.iter_mut().zip(&s.distances) {
+        e.distance = d;
+        if e.out.is_none() && e.games.len() as u64 != e.played {
+            bail!(
+                "{}: the progress file does not match its games; remove it to start again",
+                progress
+                    .as_deref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            );
+        }
+    }
+    let bar = progress_bar(s.race.budget, args.quiet);
+    bar.set_position(state.spent);
+    let summary = run_race(
+        &s,
+        args,
+        &mut state,
+        progress.as_deref(),
+        &fingerprint,
+        &bar,
+    )?;
+    bar.set_length(state.spent + (summary.finalists.len() as u64) * args.validation_games);
+    let validated = validate::validate(
+        &s,
+        args,
+        &summary.finalists,
+        &mut state,
+        progress.as_deref(),
+        &fingerprint,
+        &bar,
+    )?;
+    bar.finish_and_clear();
+    let result = result::build(
+        &s,
+        args,
+        &state,
+        summary,
+        validated,
+        started.elapsed().as_secs_f64(),
+    );
+    if let Some(p) = &progress {
+        std::fs::remove_file(p).ok();
+    }
+    Ok(result)
+}
+
+/// The race: looks until one setting is left, every survivor is shown good enough, the looks
+/// end or the budget is spent.
+fn run_race<G: Playable>(
+    s: &Setup<G>,
+    args: &BalanceArgs,
+    state: &mut checkpoint::State,
+    progress: Option<&std::path::Path>,
+    fingerprint: &str,
+    bar: &indicatif::ProgressBar,
+) -> Result<RaceSummary> {
+    let looks = s.race.looks();
+    let zc = if s.race.full_grid {
+        f64::INFINITY
+    } else {
+        race::critical_z(&s.plan, &s.race, s.settings.len(), looks.len())
+    };
+    let mut stop = state.stop.clone();
+    while stop.is_none() {
+        let alive: Vec<usize> = (0..s.settings.len())
+            .filter(|&i| state.entries[i].out.is_none())
+            .collect();
+        let look = state.looks_done;
+        let have = state.entries[alive[0]].played;
+        let mut n = looks[look.min(looks.len() - 1)];
+        let left = s.race.budget.saturating_sub(state.spent);
+        if (n - have) * alive.len() as u64 > left {
+            n = have + left / alive.len() as u64;
+        }
+        if n <= have || n < 2 {
+            stop = Some("the budget is spent".into());
+            break;
+        }
+        for &c in &alive {
+            let e = &mut state.entries[c];
+            play_games(
+                s,
+                &s.games[c],
+                &s.specs,
+                args.seed,
+                e.played..n,
+                &mut e.games,
+                bar,
+            )?;
+            state.spent += n - e.played;
+            e.played = n;
+        }
+        stop = race_look(
+            s,
+            state,
+            &alive,
+            look + 1,
+            n,
+            zc,
+            n == looks[looks.len() - 1],
+        );
+        state.looks_done = look + 1;
+        state.stop = stop.clone();
+        if let Some(p) = progress {
+            checkpoint::save(p, fingerprint, state)?;
+        }
+    }
+    let alive: Vec<usize> = (0..s.settings.len())
+        .filter(|&i| state.entries[i].out.is_none())
+        .collect();
+    // The Pareto set first, then the next best survivors by the first objective.
+    let mut finalists = race::pareto(&state.entries, &alive);
+    let mut rest: Vec<usize> = alive
+        .iter()
+        .copied()
+        .filter(|c| !finalists.contains(c))
+        .collect();
+    rest.sort_by(|&a, &b| {
+        let e = &state.entries;
+        e[a].estimate[0]
+            .total_cmp(&e[b].estimate[0])
+            .then(a.cmp(&b))
+    });
+    finalists.extend(rest);
+    finalists.truncate(args.finalists);
+    Ok(RaceSummary {
+        critical_z: zc,
+        looks: looks.clone(),
+        stop: stop.unwrap_or_default(),
+        survivors: alive,
+        finalists,
+    })
+}
+
+/// One look's measurements and eliminations; `Some(reason)` when the race stops.
+fn race_look<G: Playable>(
+    s: &Setup<G>,
+    state: &mut checkpoint::State,
+    alive: &[usize],
+    look: usize,
+    n: u64,
+    zc: f64,
+    last: bool,
+) -> Option<String> {
+    let measured: Vec<race::Measured> = alive
+        .iter()
+        .map(|&c| race::measure(&s.plan, &state.entries[c].games, n as usize))
+        .collect();
+    for (m, &c) in measured.iter().zip(alive) {
+        let d = state.entries[c].distance;
+        state.entries[c].estimate = race::objective_values(&s.plan, m, d);
+    }
+    let at = race::Look {
+        index: look,
+        games: n,
+        critical_z: zc,
+        eliminators: s.race.eliminators,
+    };
+    let out = race::look(&s.plan, &state.entries, alive, &measured, &at);
+    for (c, e) in out {
+        state.entries[c].out = Some(e);
+        state.entries[c].games = Games::default();
+    }
+    let left: Vec<usize> = (0..alive.len())
+        .filter(|&i| state.entries[alive[i]].out.is_none())
+        .collect();
+    // Every survivor good enough on every measured objective, Bonferroni over the survivors.
+    let zg = crate::equivalence::z(1.0 - s.race.error_rate / left.len().max(1) as f64);
+    let all_good = left.iter().all(|&i| {
+        s.plan
+            .objectives
+            .iter()
+            .filter(|o| o.noisy())
+            .all(|o| race::good_enough(o, &measured[i], zg))
+    });
+    if left.len() == 1 {
+        Some("one setting is left".into())
+    } else if all_good && !s.race.full_grid {
+        Some(format!(
+            "every one of the {} settings left is shown good enough",
+            left.len()
+        ))
+    } else if last {
+        Some(format!("the looks end at {n} games per setting"))
+    } else {
+        None
+    }
+}
+
+/// The entries of a fresh race: no games, the distances known.
+pub fn fresh_entries(distances: &[f64]) -> Vec<Entry> {
+    distances
+        .iter()
+        .map(|&d| Entry {
+            distance: d,
+            ..Entry::default()
+        })
+        .collect()
+}

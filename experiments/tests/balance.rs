@@ -1,0 +1,356 @@
+//! `shifu balance` from the command line: the result's shape, its independence from the thread
+//! count, a resume after kill -9 to the same result, and hostile options refused with exit 2.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn shifu(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_shifu"));
+    c.args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run shifu")
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let o = shifu(&a, &[]);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+/// The result without its timing.
+fn result_only(mut v: Value) -> Value {
+    v.as_object_mut().expect("an object").remove("seconds");
+    v
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("shifu-balance-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A small race over Tofu Kingdom's question options, aiming the Prince's find rate at one
+/// half (random agents: fast, and games end by the rules).
+const KINGDOM: &[&str] = &[
+    "balance",
+    "--game",
+    "tofu-kingdom",
+    "--players",
+    "4",
+    "--agents",
+    "random",
+    "--search",
+    "extra_question=true/false",
+    "--search",
+    "ask_where=true/false",
+    "--objective",
+    "target:stats.finds/stats.princess_dealt=0.5",
+    "--first-look",
+    "40",
+    "--max-games",
+    "160",
+    "--budget",
+    "400",
+    "--finalists",
+    "2",
+    "--validation-games",
+    "150",
+    "--quiet",
+];
+
+#[test]
+fn balance_json_recommends_settings_with_a_verdict() {
+    let v = json(KINGDOM);
+    assert_eq!(v["settings"], 4);
+    assert!(v["race_games"].as_u64().unwrap() <= 400);
+    let rec = v["recommended"].as_array().expect("recommended");
+    assert_eq!(rec.len(), 2);
+    for r in rec {
+        let set = r["set"].as_array().unwrap();
+        assert_eq!(set.len(), 2);
+        assert!(set[0].as_str().unwrap().starts_with("extra_question="));
+        assert_eq!(r["validation"]["games"], 150);
+        let e = &r["validation"]["equivalence"];
+        assert_eq!(e["margin"], 0.02);
+        assert!(
+            e["verdict"].is_string() && e["p_equivalence"].is_number(),
+            "{e}"
+        );
+        let find = &r["validation"]["metrics"][0];
+        assert_eq!(find["name"], "stats.finds/stats.princess_dealt");
+        assert!(find["ci_low"].as_f64().unwrap() <= find["value"].as_f64().unwrap());
+    }
+    let p: f64 = rec
+        .iter()
+        .map(|r| r["validation"]["probability_best"].as_f64().unwrap())
+        .sum();
+    assert!((p - 1.0).abs() < 1e-9, "{p}");
+    let cmd = v["validate_command"].as_str().unwrap();
+    assert!(
+        cmd.starts_with("shifu seats --game tofu-kingdom --players 4 --set "),
+        "{cmd}"
+    );
+    assert!(
+        cmd.contains(&format!("--seed {}", v["validation_seed"])),
+        "{cmd}"
+    );
+}
+
+#[test]
+fn balance_validation_games_are_the_command_it_names() {
+    // The validation games are `shifu play` on the named seed: the same seat shares.
+    let v = json(&[
+        "balance",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--agents",
+        "random",
+        "--search",
+        "extra_question=true/false",
+        "--first-look",
+        "20",
+        "--max-games",
+        "40",
+        "--finalists",
+        "1",
+        "--validation-games",
+        "120",
+        "--quiet",
+    ]);
+    let r = &v["recommended"][0];
+    let mut args = vec![
+        "play",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--agents",
+        "random",
+    ];
+    let set: Vec<String> = r["set"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
+    for s in &set {
+        args.extend(["--set", s]);
+    }
+    let seed = v["validation_seed"].to_string();
+    args.extend(["--games", "120", "--seed", &seed, "--quiet"]);
+    let play = json(&args);
+    for k in 0..4 {
+        let a = play["stats"]["seats"][k]["win_share"].as_f64().unwrap();
+        // Tofu Kingdom has no start player: seat k is turn position k.
+        let b = r["validation"]["metrics"][k]["value"].as_f64().unwrap();
+        assert!((a - b).abs() < 1e-6, "seat {k}: play {a}, balance {b}");
+    }
+}
+
+#[test]
+fn balance_threads_do_not_change_the_result() {
+    let mut one = KINGDOM.to_vec();
+    one.extend(["--threads", "1"]);
+    let mut two = KINGDOM.to_vec();
+    two.extend(["--threads", "2"]);
+    assert_eq!(result_only(json(&one)), result_only(json(&two)));
+}
+
+#[test]
+fn balance_resume_after_kill_gives_the_same_result() {
+    let d = tmpdir("resume");
+    let whole = d.join("whole.json");
+    let cut = d.join("cut.json");
+    let with_out = |out: &std::path::Path, extra: &[&str]| {
+        let mut a = KINGDOM.to_vec();
+        a.extend(["--out", out.to_str().unwrap()]);
+        a.extend(extra);
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let args = with_out(&whole, &[]);
+    let o = shifu(&args.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
+    assert!(o.status.success());
+    // Killed right after its second save (a look), then resumed.
+    let args = with_out(&cut, &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = shifu(&args, &[("SHIFU_TEST_KILL_BALANCE_AFTER", "2")]);
+    assert!(!o.status.success(), "the kill hook did not fire");
+    assert!(!cut.exists());
+    let progress = d.join("cut.json.race");
+    assert!(progress.exists());
+    // Without --resume the progress is not overwritten.
+    let o = shifu(&args, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    // Another seed is another run: refused.
+    let mut other = args.clone();
+    other.extend(["--resume", "--seed", "9"]);
+    let o = shifu(&other, &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut resume = args.clone();
+    resume.push("--resume");
+    let o = shifu(&resume, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!progress.exists());
+    let read = |p: &std::path::Path| {
+        result_only(serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap())
+    };
+    assert_eq!(read(&whole), read(&cut));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn balance_per_seat_axis_lists_vectors() {
+    let v = json(&[
+        "balance",
+        "--players",
+        "2",
+        "--agents",
+        "random",
+        "--search",
+        "start_coins=0..1",
+        "--first-look",
+        "4",
+        "--max-games",
+        "8",
+        "--finalists",
+        "4",
+        "--validation-games",
+        "4",
+        "--quiet",
+    ]);
+    assert_eq!(v["settings"], 4);
+    let names: Vec<&str> = v["race_entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "start_coins=0,0",
+            "start_coins=0,1",
+            "start_coins=1,0",
+            "start_coins=1,1"
+        ]
+    );
+    // Tofu Shifu's rulebook coins (1,2 at two players) give the distance.
+    let r = &v["recommended"][0];
+    assert!(r["distance"].as_f64().is_some(), "{r}");
+}
+
+#[test]
+fn balance_hostile_options_exit_2() {
+    let base = [
+        "balance",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--agents",
+        "random",
+        "--quiet",
+    ];
+    let cases: &[(&[&str], &str)] = &[
+        (&["--search", "extra_question"], "expected key=LO..HI"),
+        (&["--search", "winning_score=9..3"], "LO is above HI"),
+        (&["--search", "no_such_key=1..2"], "no_such_key"),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--sum",
+                "extra_question=1",
+            ],
+            "per-seat",
+        ),
+        (
+            &["--search", "extra_question=true/false", "--margin", "0"],
+            "--margin",
+        ),
+        (
+            &["--search", "extra_question=true/false", "--error-rate", "1"],
+            "--error-rate",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "loud",
+            ],
+            "loud",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "target:nope=0.5",
+            ],
+            "metric `nope`",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "target:stats.nope=1",
+            ],
+            "no statistic `nope`",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "distance",
+            ],
+            "measured objective",
+        ),
+        (
+            &["--search", "extra_question=true/false", "--first-look", "1"],
+            "--first-look",
+        ),
+        (&["--search", "players=2..4"], "--players"),
+    ];
+    for (extra, needle) in cases {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        let o = shifu(&a, &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(needle), "{extra:?}: `{needle}` not in {err}");
+    }
+    let o = shifu(
+        &[
+            "balance",
+            "--game",
+            "wok-star",
+            "--search",
+            "goal_scale=0.5..1:0.5",
+            "--objective",
+            "fair",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cooperative"));
+}
