@@ -1,7 +1,7 @@
 //! `SHIFU_MAX_GAMES=N`: an upper bound on every count that sets how long a run takes, for
 //! trying the README's commands (and for CI, which runs each of them). It caps the values of
-//! `--games`, `--seeds`, `--generations`, `--duel-games` (kept a multiple of `--players`) and
-//! `--epochs`, and `iters=` in agent specs, at N, including the defaults a command line leaves
+//! `--games`, `--seeds`, `--generations`, `--duel-games` (kept a multiple of `--players`),
+//! `--epochs` and `balance`'s `--max-games`, `--first-look` and `--validation-games`, and `iters=` in agent specs, at N, including the defaults a command line leaves
 //! out; and it says so on standard error, so that nobody mistakes a cut run for the real one.
 
 use std::ffi::OsString;
@@ -16,6 +16,9 @@ const COUNTED: &[&str] = &[
     "--generations",
     "--duel-games",
     "--epochs",
+    "--max-games",
+    "--first-look",
+    "--validation-games",
 ];
 
 /// Defaults above any sensible cap, which a command line that leaves the flag out still gets:
@@ -32,6 +35,9 @@ const DEFAULTS: &[(&str, &str, u64)] = &[
     ("train", "--games", 64),
     ("train", "--duel-games", 400),
     ("fit", "--epochs", 10),
+    ("balance", "--max-games", 12_800),
+    ("balance", "--first-look", 100),
+    ("balance", "--validation-games", 10_000),
 ];
 
 /// The command line with every count capped at `SHIFU_MAX_GAMES`, when it is set; a note on

@@ -144,6 +144,9 @@ fn check_args(a: &BalanceArgs) -> Result<()> {
     if a.finalists == 0 {
         bail!("--finalists must be at least 1");
     }
+    if a.budget.is_some_and(|b| b < 2) {
+        bail!("--budget must be at least 2 games");
+    }
     if a.validation_games < 2 {
         bail!("--validation-games must be at least 2");
     }
@@ -454,6 +457,13 @@ fn run_race<G: Playable>(
             n = have + left / alive.len() as u64;
         }
         if n <= have || n < 2 {
+            if look == 0 {
+                bail!(
+                    "--budget {} cannot give each of the {} settings 2 games; raise it or narrow the space",
+                    s.race.budget,
+                    alive.len()
+                );
+            }
             stop = Some("the budget is spent".into());
             break;
         }
