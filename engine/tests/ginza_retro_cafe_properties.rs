@@ -38,6 +38,12 @@ fn variants() -> Vec<GinzaRetroCafe> {
                 arrivals_tick: b(5),
                 most_with_zero: b(6),
                 finite_bank: !b(7),
+                // The start-coin variant rides with the first option.
+                start_yen_by_position: if b(0) {
+                    (0..players).map(|i| 2 * i).collect()
+                } else {
+                    Vec::new()
+                },
                 ..Params::default()
             };
             v.push(GinzaRetroCafe::with_params(p).unwrap());

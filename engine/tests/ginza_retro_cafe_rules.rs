@@ -103,6 +103,33 @@ fn serves(g: &GinzaRetroCafe, s: &State, p: usize) -> Vec<Serve> {
 }
 
 #[test]
+fn players_start_with_no_coins() {
+    for seed in 0..20 {
+        let (s, _) = first_turn(&game(4), seed);
+        assert_eq!(&s.coins[..4], &[0; 4]);
+    }
+}
+
+#[test]
+fn start_yen_by_position_variant_pays_by_turn_position_from_the_start_player() {
+    let g = game_with(4, |p| p.start_yen_by_position = vec![0, 1, 2, 3]);
+    for seed in 0..20 {
+        let (s, _) = first_turn(&g, seed);
+        let start = usize::from(s.first_start);
+        for pos in 0..4 {
+            assert_eq!(s.coins[(start + pos) % 4], pos as u16, "seed {seed}");
+        }
+    }
+    // One entry per player, each at most 20, within the bank.
+    for bad in [vec![1, 2, 3], vec![0, 0, 0, 21], vec![20, 20, 20, 20]] {
+        let mut p = Params::with_players(4);
+        p.start_yen_by_position = bad.clone();
+        let e = GinzaRetroCafe::with_params(p).unwrap_err().to_string();
+        assert!(e.contains("start_yen_by_position"), "{bad:?}: {e}");
+    }
+}
+
+#[test]
 fn each_player_is_dealt_two_player_cards_and_keeps_one_hidden_until_all_are_revealed() {
     let g = game(4);
     let mut rng = rng_from_seed(1);

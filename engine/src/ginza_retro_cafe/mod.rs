@@ -92,6 +92,7 @@ impl GinzaRetroCafe {
         INFO.check_players(players)?;
         let rb = &data.rulebook;
         let (yen_per_vp, limit_prices) = prices(&data, &params)?;
+        check_start_yen(&data, &params)?;
         check_data_fits(&data, usize::from(players), &limit_prices)?;
         let tokens = rb.action_tokens[&players];
         let top_rank = data.orders.iter().map(|o| o.rank).max().unwrap_or(0);
@@ -131,6 +132,34 @@ impl GinzaRetroCafe {
     pub fn top_limit(&self) -> u8 {
         self.data.rulebook.start_dice + self.limit_prices.len() as u8
     }
+}
+
+/// The start-coin variant: one entry per player, none above ¥20, within the bank.
+fn check_start_yen(data: &GinzaData, params: &Params) -> Result<(), EngineError> {
+    let v = &params.start_yen_by_position;
+    if v.is_empty() {
+        return Ok(());
+    }
+    let total: u32 = v.iter().map(|&y| u32::from(y)).sum();
+    if v.len() != usize::from(params.players) || v.iter().any(|&y| y > 20) {
+        return Err(EngineError::param(
+            "start_yen_by_position",
+            format!(
+                "one entry per player ({}), each from 0 to 20, got {v:?}",
+                params.players
+            ),
+        ));
+    }
+    if params.finite_bank && total > u32::from(data.rulebook.bank_yen) {
+        return Err(EngineError::param(
+            "start_yen_by_position",
+            format!(
+                "¥{total} in all is more than the bank's ¥{}",
+                data.rulebook.bank_yen
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Coins per VP and the dice-limit prices: the parameters', else the data's.

@@ -78,6 +78,14 @@ pub struct Params {
     /// Open rule: whether the coins are limited to the box's ¥70 (default true: a payment takes
     /// what the bank holds; making change is never a problem with ¥1 coins).
     pub finite_bank: bool,
+    /// Variant, not in the rulebook (players start with no coins): coins each player takes from
+    /// the bank when the draft ends, by turn position from the first start player (the first
+    /// entry is the start player's, the last the player who acts last). Empty (default): none,
+    /// as the rulebook. A seat compensation for `shifu balance`, for example
+    /// `--search start_yen_by_position=0..3`. Left out of the parameter file when empty, so that
+    /// the rulebook's games keep their parameter-set id.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub start_yen_by_position: Vec<u8>,
 }
 
 impl Default for Params {
@@ -94,6 +102,7 @@ impl Default for Params {
             arrivals_tick: false,
             most_with_zero: false,
             finite_bank: true,
+            start_yen_by_position: Vec::new(),
         }
     }
 }
@@ -108,7 +117,9 @@ impl Params {
     }
 }
 
-impl ParamFile for Params {}
+impl ParamFile for Params {
+    const OPTIONAL_KEYS: &'static [&'static str] = &["start_yen_by_position"];
+}
 
 #[cfg(test)]
 mod tests {

@@ -98,6 +98,11 @@ impl Present for GinzaRetroCafe {
         &self.params
     }
 
+    fn default_setting(&self, key: &str) -> Option<String> {
+        // The start-coin variant unset: nobody starts with coins, as the rulebook.
+        (key == "start_yen_by_position").then(|| vec!["0"; usize::from(self.players)].join(","))
+    }
+
     fn max_rounds(&self) -> u32 {
         // Every customer leaves within `time_marker` rounds, so the game ends by itself.
         u32::from(self.data.rulebook.time_marker) * 3 * u32::from(self.players) + 1
@@ -109,7 +114,8 @@ impl Present for GinzaRetroCafe {
 
     fn events(&self, s: &State) -> [Option<u32>; MAX_EVENTS] {
         [
-            Some(u32::from(s.first_start)),
+            // A seat event counts seats from 1.
+            Some(u32::from(s.first_start) + 1),
             Some(u32::from(s.left_unserved)),
             Some(u32::from(s.served)),
             None,

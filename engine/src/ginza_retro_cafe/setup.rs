@@ -135,6 +135,11 @@ impl GinzaRetroCafe {
         };
         s.start_player = start;
         s.first_start = start;
+        // The start-coin variant (not in the rulebook): coins by turn position from the start
+        // player.
+        for (pos, &yen) in self.params.start_yen_by_position.iter().enumerate().take(n) {
+            self.pay_out(s, (usize::from(start) + pos) % n, yen);
+        }
         for p in 0..3 {
             let all = (1u64 << self.data.customers[p].len()) - 1;
             let mut deck = 0u64;
