@@ -16,19 +16,19 @@ pub mod checkpoint;
 pub mod objective;
 pub mod race;
 pub mod result;
+pub mod setup;
 pub mod space;
 pub mod validate;
 
 use crate::games::Playable;
-use crate::runner::{play_stream, progress_bar, seat_specs};
+use crate::runner::{play_stream, progress_bar};
 use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use objective::{Games, Plan};
-use race::{Entry, RaceConfig};
+use objective::Games;
+use race::Entry;
 use result::{BalanceResult, RaceSummary};
-use shifu_agents::check_agent;
-use space::{Axis, Setting, Value};
+pub use setup::{setup, Setup};
 
 /// Options of `shifu balance`.
 #[derive(Args, Debug, Clone)]
@@ -123,231 +123,6 @@ pub fn run(args: BalanceArgs) -> Result<()> {
 /// The validation's master seed: derived from the race's, never one of its game seeds' masters.
 pub fn validation_seed(seed: u64) -> u64 {
     shifu_agents::splitmix64(seed ^ 0x7661_6c69_6461_7465)
-}
-
-/// Checks the numeric options.
-fn check_args(a: &BalanceArgs) -> Result<()> {
-    crate::equivalence::check_margin(a.margin).map_err(anyhow::Error::msg)?;
-    if !(a.error_rate > 0.0 && a.error_rate < 1.0) {
-        bail!(
-            "--error-rate {}: a probability above 0 and below 1",
-            a.error_rate
-        );
-    }
-    if a.first_look < 2 || a.first_look > a.max_games {
-        bail!(
-            "--first-look {}: at least 2 and at most --max-games ({})",
-            a.first_look,
-            a.max_games
-        );
-    }
-    if a.finalists == 0 {
-        bail!("--finalists must be at least 1");
-    }
-    if a.budget.is_some_and(|b| b < 2) {
-        bail!("--budget must be at least 2 games");
-    }
-    if a.validation_games < 2 {
-        bail!("--validation-games must be at least 2");
-    }
-    Ok(())
-}
-
-/// The axes of `--search`, each checked against the game: a `LO..HI` axis is per seat when the
-/// game takes a single integer for the key, or else one per seat.
-fn axes<G: Playable>(args: &BalanceArgs, seats: usize) -> Result<Vec<Axis>> {
-    let mut axes: Vec<Axis> = Vec::new();
-    for s in &args.search {
-        let (key, spec) = space::parse_axis(s)?;
-        if axes.iter().any(|a| a.key == key) {
-            bail!("--search {key} is given twice; give all its values in one --search");
-        }
-        if key == "players" {
-            bail!("--search players: a race compares settings seat by seat at one player count; run one per count with --players");
-        }
-        let per_seat = match &spec {
-            space::AxisSpec::Ints(lo, _) => {
-                let single = try_build::<G>(&args.game, &[format!("{key}={lo}")]);
-                let each = vec![lo.to_string(); seats].join(",");
-                match (
-                    single,
-                    try_build::<G>(&args.game, &[format!("{key}={each}")]),
-                ) {
-                    (Ok(()), _) => None,
-                    (Err(_), Ok(())) => Some(seats),
-                    (Err(e), Err(_)) => return Err(e.context(format!("--search {s}"))),
-                }
-            }
-            _ => None,
-        };
-        let values = spec.values(per_seat)?;
-        axes.push(Axis {
-            key,
-            values,
-            per_seat: per_seat.is_some(),
-        });
-    }
-    Ok(axes)
-}
-
-fn try_build<G: Playable>(base: &GameArgs, set: &[String]) -> Result<()> {
-    let mut ga = base.clone();
-    ga.set.extend(set.iter().cloned());
-    ga.build::<G>().map(|_| ())
-}
-
-/// The reference (rulebook) value of each axis: `--reference`, else the base game's parameter.
-fn references<G: Playable>(
-    args: &BalanceArgs,
-    base: &G,
-    axes: &[Axis],
-) -> Result<Vec<Option<Value>>> {
-    let toml: toml::Table = base.params_toml().parse().unwrap_or_default();
-    axes.iter()
-        .map(|a| {
-            let given = args.reference.iter().find_map(|r| {
-                r.split_once('=')
-                    .filter(|(k, _)| k.trim() == a.key)
-                    .map(|(_, v)| v.trim().to_string())
-            });
-            let text = given.or_else(|| base.default_setting(&a.key)).or_else(|| {
-                toml.get(&a.key).map(|v| match v {
-                    toml::Value::Array(x) => x
-                        .iter()
-                        .map(|e| e.to_string())
-                        .collect::<Vec<_>>()
-                        .join(","),
-                    toml::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                })
-            });
-            Ok(text.map(|t| Value {
-                coords: t
-                    .split(',')
-                    .map(|x| x.trim().parse::<f64>())
-                    .collect::<Result<Vec<_>, _>>()
-                    .unwrap_or_default(),
-                text: t,
-            }))
-        })
-        .collect()
-}
-
-/// Everything a balance run needs, built and checked before any game is played.
-pub struct Setup<G> {
-    /// The settings, in order.
-    pub settings: Vec<Setting>,
-    /// Each setting's game.
-    pub games: Vec<G>,
-    /// Their distances from the reference.
-    pub distances: Vec<f64>,
-    /// Every axis has a reference (rulebook) value, so the distances mean something.
-    pub has_reference: bool,
-    /// The objectives.
-    pub plan: Plan,
-    /// The race's agents by seat.
-    pub specs: Vec<String>,
-    /// The validation's agents by seat.
-    pub validate_specs: Vec<String>,
-    /// Seats at the table.
-    pub seats: usize,
-    /// The race's settings.
-    pub race: RaceConfig,
-    /// The worker pool.
-    pub pool: rayon::ThreadPool,
-}
-
-fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
-    check_args(args)?;
-    let base: G = args.game.build()?;
-    let seats = base.num_seats();
-    let axes = axes::<G>(args, seats)?;
-    let sums: Vec<space::Sum> = args
-        .sum
-        .iter()
-        .map(|s| space::parse_sum(s))
-        .collect::<Result<_>>()?;
-    let settings = space::settings(&axes, &sums)?;
-    let reference = references(args, &base, &axes)?;
-    let objectives = if args.objective.is_empty() {
-        vec![if G::INFO.cooperative {
-            "target:win=0.5".to_string()
-        } else {
-            "fair".to_string()
-        }]
-    } else {
-        args.objective.clone()
-    };
-    if objectives.iter().any(|o| o == "distance")
-        && axes.iter().zip(&reference).any(|(_, r)| r.is_none())
-    {
-        let missing: Vec<&str> = axes
-            .iter()
-            .zip(&reference)
-            .filter(|(_, r)| r.is_none())
-            .map(|(a, _)| a.key.as_str())
-            .collect();
-        bail!(
-            "--objective distance: no rulebook value for {}; give it with --reference KEY=VALUE",
-            missing.join(", ")
-        );
-    }
-    let plan = Plan::new::<G>(&objectives, seats, args.margin)?;
-    let games = settings
-        .iter()
-        .map(|s| {
-            let mut ga = args.game.clone();
-            ga.set.extend(s.set.iter().cloned());
-            ga.build::<G>()
-                .with_context(|| format!("setting {}", s.name()))
-        })
-        .collect::<Result<Vec<G>>>()?;
-    let specs = seat_specs(&args.agents, seats)?;
-    let validate_specs = seat_specs(
-        args.validate_agents.as_deref().unwrap_or(&args.agents),
-        seats,
-    )?;
-    for s in specs.iter().chain(&validate_specs) {
-        check_agent(&base, s)?;
-    }
-    let has_reference = reference.iter().all(Option::is_some);
-    let distances = settings
-        .iter()
-        .map(|s| space::distance(&axes, s, &reference))
-        .collect();
-    let race = RaceConfig {
-        first_look: args.first_look,
-        max_games: args.max_games,
-        budget: args
-            .budget
-            .unwrap_or((1_000 * settings.len() as u64).max(20_000)),
-        error_rate: args.error_rate,
-        eliminators: 8,
-        full_grid: args.full_grid,
-    };
-    let race = RaceConfig {
-        budget: if args.full_grid {
-            settings.len() as u64 * args.max_games
-        } else {
-            race.budget
-        },
-        ..race
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
-    Ok(Setup {
-        settings,
-        games,
-        distances,
-        has_reference,
-        plan,
-        specs,
-        validate_specs,
-        seats,
-        race,
-        pool,
-    })
 }
 
 /// Plays games `range` of `game` from master seed `master`, recording the plan's columns.
@@ -499,21 +274,7 @@ fn run_race<G: Playable>(
     let alive: Vec<usize> = (0..s.settings.len())
         .filter(|&i| state.entries[i].out.is_none())
         .collect();
-    // The Pareto set first, then the next best survivors by the first objective.
-    let mut finalists = race::pareto(&state.entries, &alive);
-    let mut rest: Vec<usize> = alive
-        .iter()
-        .copied()
-        .filter(|c| !finalists.contains(c))
-        .collect();
-    rest.sort_by(|&a, &b| {
-        let e = &state.entries;
-        e[a].estimate[0]
-            .total_cmp(&e[b].estimate[0])
-            .then(a.cmp(&b))
-    });
-    finalists.extend(rest);
-    finalists.truncate(args.finalists);
+    let finalists = race::finalists(&state.entries, &alive, args.finalists);
     Ok(RaceSummary {
         critical_z: zc,
         looks: looks.clone(),

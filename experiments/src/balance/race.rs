@@ -252,6 +252,21 @@ pub fn pareto(entries: &[Entry], alive: &[usize]) -> Vec<usize> {
     front
 }
 
+/// The finalists: the survivors' Pareto set, then the next best survivors by the first
+/// objective, `k` in all.
+pub fn finalists(entries: &[Entry], alive: &[usize], k: usize) -> Vec<usize> {
+    let mut out = pareto(entries, alive);
+    let mut rest: Vec<usize> = alive.iter().copied().filter(|c| !out.contains(c)).collect();
+    rest.sort_by(|&a, &b| {
+        entries[a].estimate[0]
+            .total_cmp(&entries[b].estimate[0])
+            .then(a.cmp(&b))
+    });
+    out.extend(rest);
+    out.truncate(k);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
