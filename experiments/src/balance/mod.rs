@@ -5,7 +5,7 @@
 //!    ranges, lists) and `--sum` totals, every setting listed.
 //! 2. **The race** ([`race`]): every setting plays the same games (common seeds); at each look
 //!    (games per setting doubling) a paired test drops the settings shown worse, at a stated
-//!    family-wise error rate, until one is left, every survivor is shown good enough, the looks
+//!    error rate (no setting that no other beats is dropped, but with chance α), until one is left, every survivor is shown good enough, the looks
 //!    end or the budget is spent.
 //! 3. **The validation** ([`validate`]): the survivors' Pareto set (at most `--finalists`) plays
 //!    fresh seeds the race never saw, so the figures reported carry no winner's curse; each gets
@@ -60,8 +60,8 @@ pub struct BalanceArgs {
     /// The equivalence margin: a seat (or a target) within ± this counts as fair.
     #[arg(long, default_value_t = crate::equivalence::DEFAULT_MARGIN)]
     pub margin: f64,
-    /// The race's family-wise error rate: the chance of ever dropping a setting that is truly no
-    /// worse than the one that beat it.
+    /// The race's error rate: the chance that it drops a setting no other setting beats (the
+    /// best, or one of the Pareto set).
     #[arg(long, default_value_t = 0.05)]
     pub error_rate: f64,
     /// Games per setting at the first look (then doubling).
@@ -217,7 +217,7 @@ fn run_race<G: Playable>(
     let zc = if s.race.full_grid {
         f64::INFINITY
     } else {
-        race::critical_z(&s.plan, &s.race, s.settings.len(), looks.len())
+        race::critical_z(&s.plan, &s.race, looks.len())
     };
     let mut stop = state.stop.clone();
     while stop.is_none() {

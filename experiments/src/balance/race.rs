@@ -6,9 +6,11 @@
 //! worst gap `s_J·(m_J(c) − t_J)` exceeds *every* gap of b (and 0 for a range) by a one-sided
 //! paired z-test on the games' delta-method values. If c is truly no worse than b, one of those
 //! comparisons has a true difference ≤ 0, so the intersection-union test rejects with
-//! probability at most J·α′ (J: the gaps c's worst could be). α′ = α / (S·L·J) with S settings
-//! and L looks: the chance that the race ever drops a setting that is truly no worse than the
-//! one that beat it is at most α (Bonferroni over every test it can make).
+//! probability at most J·α′ (J: the gaps c's worst could be). A setting faces at most E
+//! eliminators at each of L looks, so with α′ = α / (E·L·J) the chance that the race ever drops
+//! a given setting that no other setting beats (the best one, or any one of the Pareto set) is
+//! at most α (Bonferroni over the tests that setting can face). The other settings need no
+//! protection: dropping a setting that is truly worse than another is no error.
 
 use super::objective::{objective_value, worst_gap, Games, Objective, Plan};
 use crate::equivalence::z;
@@ -23,7 +25,7 @@ pub struct RaceConfig {
     pub max_games: u64,
     /// The most games the race plays in all.
     pub budget: u64,
-    /// The family-wise error rate α.
+    /// The error rate α: the chance of dropping a setting no other setting beats.
     pub error_rate: f64,
     /// Settings that may drop others at a look: the best so many by the first objective.
     pub eliminators: usize,
@@ -153,8 +155,9 @@ pub fn good_enough(o: &Objective, m: &Measured, zc: f64) -> bool {
     })
 }
 
-/// The critical value for a race over `settings` settings with `looks` looks.
-pub fn critical_z(plan: &Plan, cfg: &RaceConfig, settings: usize, looks: usize) -> f64 {
+/// The critical value of a race with `looks` looks: one-sided at α / (eliminators × looks ×
+/// gaps).
+pub fn critical_z(plan: &Plan, cfg: &RaceConfig, looks: usize) -> f64 {
     let j = plan
         .objectives
         .iter()
@@ -162,7 +165,7 @@ pub fn critical_z(plan: &Plan, cfg: &RaceConfig, settings: usize, looks: usize) 
         .max()
         .unwrap_or(1)
         .max(1);
-    let tests = (settings.max(2) * looks.max(1) * j) as f64;
+    let tests = (cfg.eliminators.max(1) * looks.max(1) * j) as f64;
     z(1.0 - cfg.error_rate / tests)
 }
 
@@ -337,7 +340,7 @@ mod tests {
             full_grid: false,
         };
         assert_eq!(cfg.looks(), [100, 200, 400, 800, 1600, 3200, 6400]);
-        let zc = critical_z(&plan, &cfg, 3, 7);
+        let zc = critical_z(&plan, &cfg, 7);
         let at = Look {
             index: 1,
             games: n as u64,

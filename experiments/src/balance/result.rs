@@ -75,7 +75,7 @@ pub struct BalanceResult {
     pub objectives: Vec<String>,
     /// The equivalence margin.
     pub margin: f64,
-    /// The race's family-wise error rate.
+    /// The race's error rate: the chance of dropping a setting no other setting beats.
     pub error_rate: f64,
     /// Settings in the space.
     pub settings: usize,
@@ -247,7 +247,7 @@ impl fmt::Display for BalanceResult {
         )?;
         writeln!(
             f,
-            "space: {} settings ({}{}); {}: {} games (budget {}, a full grid at {} games a setting: {}), {} looks, family-wise error rate {} (critical z {:.2}); stopped: {}",
+            "space: {} settings ({}{}); {}: {} games (budget {}, a full grid at {} games a setting: {}), {} looks, error rate {} (critical z {:.2}); stopped: {}",
             self.settings,
             self.search.join(" "),
             if self.sum.is_empty() { String::new() } else { format!(", sum {}", self.sum.join(" ")) },

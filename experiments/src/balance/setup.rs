@@ -11,6 +11,11 @@ use crate::setup::GameArgs;
 use anyhow::{bail, Context, Result};
 use shifu_agents::check_agent;
 
+/// Settings that may drop others at a look: the best so many by the first objective. Each is a
+/// test a setting faces, so fewer give a race more power; the best few drop nearly everything a
+/// lower one would.
+pub const ELIMINATORS: usize = 4;
+
 /// Checks the numeric options.
 pub(super) fn check_args(a: &BalanceArgs) -> Result<()> {
     crate::equivalence::check_margin(a.margin).map_err(anyhow::Error::msg)?;
@@ -208,7 +213,7 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
             .budget
             .unwrap_or((1_000 * settings.len() as u64).max(20_000)),
         error_rate: args.error_rate,
-        eliminators: 8,
+        eliminators: ELIMINATORS,
         full_grid: args.full_grid,
     };
     let race = RaceConfig {
