@@ -4,7 +4,7 @@
 use crate::format::{p_number, p_value};
 use crate::row::Row;
 use crate::stats::{capped_share, wilson};
-use crate::summary::SeatStats;
+use crate::summary::{Judging, SeatStats};
 use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -20,6 +20,8 @@ pub struct ReportArgs {
     /// The markdown file to write; the chart goes beside it as `<name>.seats.svg`.
     #[arg(long)]
     out: PathBuf,
+    #[command(flatten)]
+    verdict: crate::setup::VerdictArgs,
 }
 
 pub fn run(args: ReportArgs) -> Result<()> {
@@ -39,7 +41,11 @@ pub fn run(args: ReportArgs) -> Result<()> {
     }
     let run = read_run(&args.input, r, &header)?;
     let specs = vec![String::new(); run.seats];
-    let stats = SeatStats::new(&run.tally, &specs, false, run.max_rounds);
+    let cooperative = shifu_engine::GAMES
+        .iter()
+        .any(|g| g.name == run.game_name && g.cooperative);
+    let judging = Judging::totals(args.verdict.margin, 0, cooperative);
+    let stats = SeatStats::new(&run.tally, &specs, false, run.max_rounds, &judging);
     let svg = args.out.with_extension("seats.svg");
     let chart =
         seat_chart(&stats).with_context(|| format!("drawing the chart {}", svg.display()))?;

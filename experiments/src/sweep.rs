@@ -5,9 +5,9 @@
 use crate::format::p_number;
 use crate::games::Playable;
 use crate::runner::{play_stream, progress_bar, seat_specs};
-use crate::setup::{GameArgs, RunArgs};
+use crate::setup::{GameArgs, RunArgs, VerdictArgs};
 use crate::stats::{capped_warning, CAPPED_WARN};
-use crate::summary::SeatStats;
+use crate::summary::{Judging, SeatStats};
 use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -26,6 +26,8 @@ pub struct SweepArgs {
     vary: Vec<String>,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    verdict: VerdictArgs,
     /// Also write one CSV row per cell (for `shifu report`, which draws a heatmap).
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
@@ -230,7 +232,10 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<SweepResult> {
     let max_rounds = games[0].max_rounds();
     let stats: Vec<SeatStats> = tallies
         .iter()
-        .map(|t| SeatStats::new(t, &specs, args.run.rotate, max_rounds))
+        .map(|t| {
+            let j = Judging::totals(args.verdict.margin, args.run.seed, G::INFO.cooperative);
+            SeatStats::new(t, &specs, args.run.rotate, max_rounds, &j)
+        })
         .collect();
     // Cells the round cap decides give no verdict: no p-value, no balance, not the best cell,
     // and no part in the Holm correction.

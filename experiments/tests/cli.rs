@@ -2046,9 +2046,10 @@ fn no_verdict_from_games_the_round_cap_decides() {
 }
 
 /// Issue 46: `seats` adds what its help says: pairwise seat contrasts with intervals, Holm
-/// corrected, and one plain sentence that never calls the seats fair from a p-value.
+/// corrected, and the ordering they show. Issue 48: the verdict (in `play` too) is the
+/// equivalence test's: 30 games can neither show a gap nor show fairness within ±0.02.
 #[test]
-fn seats_adds_pairwise_contrasts_and_a_verdict() {
+fn seats_adds_pairwise_contrasts_and_an_equivalence_verdict() {
     let o = shifu_as_is(&["seats", "--players", "3", "--games", "30", "--quiet"]);
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -2064,11 +2065,12 @@ fn seats_adds_pairwise_contrasts_and_a_verdict() {
         .lines()
         .find(|l| l.starts_with("verdict: "))
         .expect(&out);
-    assert!(!verdict.contains("fair"), "{verdict}");
     assert!(
-        verdict.contains("cannot tell") || verdict.contains("unequal"),
+        verdict.starts_with("verdict: undetermined at ±0.02:")
+            && verdict.contains("games in all would settle it"),
         "{verdict}"
     );
+    assert!(out.lines().any(|l| l.starts_with("ordering")), "{out}");
     // `play` prints no such analysis.
     let play = stdout(&shifu_as_is(&[
         "play",
@@ -2079,6 +2081,7 @@ fn seats_adds_pairwise_contrasts_and_a_verdict() {
         "--quiet",
     ]));
     assert!(!play.contains("seat contrasts"), "{play}");
+    assert!(play.contains("\nverdict: undetermined at ±0.02:"), "{play}");
     // With --rotate the contrasts are paired on shared seeds.
     let o = shifu_as_is(&[
         "seats",
@@ -2258,4 +2261,62 @@ fn too_few_production_cards_are_blamed_on_the_data_file_unless_hand_size_was_set
     args.extend(["--set", "hand_size=3"]);
     let e = stderr(&shifu(&args));
     assert!(e.contains("parameter `hand_size`"), "{e}");
+}
+
+/// Issue 48: `--margin` is a share above 0 and below 0.5 on every command that prints a
+/// verdict; anything else exits 2 naming the option.
+#[test]
+fn margin_outside_zero_to_one_half_is_refused() {
+    for cmd in [
+        vec!["play"],
+        vec!["seats"],
+        vec!["sweep", "--vary", "start_coins=1,2/2,2"],
+        vec!["report", "run.csv", "--out", "r.md"],
+    ] {
+        for bad in ["0", "0.5", "-0.1", "nan", "x"] {
+            let mut a = cmd.clone();
+            a.extend(["--margin", bad, "--games", "2"]);
+            if cmd[0] == "report" {
+                a.truncate(a.len() - 2);
+            }
+            let o = shifu_as_is(&a);
+            assert_eq!(o.status.code(), Some(2), "{a:?}");
+            assert!(stderr(&o).contains("--margin"), "{a:?}: {}", stderr(&o));
+        }
+    }
+}
+
+/// Issue 48: Ginza Retro Café draws its first start player, so its verdict is by turn position
+/// from that player: the shares tested are the game's own "wins by seat after the start player".
+#[test]
+fn ginza_verdict_is_by_turn_position_from_the_start_player() {
+    let o = shifu_as_is(&[
+        "play",
+        "--game",
+        "ginza-retro-cafe",
+        "--players",
+        "3",
+        "--agents",
+        "random",
+        "--games",
+        "40",
+        "--quiet",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let line = j["game_lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l.as_str())
+        .find(|l| l.starts_with("wins by seat after the start player"))
+        .unwrap()
+        .to_string();
+    let comps = j["stats"]["equivalence"]["components"].as_array().unwrap();
+    for (k, c) in comps.iter().enumerate() {
+        assert_eq!(c["label"], format!("turn position {}", k + 1));
+        let share = format!("{k}: {:.3}", c["mean"].as_f64().unwrap());
+        assert!(line.contains(&share), "{share} not in {line}");
+    }
 }

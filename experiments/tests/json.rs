@@ -83,11 +83,33 @@ fn play_json_holds_the_seat_table_of_the_text() {
 fn seats_json_holds_the_contrasts_and_the_verdict() {
     let mut args = vec!["seats"];
     args.extend(PLAY);
+    args.extend(["--margin", "0.05"]);
     let (text, j) = both(&args);
     let c = &j["analysis"]["contrasts"];
     assert_eq!(c["pairs"].as_array().unwrap().len(), 3);
-    let verdict = c["verdict"].as_str().unwrap();
-    assert!(text.contains(verdict), "{verdict}\n{text}");
+    let ordering = c["ordering"].as_str().unwrap();
+    assert!(text.contains(ordering), "{ordering}\n{text}");
+    let e = &j["stats"]["equivalence"];
+    assert_eq!(num(&e["margin"]), 0.05);
+    let verdict = e["verdict"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("verdict: {}", verdict.replace('_', " "))),
+        "{verdict}\n{text}"
+    );
+    let worst = e["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["label"] == e["worst"])
+        .unwrap();
+    let line = format!(
+        "{} {:.3} [{:.3}, {:.3}]",
+        e["worst"].as_str().unwrap(),
+        num(&worst["mean"]),
+        num(&worst["ci_low"]),
+        num(&worst["ci_high"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
     let p = &c["pairs"][0];
     let line = format!(
         "  seat {} - seat {}: {:+.4}",
