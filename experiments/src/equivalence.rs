@@ -225,10 +225,13 @@ pub fn test(
     let n = units as f64;
     let k = components.len().max(1) as f64;
     let z975 = z(0.975);
+    // The standard error is at least one game's worth: units that all agree exactly (under
+    // rotation at 2 seats, one agent winning every game) still leave that much uncertainty.
+    let se_floor = 1.0 / (units.max(1) * games_per_unit.max(1)) as f64;
     let tests: Vec<ComponentTest> = components
         .iter()
         .map(|c| {
-            let se = c.sd / n.max(1.0).sqrt();
+            let se = (c.sd / n.max(1.0).sqrt()).max(se_floor);
             let d = c.mean - c.target;
             let (p_lo, p_hi, p_diff) = if se > 0.0 {
                 (
@@ -283,9 +286,13 @@ pub fn test(
             .any(|t| t.ci_low > t.target + margin || t.ci_high < t.target - margin);
         Verdict::Unfair { beyond_margin }
     } else {
+        // Without spread, the floor of one game decides: the games at which it is small enough.
+        let floor_games = (largest < margin)
+            .then(|| ((z(1.0 - ALPHA) + z(POWER)) / (margin - largest)).ceil() as u64);
         Verdict::Undetermined {
             games_needed: units_needed(components, margin)
-                .map(|u| (u.max(units + 1)).saturating_mul(games_per_unit.max(1))),
+                .map(|u| (u.max(units + 1)).saturating_mul(games_per_unit.max(1)))
+                .or(floor_games.map(|g| g.max((units + 1) * games_per_unit.max(1)))),
         }
     };
     Equivalence {
@@ -500,6 +507,27 @@ mod tests {
         };
         assert!(g > 1_000 && g < 10_000, "{g}");
         assert_eq!(seats(&[0.25, 0.25, 0.25, 0.25], g).verdict, Verdict::Fair);
+    }
+
+    #[test]
+    fn equivalence_never_fair_from_a_spread_of_zero() {
+        // 20 seeds of 2 rotated games, every seat share exactly 1/2: not fair at 40 games.
+        let mut u = UnitMeans::new(2);
+        for _ in 0..20 {
+            u.add(&[0.5, 0.5]);
+        }
+        let labels = ["seat 1".to_string(), "seat 2".to_string()];
+        let e = test(
+            &u.components(&labels, &[0.5, 0.5]),
+            20,
+            2,
+            DEFAULT_MARGIN,
+            (0, 40),
+        );
+        assert!(
+            matches!(e.verdict, Verdict::Undetermined { games_needed: Some(g) } if g > 40),
+            "{e:?}"
+        );
     }
 
     #[test]
