@@ -7,6 +7,7 @@
 
 #[cfg(feature = "cli")]
 pub mod bench;
+pub mod bootstrap;
 #[cfg(feature = "cli")]
 pub mod calibrate;
 #[cfg(feature = "cli")]

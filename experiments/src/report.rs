@@ -44,7 +44,8 @@ pub fn run(args: ReportArgs) -> Result<()> {
     let cooperative = shifu_engine::GAMES
         .iter()
         .any(|g| g.name == run.game_name && g.cooperative);
-    let judging = Judging::totals(args.verdict.margin, 0, cooperative);
+    let seed = read_manifest(&args.input).map_or(0, |m| m.master_seed);
+    let judging = Judging::totals(args.verdict.margin, seed, cooperative);
     let stats = SeatStats::new(&run.tally, &specs, false, run.max_rounds, &judging);
     let svg = args.out.with_extension("seats.svg");
     let chart =
@@ -258,6 +259,14 @@ fn run_markdown(
         )?;
     } else {
         writeln!(md, "Chi-square against equal chances: {:.2} on {} df, {}. Balance (1 − largest gap): {:.4}.", stats.chi_square, stats.df, p_value(stats.p_value), stats.balance)?;
+        if let Some(b) = &stats.balance_interval {
+            writeln!(md)?;
+            writeln!(
+                md,
+                "{}.",
+                upper_first(&crate::summary::balance_line(b, games))
+            )?;
+        }
     }
     writeln!(md, "Mean rounds: {:.1}.", stats.mean_rounds)?;
     events_markdown(&mut md, run, games)?;
@@ -300,6 +309,15 @@ fn events_markdown(md: &mut String, run: &RunData, games: u64) -> Result<()> {
     Ok(())
 }
 
+/// `s` with its first letter in upper case.
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 /// An event column's name as a reader says it: `coins_out_round` is "Coins out".
 fn event_label(column: &str) -> String {
     let words = column.trim_end_matches("_round").replace('_', " ");
@@ -314,10 +332,7 @@ fn event_label(column: &str) -> String {
 /// (`FILE.manifest.json`), or a line saying that there is none and naming the parameter set.
 fn run_settings(input: &std::path::Path, param_set: &str) -> String {
     let path = crate::runfile::manifest_path(input);
-    let manifest = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<crate::runfile::Manifest>(&t).ok());
-    let Some(m) = manifest else {
+    let Some(m) = read_manifest(input) else {
         return format!(
             "Card data and parameters: not known here (no manifest {} beside the file); the rows name parameter set `{param_set}`.\n\n",
             path.display()
@@ -338,6 +353,13 @@ fn run_settings(input: &std::path::Path, param_set: &str) -> String {
         ));
     }
     out
+}
+
+/// The manifest beside a run file (`FILE.manifest.json`), when there is a readable one.
+fn read_manifest(input: &std::path::Path) -> Option<crate::runfile::Manifest> {
+    std::fs::read_to_string(crate::runfile::manifest_path(input))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
 }
 
 /// The capped share for a report header: the cap is read off the capped games' round counts.

@@ -5,6 +5,7 @@
 //! `seats`, the pairwise contrasts and a verdict. No finding is given from games that the round
 //! cap decided ([`CAPPED_WARN`]).
 
+use crate::bootstrap::{balance_interval, multinomial_cov, BalanceInterval};
 use crate::equivalence::{seat_components, Equivalence};
 use crate::format::p_value;
 use crate::games::Playable;
@@ -82,6 +83,9 @@ pub struct SeatStats {
     pub p_value: f64,
     /// 1 minus the largest gap between two seats' win shares.
     pub balance: f64,
+    /// Balance corrected for the game count, with a 95% bootstrap interval
+    /// ([`crate::bootstrap`]); none in a cooperative game or when the round cap decides.
+    pub balance_interval: Option<BalanceInterval>,
     /// The equivalence test of the seats' win shares against 1/n at the margin, and its
     /// verdict (by turn position from the first start player where the game draws one); none
     /// in a cooperative game.
@@ -165,6 +169,25 @@ fn seat_verdict<S>(t: &Tally<S>, count: usize, j: &Judging<'_>) -> Equivalence {
     }
 }
 
+/// Balance's bootstrap for the seat shares `rates` of `t`: from the per-unit shares by seat
+/// when they cover every game, else from the totals (games as units).
+fn seat_balance<S>(t: &Tally<S>, rates: &[f64], j: &Judging<'_>) -> BalanceInterval {
+    let k = rates.len();
+    let by_seat = j
+        .units
+        .as_ref()
+        .filter(|u| u.games == t.games && u.labels.first().is_some_and(|l| l.starts_with("seat")));
+    match by_seat {
+        Some(u) => {
+            let m = u.means;
+            let means: Vec<f64> = (0..k).map(|a| m.mean(a)).collect();
+            let cov: Vec<f64> = (0..k * k).map(|i| m.cov(i / k, i % k)).collect();
+            balance_interval(&means, &cov, m.units(), j.seed)
+        }
+        None => balance_interval(rates, &multinomial_cov(rates), t.games, j.seed),
+    }
+}
+
 impl SeatStats {
     /// The figures of `t`, with `specs` the agents by seat (before rotation), judged as `j`
     /// says.
@@ -206,6 +229,8 @@ impl SeatStats {
             p_value: p,
             balance: balance(&rates),
             equivalence: (!j.cooperative).then(|| seat_verdict(t, count, j)),
+            balance_interval: (!j.cooperative && !decided_by_cap(t.capped, t.games))
+                .then(|| seat_balance(t, &rates, j)),
             capped: Capped {
                 games: t.capped,
                 share: t.capped as f64 / n,
@@ -295,6 +320,14 @@ pub struct SeatSummary {
     pub analysis: Option<SeatAnalysis>,
     /// How long the games took (not in the Python API).
     pub timing: Option<Timing>,
+}
+
+/// Balance corrected for the game count, as every seat summary prints it.
+pub fn balance_line(b: &BalanceInterval, games: u64) -> String {
+    format!(
+        "balance corrected for {games} games {:.4} [95% CI {:.4}, {:.4}] (a perfectly fair game scores {:.4} on average at this count)",
+        b.corrected, b.ci_low, b.ci_high, b.fair_game
+    )
 }
 
 /// The settings of a run a summary names.
@@ -433,6 +466,9 @@ impl SeatSummary {
                 st.balance,
                 if self.rotate { "; agents rotated through the seats on each seed" } else { "" }
             )?;
+            if let Some(b) = &st.balance_interval {
+                writeln!(f, "{}", balance_line(b, st.games))?;
+            }
             if let Some(e) = &st.equivalence {
                 self.fmt_verdict(f, e)?;
             }

@@ -304,11 +304,17 @@ impl SweepCell {
             Some(adj) => (
                 p_number(st.p_value),
                 p_number(adj),
-                format!("{:.4}", st.balance),
+                match &st.balance_interval {
+                    Some(b) => format!(
+                        "{:.4} | {:.4} [{:.4}, {:.4}]",
+                        st.balance, b.corrected, b.ci_low, b.ci_high
+                    ),
+                    None => format!("{:.4} | n/a", st.balance),
+                },
             ),
             None => {
                 let cap = "(cap decides)".to_string();
-                (cap.clone(), cap.clone(), cap)
+                (cap.clone(), cap.clone(), format!("{cap} | {cap}"))
             }
         };
         let capped = st.capped.share;
@@ -346,7 +352,9 @@ impl std::fmt::Display for SweepResult {
         for s in 1..=self.players {
             head.push_str(&format!(" seat {s} win share [95% CI] |"));
         }
-        head.push_str(" chi-square p | Holm p | balance | capped | mean rounds |");
+        head.push_str(
+            " chi-square p | Holm p | balance | balance corrected [95% CI] | capped | mean rounds |",
+        );
         for e in &self.events {
             head.push_str(&format!(" {} |", e.replace('_', " ")));
         }
@@ -354,7 +362,7 @@ impl std::fmt::Display for SweepResult {
         writeln!(
             f,
             "|{}",
-            " --- |".repeat(self.players + 6 + self.events.len())
+            " --- |".repeat(self.players + 7 + self.events.len())
         )?;
         for c in &self.cells {
             writeln!(f, "{}", c.table_row())?;
@@ -392,7 +400,19 @@ fn write_csv(path: &std::path::Path, r: &SweepResult) -> Result<()> {
             format!("ci_high_{s}"),
         ]);
     }
-    head.extend(["chi_square_p", "holm_p", "balance", "capped", "mean_rounds"].map(String::from));
+    head.extend(
+        [
+            "chi_square_p",
+            "holm_p",
+            "balance",
+            "balance_corrected",
+            "balance_ci_low",
+            "balance_ci_high",
+            "capped",
+            "mean_rounds",
+        ]
+        .map(String::from),
+    );
     head.extend(r.events.iter().map(|e| format!("{e}_share")));
     w.write_record(&head)?;
     for c in &r.cells {
@@ -409,9 +429,17 @@ fn write_csv(path: &std::path::Path, r: &SweepResult) -> Result<()> {
             st.p_value.to_string(),
             c.holm_p.unwrap_or(f64::NAN).to_string(),
             st.balance.to_string(),
-            st.capped.share.to_string(),
-            st.mean_rounds.to_string(),
         ]);
+        let b = st.balance_interval.as_ref();
+        row.extend(
+            [
+                b.map(|b| b.corrected),
+                b.map(|b| b.ci_low),
+                b.map(|b| b.ci_high),
+            ]
+            .map(|x| x.unwrap_or(f64::NAN).to_string()),
+        );
+        row.extend([st.capped.share.to_string(), st.mean_rounds.to_string()]);
         row.extend(c.event_shares.iter().map(|s| s.to_string()));
         w.write_record(&row)?;
     }

@@ -75,6 +75,15 @@ fn play_json_holds_the_seat_table_of_the_text() {
     }
     let chi = format!("chi-square {:.2} on", num(&j["stats"]["chi_square"]));
     assert!(text.contains(&chi), "{chi}\n{text}");
+    let b = &j["stats"]["balance_interval"];
+    let line = format!(
+        "balance corrected for 40 games {:.4} [95% CI {:.4}, {:.4}]",
+        num(&b["corrected"]),
+        num(&b["ci_low"]),
+        num(&b["ci_high"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+    assert!(num(&b["ci_low"]) <= num(&b["corrected"]) && num(&b["corrected"]) <= 1.0);
     assert!(j["analysis"].is_null());
     assert!(num(&j["timing"]["seconds"]) >= 0.0);
 }
