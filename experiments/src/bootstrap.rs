@@ -26,7 +26,7 @@ use statrs::distribution::Normal;
 pub const REPLICATES: usize = 2000;
 
 /// The ChaCha8 stream of the balance bootstrap (seeded with the run's master seed).
-const BALANCE_STREAM: u64 = 0xba1a_ce;
+const BALANCE_STREAM: u64 = 0x00ba_1ace;
 
 /// Balance corrected for the game count, with its interval.
 #[derive(Debug, Clone, Serialize)]

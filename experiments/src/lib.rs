@@ -34,6 +34,8 @@ pub mod hash;
 pub mod limits;
 #[cfg(feature = "cli")]
 pub mod npz;
+#[cfg(feature = "cli")]
+pub mod paired;
 pub mod play;
 #[cfg(feature = "cli")]
 pub mod ratings;

@@ -28,6 +28,8 @@ pub struct SeatUnits {
     in_unit: u32,
     means: UnitMeans,
     games: u64,
+    /// Every unit's shares, unit by unit, when kept ([`SeatUnits::keeping`]).
+    kept: Option<Vec<f32>>,
 }
 
 /// What [`SeatUnits`] holds once closed: the per-unit means, their labels, games per unit.
@@ -55,7 +57,25 @@ impl SeatUnits {
             in_unit: 0,
             means: UnitMeans::new(seats),
             games: 0,
+            kept: None,
         }
+    }
+
+    /// Also keeps every unit's shares (for paired comparisons between runs on the same seeds).
+    pub fn keeping(mut self) -> Self {
+        self.kept = Some(Vec::new());
+        self
+    }
+
+    /// The kept shares, unit by unit (`components` values each); empty unless
+    /// [`SeatUnits::keeping`]. Call after [`SeatUnits::shares`], which closes the last unit.
+    pub fn kept(&self) -> &[f32] {
+        self.kept.as_deref().unwrap_or(&[])
+    }
+
+    /// Components per unit: the seats.
+    pub fn components(&self) -> usize {
+        self.seats
     }
 
     /// Adds game `index` (games arrive in order); `start` is its first start player (0-based),
@@ -89,6 +109,9 @@ impl SeatUnits {
             *w /= k;
         }
         self.means.add(&self.wins[..self.seats]);
+        if let Some(v) = self.kept.as_mut() {
+            v.extend(self.wins[..self.seats].iter().map(|&w| w as f32));
+        }
         self.wins = [0.0; MAX_SEATS];
         self.in_unit = 0;
     }

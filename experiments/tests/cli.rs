@@ -686,12 +686,16 @@ fn sweep_analyses_every_cell_on_the_same_seeds() {
         out.lines()
             .filter(|l| l.starts_with("| start_coins="))
             .count(),
-        4,
+        8,
         "{out}"
     );
+    // Random agents: some cells are decided by the round cap and cannot be the fairest.
     assert!(
         out.contains("Holm p")
-            && out.contains("most balanced cell:")
+            && out.contains("fairest cell")
+            && out.contains(
+                "paired differences to the baseline cell start_coins=1,2 objective_limit=one-town"
+            )
             && out.contains("detectable effect"),
         "{out}"
     );
@@ -2004,7 +2008,7 @@ fn play_seats_and_sweep_default_to_greedy() {
     );
 }
 
-/// Issue 46: no verdict (no chi-square, no balance, no most balanced cell, no seat verdict) from
+/// Issue 46: no verdict (no chi-square, no balance, no fairest cell, no seat verdict) from
 /// games above the capped-share limit; instead the output says the round cap decides them.
 #[test]
 fn no_verdict_from_games_the_round_cap_decides() {
@@ -2035,14 +2039,14 @@ fn no_verdict_from_games_the_round_cap_decides() {
     let mut a = vec!["sweep", "--vary", "start_coins=1,2/2,2"];
     a.extend(common);
     let out = stdout(&shifu(&a));
+    assert!(!out.lines().any(|l| l.starts_with("fairest cell")), "{out}");
     assert!(
-        !out.lines().any(|l| l.starts_with("most balanced cell:")),
+        out.contains("no fairest cell") && out.contains("(cap decides)"),
         "{out}"
     );
-    assert!(
-        out.contains("no most balanced cell") && out.contains("(cap decides)"),
-        "{out}"
-    );
+    for line in out.lines().filter(|l| l.starts_with("  start_coins=")) {
+        assert!(line.contains(": verdict: none:"), "{line}");
+    }
 }
 
 /// Issue 46: `seats` adds what its help says: pairwise seat contrasts with intervals, Holm
@@ -2319,4 +2323,48 @@ fn ginza_verdict_is_by_turn_position_from_the_start_player() {
         let share = format!("{k}: {:.3}", c["mean"].as_f64().unwrap());
         assert!(line.contains(&share), "{share} not in {line}");
     }
+}
+
+/// Issue 48: the fairest cell of a sweep is re-tested on fresh seeds by the command the sweep
+/// prints: it plays the cell's settings with another master seed.
+#[test]
+fn sweep_prints_a_retest_command_that_plays_the_fairest_cell_on_fresh_seeds() {
+    let o = shifu_as_is(&[
+        "sweep",
+        "--players",
+        "2",
+        "--games",
+        "30",
+        "--seed",
+        "5",
+        "--vary",
+        "start_coins=1,2/2,2",
+        "--quiet",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let best = &j["best"];
+    let cmd = best["retest"].as_str().unwrap();
+    let cell = best["cell"].as_str().unwrap();
+    assert!(
+        cmd.starts_with("shifu seats ") && cmd.contains(&format!("--set {cell}")),
+        "{cmd}"
+    );
+    assert!(cmd.ends_with("--seed 6"), "{cmd}");
+    let p: f64 = j["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["p_best"].as_f64().unwrap())
+        .sum();
+    assert!((p - 1.0).abs() < 1e-9, "{p}");
+    let args: Vec<&str> = cmd.split(' ').skip(1).chain(["--quiet"]).collect();
+    let again = shifu_as_is(&args);
+    assert!(again.status.success(), "{cmd}: {}", stderr(&again));
+    assert!(
+        stdout(&again).contains("master seed 6"),
+        "{}",
+        stdout(&again)
+    );
 }

@@ -156,11 +156,25 @@ fn sweep_json_holds_every_cell() {
         );
         assert!(text.contains(&row), "{row}\n{text}");
     }
-    let best = format!(
-        "most balanced cell: {}",
-        j["most_balanced"].as_str().unwrap()
+    let best = &j["best"];
+    let line = format!(
+        "fairest cell by unfairness: {} ({:.4}); it is the fairest in {:.0}% of",
+        best["cell"].as_str().unwrap(),
+        num(&best["unfairness"]),
+        100.0 * num(&best["p_best"])
     );
-    assert!(text.contains(&best), "{best}\n{text}");
+    assert!(text.contains(&line), "{line}\n{text}");
+    assert!(text.contains(best["retest"].as_str().unwrap()), "{text}");
+    let d = &cells[1]["to_baseline"]["shares"][0];
+    let row = format!(
+        "| {} | {:+.4} [{:+.4}, {:+.4}] |",
+        cells[1]["cell"].as_str().unwrap(),
+        num(&d["estimate"]),
+        num(&d["ci_low"]),
+        num(&d["ci_high"])
+    );
+    assert!(text.contains(&row), "{row}\n{text}");
+    assert!(cells[0]["to_baseline"].is_null());
 }
 
 #[test]
