@@ -168,7 +168,7 @@ fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<SeatSummary> 
 pub fn first_start<G: Playable>(r: &GameRow<G::Stats>) -> usize {
     start_event(G::EVENTS)
         .and_then(|i| r.events[i])
-        .map_or(0, |s| s as usize)
+        .map_or(0, crate::summary::start_seat)
 }
 
 /// The run file of `shifu play --out` and the rows waiting to be saved. Rows reach the file

@@ -138,6 +138,11 @@ pub fn start_event(events: &[shifu_engine::present::Event]) -> Option<usize> {
     })
 }
 
+/// The seat (0-based) a `start_player` event's value names: the value as the game records it.
+pub fn start_seat(value: u32) -> usize {
+    value as usize
+}
+
 /// The per-unit accumulator a run's verdict needs: by turn position from the first start
 /// player when the game has one ([`start_event`]), else none (the contrasts' by-seat units
 /// serve).

@@ -2368,3 +2368,48 @@ fn sweep_prints_a_retest_command_that_plays_the_fairest_cell_on_fresh_seeds() {
         stdout(&again)
     );
 }
+
+/// Issue 48: `report` reads a run back and gives the verdict `play` gave for it, at the same
+/// margin (rotated runs by seed, as the manifest says).
+#[test]
+fn report_gives_the_verdict_play_gave_for_the_same_run() {
+    let d = tmpdir("report-verdict");
+    let csv = d.join("run.csv");
+    for margin in ["0.02", "0.2"] {
+        let o = shifu_as_is(&[
+            "play",
+            "--players",
+            "2",
+            "--agents",
+            "greedy,random",
+            "--rotate",
+            "--games",
+            "24",
+            "--margin",
+            margin,
+            "--quiet",
+            "--out",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let verdict = out
+            .lines()
+            .find(|l| l.starts_with("verdict: "))
+            .expect(&out);
+        let md = d.join("run.md");
+        let r = shifu_as_is(&[
+            "report",
+            csv.to_str().unwrap(),
+            "--out",
+            md.to_str().unwrap(),
+            "--margin",
+            margin,
+        ]);
+        assert!(r.status.success(), "{}", stderr(&r));
+        let text = std::fs::read_to_string(&md).unwrap();
+        let expected = format!("**V{}**", &verdict[1..]);
+        assert!(text.contains(&expected), "{expected}\n{text}");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
