@@ -55,6 +55,8 @@ pub mod suggest;
 pub mod summary;
 #[cfg(feature = "cli")]
 pub mod sweep;
+#[cfg(feature = "cli")]
+pub mod sweep_table;
 pub mod tally;
 #[cfg(feature = "cli")]
 pub mod tournament;
