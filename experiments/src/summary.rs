@@ -118,18 +118,6 @@ pub struct Judging<'a> {
     pub units: Option<UnitShares<'a>>,
 }
 
-impl Judging<'_> {
-    /// A judging from the totals alone (games as units), by seat.
-    pub fn totals(margin: f64, seed: u64, cooperative: bool) -> Judging<'static> {
-        Judging {
-            margin,
-            seed,
-            cooperative,
-            units: None,
-        }
-    }
-}
-
 /// The index of the game's first start player among its events: an event of kind
 /// [`shifu_engine::present::EventKind::Seat`] named `start_player` (Ginza Retro Café draws one).
 pub fn start_event(events: &[shifu_engine::present::Event]) -> Option<usize> {

@@ -2359,6 +2359,18 @@ fn sweep_prints_a_retest_command_that_plays_the_fairest_cell_on_fresh_seeds() {
         .map(|c| c["p_best"].as_f64().unwrap())
         .sum();
     assert!((p - 1.0).abs() < 1e-9, "{p}");
+    // --baseline names a cell as the table does; anything else exits 2 listing the cells.
+    let bad = shifu_as_is(&[
+        "sweep",
+        "--players",
+        "2",
+        "--vary",
+        "start_coins=1,2/2,2",
+        "--baseline",
+        "x=1",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("start_coins=2,2"), "{}", stderr(&bad));
     let args: Vec<&str> = cmd.split(' ').skip(1).chain(["--quiet"]).collect();
     let again = shifu_as_is(&args);
     assert!(again.status.success(), "{cmd}: {}", stderr(&again));
