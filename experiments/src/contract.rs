@@ -459,9 +459,15 @@ pub fn threads<G: Playable>(players: u8) {
             rotate: true,
             threads: Some(threads),
         };
-        crate::play::in_memory_game::<G>(&game, &run, None, &mut || Ok(()))
-            .and_then(|r| r.csv(true))
-            .unwrap_or_else(|e| panic!("{} at {players} players: {e:#}", G::INFO.name))
+        crate::play::in_memory_game::<G>(
+            &game,
+            &run,
+            crate::equivalence::DEFAULT_MARGIN,
+            None,
+            &mut || Ok(()),
+        )
+        .and_then(|r| r.csv(true))
+        .unwrap_or_else(|e| panic!("{} at {players} players: {e:#}", G::INFO.name))
     };
     let one = csv(1);
     assert!(

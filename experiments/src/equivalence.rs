@@ -43,6 +43,8 @@ pub fn upper_tail(x: f64) -> f64 {
 pub struct UnitMeans {
     sum: Vec<f64>,
     sum_sq: Vec<f64>,
+    /// Sums of products of two components' values, `k × k` row by row.
+    sum_cross: Vec<f64>,
     units: u64,
 }
 
@@ -52,17 +54,43 @@ impl UnitMeans {
         UnitMeans {
             sum: vec![0.0; k],
             sum_sq: vec![0.0; k],
+            sum_cross: vec![0.0; k * k],
             units: 0,
         }
     }
 
     /// Adds one unit's values (one per component).
     pub fn add(&mut self, values: &[f64]) {
-        for (k, &v) in values.iter().enumerate().take(self.sum.len()) {
+        let n = self.sum.len();
+        for (k, &v) in values.iter().enumerate().take(n) {
             self.sum[k] += v;
             self.sum_sq[k] += v * v;
+            for (j, &w) in values.iter().enumerate().take(n) {
+                self.sum_cross[k * n + j] += v * w;
+            }
         }
         self.units += 1;
+    }
+
+    /// Components summed.
+    pub fn len(&self) -> usize {
+        self.sum.len()
+    }
+
+    /// Whether there are no components.
+    pub fn is_empty(&self) -> bool {
+        self.sum.is_empty()
+    }
+
+    /// The per-unit covariance of components `a` and `b` (n − 1 in the denominator).
+    pub fn cov(&self, a: usize, b: usize) -> f64 {
+        let n = self.units as f64;
+        if n < 2.0 {
+            return 0.0;
+        }
+        let k = self.sum.len();
+        let (ma, mb) = (self.sum[a] / n, self.sum[b] / n);
+        (self.sum_cross[a * k + b] / n - ma * mb) * n / (n - 1.0)
     }
 
     /// Units added.
@@ -177,13 +205,16 @@ pub struct Equivalence {
     pub units: u64,
     /// Games per unit.
     pub games_per_unit: u64,
+    /// Games behind the test.
+    pub games: u64,
     /// Every component's figures.
     pub components: Vec<ComponentTest>,
 }
 
 /// Tests `components` (means over `units` units of `games_per_unit` games each) for equivalence
 /// to their targets at `margin`. `capped` is (capped games, games): above [`CAPPED_WARN`] the
-/// round cap decides the result, and there is no verdict.
+/// round cap decides the result, and there is no verdict; `games` is also the count the verdict
+/// names.
 pub fn test(
     components: &[Component],
     units: u64,
@@ -194,10 +225,13 @@ pub fn test(
     let n = units as f64;
     let k = components.len().max(1) as f64;
     let z975 = z(0.975);
+    // The standard error is at least one game's worth: units that all agree exactly (under
+    // rotation at 2 seats, one agent winning every game) still leave that much uncertainty.
+    let se_floor = 1.0 / (units.max(1) * games_per_unit.max(1)) as f64;
     let tests: Vec<ComponentTest> = components
         .iter()
         .map(|c| {
-            let se = c.sd / n.max(1.0).sqrt();
+            let se = (c.sd / n.max(1.0).sqrt()).max(se_floor);
             let d = c.mean - c.target;
             let (p_lo, p_hi, p_diff) = if se > 0.0 {
                 (
@@ -252,9 +286,13 @@ pub fn test(
             .any(|t| t.ci_low > t.target + margin || t.ci_high < t.target - margin);
         Verdict::Unfair { beyond_margin }
     } else {
+        // Without spread, the floor of one game decides: the games at which it is small enough.
+        let floor_games = (largest < margin)
+            .then(|| ((z(1.0 - ALPHA) + z(POWER)) / (margin - largest)).ceil() as u64);
         Verdict::Undetermined {
             games_needed: units_needed(components, margin)
-                .map(|u| (u.max(units + 1)).saturating_mul(games_per_unit.max(1))),
+                .map(|u| (u.max(units + 1)).saturating_mul(games_per_unit.max(1)))
+                .or(floor_games.map(|g| g.max((units + 1) * games_per_unit.max(1)))),
         }
     };
     Equivalence {
@@ -269,6 +307,11 @@ pub fn test(
             .unwrap_or_default(),
         units,
         games_per_unit,
+        games: if capped.1 > 0 {
+            capped.1
+        } else {
+            units * games_per_unit.max(1)
+        },
         components: tests,
     }
 }
@@ -339,7 +382,7 @@ impl Equivalence {
                 )
             })
             .unwrap_or_default();
-        let games = self.units * self.games_per_unit.max(1);
+        let games = self.games;
         match &self.verdict {
             Verdict::Fair => format!(
                 "verdict: fair within ±{m}: every {} lies within {m} of its fair value (TOST at 5%, p = {}; the largest gap: {worst_text}; {games} games).",
@@ -370,6 +413,12 @@ impl Equivalence {
     fn noun(&self) -> &'static str {
         if self.components.iter().all(|c| c.label.starts_with("seat")) {
             "seat's win share"
+        } else if self
+            .components
+            .iter()
+            .all(|c| c.label.starts_with("turn position"))
+        {
+            "turn position's win share"
         } else {
             "value"
         }
@@ -461,6 +510,27 @@ mod tests {
     }
 
     #[test]
+    fn equivalence_never_fair_from_a_spread_of_zero() {
+        // 20 seeds of 2 rotated games, every seat share exactly 1/2: not fair at 40 games.
+        let mut u = UnitMeans::new(2);
+        for _ in 0..20 {
+            u.add(&[0.5, 0.5]);
+        }
+        let labels = ["seat 1".to_string(), "seat 2".to_string()];
+        let e = test(
+            &u.components(&labels, &[0.5, 0.5]),
+            20,
+            2,
+            DEFAULT_MARGIN,
+            (0, 40),
+        );
+        assert!(
+            matches!(e.verdict, Verdict::Undetermined { games_needed: Some(g) } if g > 40),
+            "{e:?}"
+        );
+    }
+
+    #[test]
     fn equivalence_no_verdict_from_capped_games() {
         let wins = [50.0, 50.0];
         let e = test(&seat_components(&wins, 100), 100, 1, 0.02, (6, 100));
@@ -478,6 +548,8 @@ mod tests {
         assert!((u.mean(0) - 0.75).abs() < 1e-12);
         // Sample variance of 1,0,1,1 is 0.25.
         assert!((u.sd(0) - 0.5).abs() < 1e-12);
+        // The two components move oppositely: their covariance is minus the variance.
+        assert!((u.cov(0, 1) + 0.25).abs() < 1e-12 && (u.cov(0, 0) - 0.25).abs() < 1e-12);
         assert!(check_margin(0.0).is_err() && check_margin(0.02).is_ok());
     }
 }

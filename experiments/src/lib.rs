@@ -9,6 +9,7 @@
 pub mod balance;
 #[cfg(feature = "cli")]
 pub mod bench;
+pub mod bootstrap;
 #[cfg(feature = "cli")]
 pub mod calibrate;
 #[cfg(feature = "cli")]
@@ -35,6 +36,8 @@ pub mod hash;
 pub mod limits;
 #[cfg(feature = "cli")]
 pub mod npz;
+#[cfg(feature = "cli")]
+pub mod paired;
 pub mod play;
 #[cfg(feature = "cli")]
 pub mod ratings;
@@ -54,6 +57,8 @@ pub mod suggest;
 pub mod summary;
 #[cfg(feature = "cli")]
 pub mod sweep;
+#[cfg(feature = "cli")]
+pub mod sweep_table;
 pub mod tally;
 #[cfg(feature = "cli")]
 pub mod tournament;

@@ -7,8 +7,8 @@ use crate::games::Playable;
 use crate::row::Columns;
 use crate::runfile::{fnv_hex, Manifest, RunFile};
 use crate::seats::Contrasts;
-use crate::setup::{GameArgs, RunArgs};
-use crate::summary::{RunInfo, SeatSummary, Timing};
+use crate::setup::{GameArgs, RunArgs, VerdictArgs};
+use crate::summary::{position_units, start_event, RunInfo, SeatSummary, Timing};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -25,6 +25,8 @@ pub struct PlayArgs {
     game: GameArgs,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    verdict: VerdictArgs,
     /// Write one CSV row per game to this file (via FILE.tmp, renamed when complete), with a
     /// manifest FILE.manifest.json beside it.
     #[arg(long, value_name = "FILE")]
@@ -117,11 +119,15 @@ fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<SeatSummary> 
     bar.set_position(start - lo);
     let started = std::time::Instant::now();
     let mut contrasts = Contrasts::new(seats, args.run.rotate);
+    let mut positions = position_units(G::EVENTS, seats, args.run.rotate);
     let mut done = start;
     let (seed, rotate) = (args.run.seed, args.run.rotate);
     play_stream(&game, &specs, seed, rotate, start..hi, &pool, |r| {
         tally.add(&r, seats);
         contrasts.add(r.index, &r.outcome);
+        if let Some(p) = positions.as_mut() {
+            p.add(r.index, &r.outcome, first_start::<G>(&r));
+        }
         done += 1;
         if let Some(o) = out.as_mut() {
             o.push(game_record(&game, &r, &specs, &param_set), done == hi)?;
@@ -140,8 +146,13 @@ fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<SeatSummary> 
         rotate,
         seed,
         shard: (shard.2 != "0/1").then(|| format!("{} (games {lo}..{hi})", shard.2)),
+        margin: args.verdict.margin,
     };
-    let mut summary = SeatSummary::new(&info, &tally);
+    let units = match positions.as_mut() {
+        Some(p) => p.shares(),
+        None => contrasts.seat_units().shares(),
+    };
+    let mut summary = SeatSummary::new(&info, &tally, Some(units));
     if analyse {
         summary.analyse(&mut contrasts);
     }
@@ -151,6 +162,13 @@ fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<SeatSummary> 
         steps_per_second: tally.steps as f64 / secs,
     });
     Ok(summary)
+}
+
+/// Game `r`'s first start player (0-based) where the game draws one ([`start_event`]), else 0.
+pub fn first_start<G: Playable>(r: &GameRow<G::Stats>) -> usize {
+    start_event(G::EVENTS)
+        .and_then(|i| r.events[i])
+        .map_or(0, crate::summary::start_seat)
 }
 
 /// The run file of `shifu play --out` and the rows waiting to be saved. Rows reach the file
@@ -283,12 +301,14 @@ impl InMemoryRun {
 /// Plays games `range` (all of `run.games` when `None`) of the run `game` and `run` describe
 /// on `threads` threads (all cores when `None`), in memory. The rows are those of `shifu play
 /// --out` for the same settings: game `i` is the same game whatever the range and thread count.
+/// The summary's verdict is at `margin`.
 pub fn play_in_memory(
     game: &GameArgs,
     run: &RunArgs,
+    margin: f64,
     range: Option<std::ops::Range<u64>>,
 ) -> Result<InMemoryRun> {
-    play_in_memory_until(game, run, range, &mut || Ok(()))
+    play_in_memory_until(game, run, margin, range, &mut || Ok(()))
 }
 
 /// [`play_in_memory`], calling `stop` about every 100 ms as games finish: an error from it
@@ -296,18 +316,21 @@ pub fn play_in_memory(
 pub fn play_in_memory_until(
     game: &GameArgs,
     run: &RunArgs,
+    margin: f64,
     range: Option<std::ops::Range<u64>>,
     stop: &mut dyn FnMut() -> Result<()>,
 ) -> Result<InMemoryRun> {
     crate::setup::check_threads(run.threads.unwrap_or(0))
         .map_err(|e| anyhow::anyhow!("threads: {e}"))?;
-    crate::with_game!(game.game.as_str(), G => in_memory_game::<G>(game, run, range, stop))
+    crate::equivalence::check_margin(margin).map_err(|e| anyhow::anyhow!("{e}"))?;
+    crate::with_game!(game.game.as_str(), G => in_memory_game::<G>(game, run, margin, range, stop))
 }
 
 /// [`play_in_memory_until`] for game type `G`, registered or not (the contract tests).
 pub fn in_memory_game<G: Playable>(
     args: &GameArgs,
     run: &RunArgs,
+    margin: f64,
     range: Option<std::ops::Range<u64>>,
     stop: &mut dyn FnMut() -> Result<()>,
 ) -> Result<InMemoryRun> {
@@ -331,12 +354,15 @@ pub fn in_memory_game<G: Playable>(
     // Rows grow as games finish: no reservation sized by a (possibly huge) game count.
     let mut rows = Vec::new();
     let mut checked = std::time::Instant::now();
+    let mut units = position_units(G::EVENTS, seats, run.rotate)
+        .unwrap_or_else(|| crate::seats::SeatUnits::new(seats, run.rotate, false));
     play_stream(&game, &specs, run.seed, run.rotate, range, &pool, |r| {
         if checked.elapsed().as_millis() >= 100 {
             stop()?;
             checked = std::time::Instant::now();
         }
         tally.add(&r, seats);
+        units.add(r.index, &r.outcome, first_start::<G>(&r));
         let rec = game_record(&game, &r, &specs, &param_set);
         rows.push(rec.iter().map(str::to_string).collect());
         Ok(())
@@ -347,11 +373,12 @@ pub fn in_memory_game<G: Playable>(
         rotate: run.rotate,
         seed: run.seed,
         shard: None,
+        margin,
     };
     Ok(InMemoryRun {
         header: columns::<G>(seats).header(),
         rows,
-        summary: SeatSummary::new(&info, &tally),
+        summary: SeatSummary::new(&info, &tally, Some(units.shares())),
     })
 }
 

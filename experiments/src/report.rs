@@ -3,8 +3,9 @@
 
 use crate::format::{p_number, p_value};
 use crate::row::Row;
+use crate::seats::SeatUnits;
 use crate::stats::{capped_share, wilson};
-use crate::summary::SeatStats;
+use crate::summary::{Judging, SeatStats};
 use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -20,6 +21,8 @@ pub struct ReportArgs {
     /// The markdown file to write; the chart goes beside it as `<name>.seats.svg`.
     #[arg(long)]
     out: PathBuf,
+    #[command(flatten)]
+    verdict: crate::setup::VerdictArgs,
 }
 
 pub fn run(args: ReportArgs) -> Result<()> {
@@ -37,9 +40,23 @@ pub fn run(args: ReportArgs) -> Result<()> {
             args.input.display()
         );
     }
-    let run = read_run(&args.input, r, &header)?;
+    let manifest = read_manifest(&args.input);
+    // A run played with --rotate says so in its manifest: its unit is then a seed.
+    let rotate = manifest
+        .as_ref()
+        .is_some_and(|m| m.seed_rule.starts_with("seat rotation"));
+    let mut run = read_run(&args.input, r, &header, rotate)?;
     let specs = vec![String::new(); run.seats];
-    let stats = SeatStats::new(&run.tally, &specs, false, run.max_rounds);
+    let cooperative = shifu_engine::GAMES
+        .iter()
+        .any(|g| g.name == run.game_name && g.cooperative);
+    let judging = Judging {
+        margin: args.verdict.margin,
+        seed: manifest.as_ref().map_or(0, |m| m.master_seed),
+        cooperative,
+        units: run.units.as_mut().map(|u| u.shares()),
+    };
+    let stats = SeatStats::new(&run.tally, &specs, rotate, run.max_rounds, &judging);
     let svg = args.out.with_extension("seats.svg");
     let chart =
         seat_chart(&stats).with_context(|| format!("drawing the chart {}", svg.display()))?;
@@ -66,6 +83,9 @@ struct RunData {
     events: Vec<(String, u64, f64)>,
     /// Games whose end each seat triggered (the `end_trigger` column), when the game has one.
     triggers: Vec<f64>,
+    /// Per-unit win shares for the verdict (by turn position from the `start_player` column
+    /// where there is one).
+    units: Option<SeatUnits>,
 }
 
 impl RunData {
@@ -102,7 +122,9 @@ fn read_run(
     input: &std::path::Path,
     mut r: csv::Reader<std::fs::File>,
     header: &csv::StringRecord,
+    rotate: bool,
 ) -> Result<RunData> {
+    let start_col = header.iter().position(|h| h == "start_player");
     let event_cols: Vec<usize> = (0..header.len())
         .filter(|&i| header[i].ends_with("_round"))
         .collect();
@@ -119,6 +141,7 @@ fn read_run(
             .map(|&i| (header[i].to_string(), 0, 0.0))
             .collect(),
         triggers: Vec::new(),
+        units: None,
     };
     for (line, rec) in r.records().enumerate() {
         let at = || format!("{} row {}", input.display(), line + 2);
@@ -138,6 +161,17 @@ fn read_run(
             );
         }
         row.add_to(&mut d.tally, &rec, header).with_context(at)?;
+        let start = match start_col.and_then(|i| rec.get(i)) {
+            Some(v) => v
+                .parse::<u32>()
+                .map(crate::summary::start_seat)
+                .with_context(|| format!("{}: bad start_player `{v}`", at()))?,
+            None => 0,
+        };
+        let units = d
+            .units
+            .get_or_insert_with(|| SeatUnits::new(row.players, rotate, start_col.is_some()));
+        units.add(row.game, &row.outcome()?, start);
         if row.capped {
             d.max_rounds = d.max_rounds.max(row.rounds);
         }
@@ -252,6 +286,25 @@ fn run_markdown(
         )?;
     } else {
         writeln!(md, "Chi-square against equal chances: {:.2} on {} df, {}. Balance (1 − largest gap): {:.4}.", stats.chi_square, stats.df, p_value(stats.p_value), stats.balance)?;
+        if let Some(b) = &stats.balance_interval {
+            writeln!(md)?;
+            writeln!(
+                md,
+                "{}.",
+                upper_first(&crate::summary::balance_line(b, games))
+            )?;
+        }
+        if let Some(e) = &stats.equivalence {
+            writeln!(md)?;
+            if e.components
+                .iter()
+                .any(|c| c.label.starts_with("turn position"))
+            {
+                write!(md, "The game draws its first start player (the `start_player` column), so the verdict is by turn position from it, not by seat. ")?;
+            }
+            writeln!(md, "**{}**", upper_first(&e.sentence()))?;
+        }
+        writeln!(md)?;
     }
     writeln!(md, "Mean rounds: {:.1}.", stats.mean_rounds)?;
     events_markdown(&mut md, run, games)?;
@@ -294,6 +347,15 @@ fn events_markdown(md: &mut String, run: &RunData, games: u64) -> Result<()> {
     Ok(())
 }
 
+/// `s` with its first letter in upper case.
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 /// An event column's name as a reader says it: `coins_out_round` is "Coins out".
 fn event_label(column: &str) -> String {
     let words = column.trim_end_matches("_round").replace('_', " ");
@@ -308,10 +370,7 @@ fn event_label(column: &str) -> String {
 /// (`FILE.manifest.json`), or a line saying that there is none and naming the parameter set.
 fn run_settings(input: &std::path::Path, param_set: &str) -> String {
     let path = crate::runfile::manifest_path(input);
-    let manifest = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<crate::runfile::Manifest>(&t).ok());
-    let Some(m) = manifest else {
+    let Some(m) = read_manifest(input) else {
         return format!(
             "Card data and parameters: not known here (no manifest {} beside the file); the rows name parameter set `{param_set}`.\n\n",
             path.display()
@@ -334,6 +393,13 @@ fn run_settings(input: &std::path::Path, param_set: &str) -> String {
     out
 }
 
+/// The manifest beside a run file (`FILE.manifest.json`), when there is a readable one.
+fn read_manifest(input: &std::path::Path) -> Option<crate::runfile::Manifest> {
+    std::fs::read_to_string(crate::runfile::manifest_path(input))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+}
+
 /// The capped share for a report header: the cap is read off the capped games' round counts.
 fn capped_cap_text(capped: u64, games: u64, max_rounds: u32) -> String {
     if capped == 0 {
@@ -352,6 +418,8 @@ struct SweepFile {
     rows_md: String,
     /// Cells in which the round cap stopped more than [`crate::stats::CAPPED_WARN`] of the games.
     over_cap: Vec<String>,
+    /// Whether the file holds each cell's equivalence verdict (sweeps since issue 48).
+    verdicts: bool,
 }
 
 /// A sweep file (from `shifu sweep --out`): a table and a heatmap of win share by cell and seat.
@@ -392,7 +460,11 @@ fn read_sweep(mut r: csv::Reader<std::fs::File>, header: &csv::StringRecord) -> 
         shares: Vec::new(),
         rows_md: String::new(),
         over_cap: Vec::new(),
+        verdicts: false,
     };
+    let verdict_col = header.iter().position(|h| h == "verdict");
+    let margin_col = header.iter().position(|h| h == "margin");
+    f.verdicts = verdict_col.is_some() && margin_col.is_some();
     for rec in r.records() {
         let rec = rec?;
         let cell = rec.get(0).unwrap_or("").to_string();
@@ -425,6 +497,12 @@ fn read_sweep(mut r: csv::Reader<std::fs::File>, header: &csv::StringRecord) -> 
             100.0 * capped,
             if over { " (!)" } else { "" }
         ));
+        if let (Some(v), Some(m)) = (verdict_col, margin_col) {
+            // Written by the sweep at its own --margin.
+            let verdict = rec.get(v).unwrap_or("").replace('_', " ");
+            let margin = rec.get(m).unwrap_or("");
+            line.push_str(&format!(" {verdict} at ±{margin} |"));
+        }
         writeln!(f.rows_md, "{line}")?;
         f.cells.push(cell);
         f.shares.push(v);
@@ -497,8 +575,15 @@ fn sweep_markdown(input: &std::path::Path, svg: &std::path::Path, f: &SweepFile)
         head.push_str(&format!(" seat {s} [95% CI] |"));
     }
     head.push_str(" Holm p | balance | capped |");
+    if f.verdicts {
+        head.push_str(" verdict |");
+    }
     writeln!(md, "{head}")?;
-    writeln!(md, "|{}", " --- |".repeat(f.seats + 4))?;
+    writeln!(
+        md,
+        "|{}",
+        " --- |".repeat(f.seats + 4 + usize::from(f.verdicts))
+    )?;
     md.push_str(&f.rows_md);
     if !f.over_cap.is_empty() {
         writeln!(md)?;

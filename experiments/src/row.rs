@@ -154,6 +154,29 @@ impl Row {
             .collect()
     }
 
+    /// The game's winners as an outcome (scores and ranks left at zero): what a win share needs.
+    pub fn outcome(&self) -> Result<shifu_engine::Outcome> {
+        if self.players > shifu_engine::MAX_SEATS {
+            anyhow::bail!(
+                "players {}: at most {} seats",
+                self.players,
+                shifu_engine::MAX_SEATS
+            );
+        }
+        let mut winners = 0u8;
+        for s in self.winner_seats()? {
+            winners |= 1 << s;
+        }
+        Ok(shifu_engine::Outcome {
+            seats: self.players as u8,
+            score: [0.0; shifu_engine::MAX_SEATS],
+            rank: [0; shifu_engine::MAX_SEATS],
+            winners,
+            capped: self.capped,
+            team_score: None,
+        })
+    }
+
     /// Adds this game to `t`, with its per-seat scores and ranks read from `rec`.
     pub fn add_to<S>(
         &self,

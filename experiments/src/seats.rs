@@ -1,33 +1,151 @@
 //! `shifu seats`: pairwise seat contrasts (seat i's win share minus seat j's, with 95%
-//! intervals and Holm-corrected p-values), an equivalence test, and the verdict in one plain
-//! sentence. Without `--rotate` each game is a pair of seats playing the same game; with it
-//! the unit is a seed, played once per rotation of the agents (common random numbers), so the
-//! contrasts are paired on shared seeds.
+//! intervals and Holm-corrected p-values) and the ordering they show, and the per-unit win
+//! shares the equivalence verdict ([`crate::equivalence`]) is computed from. Without `--rotate`
+//! each game is a unit; with it the unit is a seed, played once per rotation of the agents
+//! (common random numbers), so the contrasts are paired on shared seeds.
 
+use crate::equivalence::UnitMeans;
 use crate::format::p_value;
 use crate::stats::holm;
 use serde::Serialize;
 use shifu_engine::{Outcome, MAX_SEATS};
 
-/// The gap between two seats' win shares the equivalence test (TOST) takes as "equal".
-pub const EQUIVALENCE_MARGIN: f64 = 0.02;
-
-/// Normal quantiles used below.
+/// The normal quantile at 0.975 (95% intervals).
 const Z_975: f64 = 1.959_964;
-const Z_95: f64 = 1.644_854;
-const Z_80: f64 = 0.841_621;
 
-/// Sums over units (games, or seeds under rotation) of each seat pair's win-share difference.
-pub struct Contrasts {
+/// Per-unit win shares (a unit is a game, or a seed played once per rotation of the agents),
+/// by seat or by turn position from the game's first start player (Ginza Retro Café draws it):
+/// the input of the equivalence test and of the balance bootstrap.
+pub struct SeatUnits {
     seats: usize,
     /// Games per unit: 1, or the seat count under rotation.
     per_unit: u64,
-    /// The unit being filled and its wins so far, by seat.
+    by_position: bool,
+    /// The unit being filled, its wins so far and its games (fewer than `per_unit` in a run's
+    /// last unit when the game count is not a multiple of the seats).
     current: Option<u64>,
     wins: [f64; MAX_SEATS],
-    units: u64,
-    sum: [[f64; MAX_SEATS]; MAX_SEATS],
-    sum_sq: [[f64; MAX_SEATS]; MAX_SEATS],
+    in_unit: u32,
+    means: UnitMeans,
+    games: u64,
+    /// Every unit's shares, unit by unit, when kept ([`SeatUnits::keeping`]).
+    kept: Option<Vec<f32>>,
+}
+
+/// What [`SeatUnits`] holds once closed: the per-unit means, their labels, games per unit.
+pub struct UnitShares<'a> {
+    /// The per-unit sums.
+    pub means: &'a UnitMeans,
+    /// `seat 1` ... or `turn position 1` ...
+    pub labels: Vec<String>,
+    /// Games per unit.
+    pub games_per_unit: u64,
+    /// Games added.
+    pub games: u64,
+}
+
+impl SeatUnits {
+    /// Shares of `seats` seats; `rotate` makes a seed the unit; `by_position` counts a seat by
+    /// its turn position from the first start player given to [`SeatUnits::add`].
+    pub fn new(seats: usize, rotate: bool, by_position: bool) -> Self {
+        SeatUnits {
+            seats,
+            per_unit: if rotate { seats as u64 } else { 1 },
+            by_position,
+            current: None,
+            wins: [0.0; MAX_SEATS],
+            in_unit: 0,
+            means: UnitMeans::new(seats),
+            games: 0,
+            kept: None,
+        }
+    }
+
+    /// Also keeps every unit's shares (for paired comparisons between runs on the same seeds).
+    pub fn keeping(mut self) -> Self {
+        self.kept = Some(Vec::new());
+        self
+    }
+
+    /// The kept shares, unit by unit (`components` values each); empty unless
+    /// [`SeatUnits::keeping`]. Call after [`SeatUnits::shares`], which closes the last unit.
+    pub fn kept(&self) -> &[f32] {
+        self.kept.as_deref().unwrap_or(&[])
+    }
+
+    /// Components per unit: the seats.
+    pub fn components(&self) -> usize {
+        self.seats
+    }
+
+    /// Adds game `index` (games arrive in order); `start` is its first start player (0-based),
+    /// used when counting by position.
+    pub fn add(&mut self, index: u64, o: &Outcome, start: usize) {
+        let unit = index / self.per_unit;
+        if self.current != Some(unit) {
+            self.close();
+            self.current = Some(unit);
+        }
+        let n = self.seats;
+        for s in 0..n {
+            let k = if self.by_position {
+                (s + n - start % n) % n
+            } else {
+                s
+            };
+            self.wins[k] += o.win_share(s as u8);
+        }
+        self.in_unit += 1;
+        self.games += 1;
+    }
+
+    /// Ends the unit being filled.
+    fn close(&mut self) {
+        if self.current.take().is_none() {
+            return;
+        }
+        let k = f64::from(self.in_unit.max(1));
+        for w in &mut self.wins[..self.seats] {
+            *w /= k;
+        }
+        self.means.add(&self.wins[..self.seats]);
+        if let Some(v) = self.kept.as_mut() {
+            v.extend(self.wins[..self.seats].iter().map(|&w| w as f32));
+        }
+        self.wins = [0.0; MAX_SEATS];
+        self.in_unit = 0;
+    }
+
+    /// Units added (the one being filled included).
+    pub fn units(&self) -> u64 {
+        self.means.units() + u64::from(self.current.is_some())
+    }
+
+    /// Games added.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Closes the last unit and returns the shares.
+    pub fn shares(&mut self) -> UnitShares<'_> {
+        self.close();
+        let word = if self.by_position {
+            "turn position"
+        } else {
+            "seat"
+        };
+        UnitShares {
+            means: &self.means,
+            labels: (1..=self.seats).map(|k| format!("{word} {k}")).collect(),
+            games_per_unit: self.per_unit,
+            games: self.games,
+        }
+    }
+}
+
+/// Every seat pair's win-share difference over units (games, or seeds under rotation).
+pub struct Contrasts {
+    units: SeatUnits,
 }
 
 /// One seat pair's contrast.
@@ -50,63 +168,39 @@ impl Contrasts {
     /// Contrasts of `seats` seats; `rotate` pairs games on shared seeds.
     pub fn new(seats: usize, rotate: bool) -> Self {
         Contrasts {
-            seats,
-            per_unit: if rotate { seats as u64 } else { 1 },
-            current: None,
-            wins: [0.0; MAX_SEATS],
-            units: 0,
-            sum: [[0.0; MAX_SEATS]; MAX_SEATS],
-            sum_sq: [[0.0; MAX_SEATS]; MAX_SEATS],
+            units: SeatUnits::new(seats, rotate, false),
         }
     }
 
     /// Adds game `index` (games arrive in order).
     pub fn add(&mut self, index: u64, o: &Outcome) {
-        let unit = index / self.per_unit;
-        if self.current != Some(unit) {
-            self.close();
-            self.current = Some(unit);
-        }
-        for s in 0..self.seats {
-            self.wins[s] += o.win_share(s as u8) / self.per_unit as f64;
-        }
-    }
-
-    /// Ends the unit being filled.
-    fn close(&mut self) {
-        if self.current.take().is_none() {
-            return;
-        }
-        for a in 0..self.seats {
-            for b in a + 1..self.seats {
-                let d = self.wins[a] - self.wins[b];
-                self.sum[a][b] += d;
-                self.sum_sq[a][b] += d * d;
-            }
-        }
-        self.units += 1;
-        self.wins = [0.0; MAX_SEATS];
+        self.units.add(index, o, 0);
     }
 
     /// Units (games, or seeds under rotation) behind the contrasts.
     pub fn units(&self) -> u64 {
-        self.units
+        self.units.units()
     }
 
-    /// Every seat pair's contrast, Holm-corrected.
+    /// The per-unit win shares by seat.
+    pub fn seat_units(&mut self) -> &mut SeatUnits {
+        &mut self.units
+    }
+
+    /// Every seat pair's contrast, Holm-corrected. The variance of a unit's difference is
+    /// var(a) + var(b) − 2 cov(a, b), from the per-unit sums.
     pub fn pairs(&mut self) -> Vec<Pair> {
-        use statrs::distribution::{ContinuousCDF, Normal};
-        self.close();
-        let n = self.units.max(1) as f64;
-        let normal = Normal::new(0.0, 1.0).expect("the standard normal");
+        let seats = self.units.seats;
+        let u = self.units.shares().means;
+        let n = u.units().max(1) as f64;
         let mut pairs = Vec::new();
-        for a in 0..self.seats {
-            for b in a + 1..self.seats {
-                let mean = self.sum[a][b] / n;
-                let var = (self.sum_sq[a][b] / n - mean * mean).max(0.0) * n / (n - 1.0).max(1.0);
+        for a in 0..seats {
+            for b in a + 1..seats {
+                let mean = u.mean(a) - u.mean(b);
+                let var = (u.cov(a, a) + u.cov(b, b) - 2.0 * u.cov(a, b)).max(0.0);
                 let se = (var / n).sqrt();
                 let p = if se > 0.0 {
-                    2.0 * normal.sf((mean / se).abs())
+                    2.0 * crate::equivalence::upper_tail((mean / se).abs())
                 } else if mean == 0.0 {
                     1.0
                 } else {
@@ -127,21 +221,6 @@ impl Contrasts {
             p.holm = h;
         }
         pairs
-    }
-
-    /// Games needed to find a gap of `gap` between two seats with 80% power at 5%
-    /// significance after the Holm (here Bonferroni, its first step) correction over all pairs,
-    /// from the spread of the pairs' differences seen here.
-    pub fn games_to_detect(&self, pairs: &[Pair], gap: f64) -> u64 {
-        use statrs::distribution::{ContinuousCDF, Normal};
-        let normal = Normal::new(0.0, 1.0).expect("the standard normal");
-        let m = pairs.len().max(1) as f64;
-        let z = normal.inverse_cdf(1.0 - 0.05 / (2.0 * m));
-        let n = self.units.max(1) as f64;
-        // The largest per-unit variance of a pair's difference.
-        let var = pairs.iter().map(|p| p.se * p.se * n).fold(0.0, f64::max);
-        let units = ((z + Z_80).powi(2) * var / (gap * gap)).ceil();
-        units as u64 * self.per_unit
     }
 }
 
@@ -173,16 +252,17 @@ pub struct ContrastReport {
     pub units: u64,
     /// Every seat pair.
     pub pairs: Vec<PairFigures>,
-    /// The verdict in one plain sentence.
-    pub verdict: String,
+    /// The order the pairwise tests show, in one sentence: which seats win more than which
+    /// (Holm-corrected at 5%), or that no pair differs. Fairness is the verdict's, not this.
+    pub ordering: String,
 }
 
 impl Contrasts {
-    /// The contrast table and the verdict over a run of `games` games.
-    pub fn report(&mut self, games: u64) -> ContrastReport {
+    /// The contrast table and the ordering it shows.
+    pub fn report(&mut self) -> ContrastReport {
         let pairs = self.pairs();
         ContrastReport {
-            paired_on_seeds: self.per_unit > 1,
+            paired_on_seeds: self.units.per_unit > 1,
             units: self.units(),
             pairs: pairs
                 .iter()
@@ -196,7 +276,7 @@ impl Contrasts {
                     holm_p: p.holm,
                 })
                 .collect(),
-            verdict: verdict(self, &pairs, games),
+            ordering: ordering(&pairs),
         }
     }
 }
@@ -226,45 +306,36 @@ impl std::fmt::Display for ContrastReport {
                 p_value(p.holm_p)
             )?;
         }
-        writeln!(f, "{}", self.verdict)
+        writeln!(f, "{}", self.ordering)
     }
 }
 
-/// One plain sentence: unequal only when a contrast is significant; otherwise what the data
-/// cannot tell and what would, or equal within the margin when every pair's TOST passes.
-fn verdict(c: &Contrasts, pairs: &[Pair], games: u64) -> String {
-    let significant: Vec<&Pair> = pairs.iter().filter(|p| p.holm < 0.05).collect();
-    if let Some(p) = significant
+/// The ordering the pairwise tests support: each pair that differs at 5% after Holm's
+/// correction, larger first; an ordering is claimed only pair by pair, never from the table.
+fn ordering(pairs: &[Pair]) -> String {
+    let mut significant: Vec<&Pair> = pairs.iter().filter(|p| p.holm < 0.05).collect();
+    if significant.is_empty() {
+        return "ordering: no two seats differ at 5% (Holm-corrected), so the games show no order of the seats.".into();
+    }
+    significant.sort_by(|x, y| y.diff.abs().total_cmp(&x.diff.abs()));
+    let pairs_text: Vec<String> = significant
         .iter()
-        .max_by(|x, y| x.diff.abs().total_cmp(&y.diff.abs()))
-    {
-        let (hi, lo) = if p.diff > 0.0 { (p.a, p.b) } else { (p.b, p.a) };
-        return format!(
-            "verdict: the seats are unequal: seat {} wins {:.3} more of the games than seat {} ({}, Holm-corrected){}.",
-            hi + 1,
-            p.diff.abs(),
-            lo + 1,
-            p_value(p.holm),
-            if significant.len() > 1 {
-                format!("; {} of {} pairs differ", significant.len(), pairs.len())
-            } else {
-                String::new()
-            }
-        );
-    }
-    // Intersection-union TOST: every pair's 90% interval inside the margin.
-    let equivalent = c.units >= 2
-        && pairs.iter().all(|p| {
-            p.diff - Z_95 * p.se > -EQUIVALENCE_MARGIN && p.diff + Z_95 * p.se < EQUIVALENCE_MARGIN
-        });
-    if equivalent {
-        return format!(
-            "verdict: no seat differs from another by {EQUIVALENCE_MARGIN} or more in win share (equivalence test, TOST at 5%, every pair's 90% interval inside ±{EQUIVALENCE_MARGIN})."
-        );
-    }
+        .map(|p| {
+            let (hi, lo) = if p.diff > 0.0 { (p.a, p.b) } else { (p.b, p.a) };
+            format!(
+                "seat {} above seat {} by {:.3} ({})",
+                hi + 1,
+                lo + 1,
+                p.diff.abs(),
+                p_value(p.holm)
+            )
+        })
+        .collect();
     format!(
-        "verdict: {games} games cannot tell the seats apart (no pair differs significantly, and the intervals are too wide to call them equal); finding a gap of {EQUIVALENCE_MARGIN} between two seats would take about {} games (5% significance after the Holm correction, 80% power).",
-        c.games_to_detect(pairs, EQUIVALENCE_MARGIN)
+        "ordering (the pairs that differ at 5%, Holm-corrected; {} of {}): {}.",
+        significant.len(),
+        pairs.len(),
+        pairs_text.join("; ")
     )
 }
 
@@ -284,20 +355,34 @@ mod tests {
     }
 
     #[test]
-    fn seats_verdict_says_unequal_only_when_significant() {
+    fn seats_ordering_names_only_significant_pairs() {
         let mut c = Contrasts::new(2, false);
         for i in 0..1000 {
             c.add(i, &outcome(u8::from(i % 10 >= 7)));
         }
-        let v = c.report(1000).to_string();
-        assert!(v.contains("unequal: seat 1 wins 0.400 more"), "{v}");
+        let v = c.report().to_string();
+        assert!(v.contains("seat 1 above seat 2 by 0.400"), "{v}");
         let mut c = Contrasts::new(2, false);
         for i in 0..100 {
             c.add(i, &outcome((i % 2) as u8));
         }
-        let v = c.report(100).to_string();
-        assert!(v.contains("100 games cannot tell the seats apart"), "{v}");
-        assert!(!v.contains("unequal") && !v.contains("fair"), "{v}");
+        let v = c.report().to_string();
+        assert!(v.contains("no two seats differ"), "{v}");
+        assert!(!v.contains("above") && !v.contains("fair"), "{v}");
+    }
+
+    #[test]
+    fn seat_units_count_turn_positions_from_the_start_player() {
+        // Two seats; the start player always wins, and seat 2 starts every other game.
+        let mut u = SeatUnits::new(2, false, true);
+        for i in 0..10 {
+            let start = (i % 2) as usize;
+            u.add(i, &outcome(start as u8), start);
+        }
+        let s = u.shares();
+        assert_eq!(s.labels[0], "turn position 1");
+        assert!((s.means.mean(0) - 1.0).abs() < 1e-12 && s.means.mean(1) == 0.0);
+        assert_eq!((s.means.units(), s.games), (10, 10));
     }
 
     #[test]

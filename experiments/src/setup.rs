@@ -97,3 +97,29 @@ pub struct RunArgs {
     #[arg(long, value_parser = crate::setup::parse_threads)]
     pub threads: Option<usize>,
 }
+
+/// Parses `--margin` (clap value parser): a share above 0 and below 0.5.
+pub fn parse_margin(s: &str) -> std::result::Result<f64, String> {
+    let m: f64 = s
+        .parse()
+        .map_err(|e| format!("`{s}` is not a margin (a share such as 0.02): {e}"))?;
+    crate::equivalence::check_margin(m)
+}
+
+/// The equivalence margin of the fairness verdict: shared by `play`, `seats`, `sweep` and
+/// `report`, every command that prints one.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct VerdictArgs {
+    /// The equivalence margin: the seats are called fair only when every seat's win share is
+    /// shown (TOST at 5%) to lie within this distance of 1/n.
+    #[arg(long, default_value_t = crate::equivalence::DEFAULT_MARGIN, value_parser = crate::setup::parse_margin)]
+    pub margin: f64,
+}
+
+impl Default for VerdictArgs {
+    fn default() -> Self {
+        VerdictArgs {
+            margin: crate::equivalence::DEFAULT_MARGIN,
+        }
+    }
+}

@@ -5,9 +5,11 @@
 //! `seats`, the pairwise contrasts and a verdict. No finding is given from games that the round
 //! cap decided ([`CAPPED_WARN`]).
 
+use crate::bootstrap::{balance_interval, multinomial_cov, BalanceInterval};
+use crate::equivalence::{seat_components, Equivalence};
 use crate::format::p_value;
 use crate::games::Playable;
-use crate::seats::{ContrastReport, Contrasts};
+use crate::seats::{ContrastReport, Contrasts, SeatUnits, UnitShares};
 use crate::stats::{balance, capped_share, capped_warning, chi_square_equal, wilson, CAPPED_WARN};
 use crate::tally::Tally;
 use serde::Serialize;
@@ -81,6 +83,13 @@ pub struct SeatStats {
     pub p_value: f64,
     /// 1 minus the largest gap between two seats' win shares.
     pub balance: f64,
+    /// Balance corrected for the game count, with a 95% bootstrap interval
+    /// ([`crate::bootstrap`]); none in a cooperative game or when the round cap decides.
+    pub balance_interval: Option<BalanceInterval>,
+    /// The equivalence test of the seats' win shares against 1/n at the margin, and its
+    /// verdict (by turn position from the first start player where the game draws one); none
+    /// in a cooperative game.
+    pub equivalence: Option<Equivalence>,
     /// The games the round cap stopped.
     pub capped: Capped,
     /// Whether the cap decided the result (more than [`CAPPED_WARN`] capped): then no verdict.
@@ -95,9 +104,93 @@ pub struct SeatStats {
     pub steps: u64,
 }
 
+/// How a seat table is judged: the margin of its verdict, and the per-unit win shares when
+/// the games were played here.
+pub struct Judging<'a> {
+    /// The equivalence margin.
+    pub margin: f64,
+    /// The master seed (the balance bootstrap's seed derives from it).
+    pub seed: u64,
+    /// Whether the seats win or lose together: then there is no seat verdict.
+    pub cooperative: bool,
+    /// Per-unit win shares; used when they cover every game of the totals, else the verdict
+    /// takes the games as units from the totals.
+    pub units: Option<UnitShares<'a>>,
+}
+
+/// The index of the game's first start player among its events: an event of kind
+/// [`shifu_engine::present::EventKind::Seat`] named `start_player` (Ginza Retro Café draws one).
+pub fn start_event(events: &[shifu_engine::present::Event]) -> Option<usize> {
+    events.iter().position(|e| {
+        e.kind == shifu_engine::present::EventKind::Seat && e.column == "start_player"
+    })
+}
+
+/// The seat (0-based) a `start_player` event's value names: seat events count from 1.
+pub fn start_seat(value: u32) -> usize {
+    (value as usize).saturating_sub(1)
+}
+
+/// The per-unit accumulator a run's verdict needs: by turn position from the first start
+/// player when the game has one ([`start_event`]), else none (the contrasts' by-seat units
+/// serve).
+pub fn position_units(
+    events: &[shifu_engine::present::Event],
+    seats: usize,
+    rotate: bool,
+) -> Option<SeatUnits> {
+    start_event(events).map(|_| SeatUnits::new(seats, rotate, true))
+}
+
+/// The equivalence test of `t`'s seats (the first `count`) as `j` says.
+fn seat_verdict<S>(t: &Tally<S>, count: usize, j: &Judging<'_>) -> Equivalence {
+    let capped = (t.capped, t.games);
+    match j
+        .units
+        .as_ref()
+        .filter(|u| u.games == t.games && u.games > 0)
+    {
+        Some(u) => {
+            let fair = vec![1.0 / count as f64; count];
+            let c = u.means.components(&u.labels, &fair);
+            crate::equivalence::test(&c, u.means.units(), u.games_per_unit, j.margin, capped)
+        }
+        None => {
+            let c = seat_components(&t.win[..count], t.games);
+            crate::equivalence::test(&c, t.games, 1, j.margin, capped)
+        }
+    }
+}
+
+/// Balance's bootstrap for the seat shares `rates` of `t`: from the per-unit shares by seat
+/// when they cover every game, else from the totals (games as units).
+fn seat_balance<S>(t: &Tally<S>, rates: &[f64], j: &Judging<'_>) -> BalanceInterval {
+    let k = rates.len();
+    let by_seat = j
+        .units
+        .as_ref()
+        .filter(|u| u.games == t.games && u.labels.first().is_some_and(|l| l.starts_with("seat")));
+    match by_seat {
+        Some(u) => {
+            let m = u.means;
+            let means: Vec<f64> = (0..k).map(|a| m.mean(a)).collect();
+            let cov: Vec<f64> = (0..k * k).map(|i| m.cov(i / k, i % k)).collect();
+            balance_interval(&means, &cov, m.units(), j.seed)
+        }
+        None => balance_interval(rates, &multinomial_cov(rates), t.games, j.seed),
+    }
+}
+
 impl SeatStats {
-    /// The figures of `t`, with `specs` the agents by seat (before rotation).
-    pub fn new<S>(t: &Tally<S>, specs: &[String], rotate: bool, max_rounds: u32) -> SeatStats {
+    /// The figures of `t`, with `specs` the agents by seat (before rotation), judged as `j`
+    /// says.
+    pub fn new<S>(
+        t: &Tally<S>,
+        specs: &[String],
+        rotate: bool,
+        max_rounds: u32,
+        j: &Judging<'_>,
+    ) -> SeatStats {
         let n = t.games as f64;
         let count = specs.len();
         let seats = (0..count)
@@ -128,6 +221,9 @@ impl SeatStats {
             df,
             p_value: p,
             balance: balance(&rates),
+            equivalence: (!j.cooperative).then(|| seat_verdict(t, count, j)),
+            balance_interval: (!j.cooperative && !decided_by_cap(t.capped, t.games))
+                .then(|| seat_balance(t, &rates, j)),
             capped: Capped {
                 games: t.capped,
                 share: t.capped as f64 / n,
@@ -219,6 +315,14 @@ pub struct SeatSummary {
     pub timing: Option<Timing>,
 }
 
+/// Balance corrected for the game count, as every seat summary prints it.
+pub fn balance_line(b: &BalanceInterval, games: u64) -> String {
+    format!(
+        "balance corrected for {games} games {:.4} [95% CI {:.4}, {:.4}] (a perfectly fair game scores {:.4} on average at this count)",
+        b.corrected, b.ci_low, b.ci_high, b.fair_game
+    )
+}
+
 /// The settings of a run a summary names.
 pub struct RunInfo<'a, G> {
     /// The game.
@@ -231,11 +335,18 @@ pub struct RunInfo<'a, G> {
     pub seed: u64,
     /// `k/n (games lo..hi)`, or none for a whole run.
     pub shard: Option<String>,
+    /// The equivalence margin of the verdict.
+    pub margin: f64,
 }
 
 impl SeatSummary {
-    /// The summary of the run `r` with totals `t`.
-    pub fn new<G: Playable>(r: &RunInfo<'_, G>, t: &Tally<G::Stats>) -> SeatSummary {
+    /// The summary of the run `r` with totals `t`; `units`: the per-unit win shares of the
+    /// games played here, for the verdict.
+    pub fn new<G: Playable>(
+        r: &RunInfo<'_, G>,
+        t: &Tally<G::Stats>,
+        units: Option<UnitShares<'_>>,
+    ) -> SeatSummary {
         let seats = r.game.num_seats();
         let n = t.games as f64;
         let team = (G::INFO.cooperative && t.extra_games == 0).then(|| {
@@ -260,7 +371,18 @@ impl SeatSummary {
             shard: r.shard.clone(),
             data: r.game.data_label(),
             cooperative: G::INFO.cooperative,
-            stats: SeatStats::new(t, r.specs, r.rotate, r.game.max_rounds()),
+            stats: SeatStats::new(
+                t,
+                r.specs,
+                r.rotate,
+                r.game.max_rounds(),
+                &Judging {
+                    margin: r.margin,
+                    seed: r.seed,
+                    cooperative: G::INFO.cooperative,
+                    units,
+                },
+            ),
             team,
             game_lines,
             game_lines_games: t.extra_games,
@@ -288,7 +410,7 @@ impl SeatSummary {
             return;
         }
         let played = c.units();
-        let report = c.report(st.games);
+        let report = c.report();
         let per_unit = if self.rotate { self.players as u64 } else { 1 };
         let note = if played == 0 {
             Some("(no games were played in this process: the contrasts need the games themselves; rerun without --resume)".to_string())
@@ -337,6 +459,12 @@ impl SeatSummary {
                 st.balance,
                 if self.rotate { "; agents rotated through the seats on each seed" } else { "" }
             )?;
+            if let Some(b) = &st.balance_interval {
+                writeln!(f, "{}", balance_line(b, st.games))?;
+            }
+            if let Some(e) = &st.equivalence {
+                self.fmt_verdict(f, e)?;
+            }
         }
         writeln!(
             f,
@@ -346,6 +474,25 @@ impl SeatSummary {
             st.mean_steps
         )?;
         self.fmt_game_lines(f)
+    }
+
+    /// The verdict sentence, after a note on its units when they are not the table's.
+    fn fmt_verdict(&self, f: &mut fmt::Formatter<'_>, e: &Equivalence) -> fmt::Result {
+        if e.components
+            .iter()
+            .any(|c| c.label.starts_with("turn position"))
+        {
+            writeln!(
+                f,
+                "(the game draws its first start player, so the verdict is by turn position from it, not by seat)"
+            )?;
+        } else if self.rotate && e.games_per_unit == 1 {
+            writeln!(
+                f,
+                "(the verdict takes the games as units: the per-seed shares cover only the games played since the resume)"
+            )?;
+        }
+        writeln!(f, "{}", e.sentence())
     }
 
     /// A cooperative game's result: the team's, not a share per seat.

@@ -1,13 +1,16 @@
 //! `shifu sweep`: a grid over parameters, the same seeds in every cell, a seat analysis per cell
-//! with a Holm correction across cells, the most balanced cell, and the effect size the game count
-//! can detect.
+//! with a Holm correction across cells and an equivalence verdict, each cell's paired difference
+//! to a baseline cell ([`crate::paired`]), the fairest cell with its bootstrap probability of
+//! being the fairest and the command that re-tests it on fresh seeds, and the effect size the
+//! game count can detect.
 
-use crate::format::p_number;
 use crate::games::Playable;
+use crate::paired::{paired_bootstrap, share_differences, unfairness, CellShares, Interval};
 use crate::runner::{play_stream, progress_bar, seat_specs};
-use crate::setup::{GameArgs, RunArgs};
+use crate::seats::SeatUnits;
+use crate::setup::{GameArgs, RunArgs, VerdictArgs};
 use crate::stats::{capped_warning, CAPPED_WARN};
-use crate::summary::SeatStats;
+use crate::summary::{Judging, SeatStats};
 use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -26,6 +29,12 @@ pub struct SweepArgs {
     vary: Vec<String>,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    verdict: VerdictArgs,
+    /// The baseline cell every other is compared with, by its overrides as the table names it
+    /// (for example --baseline "start_coins=2,2,2,2"); the first cell by default.
+    #[arg(long, value_name = "KEY=VALUE...")]
+    baseline: Option<String>,
     /// Also write one CSV row per cell (for `shifu report`, which draws a heatmap).
     #[arg(long, value_name = "FILE")]
     out: Option<std::path::PathBuf>,
@@ -116,6 +125,38 @@ pub struct SweepCell {
     /// Share of games in which each of the game's `RanOut` events happened, in the order of
     /// [`SweepResult::events`].
     pub event_shares: Vec<f64>,
+    /// Unfairness: the largest |win share − 1/n| over the seats (over the turn positions from
+    /// the first start player where the game draws one); none in a cooperative game.
+    pub unfairness: Option<f64>,
+    /// The paired difference to the baseline cell; none for the baseline itself and in a
+    /// cooperative game.
+    pub to_baseline: Option<ToBaseline>,
+    /// The bootstrap probability that this cell has the lowest unfairness of the grid; none
+    /// when the round cap decides the cell (it cannot be best) or the game is cooperative.
+    pub p_best: Option<f64>,
+}
+
+/// A cell's paired difference to the baseline cell, unit by unit on the shared seeds.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToBaseline {
+    /// Each seat's (or turn position's) win-share difference, this cell minus the baseline,
+    /// with a normal 95% interval.
+    pub shares: Vec<Interval>,
+    /// The difference in unfairness, with a 95% paired-bootstrap percentile interval.
+    pub unfairness: Interval,
+}
+
+/// The fairest cell of the grid and how sure that is.
+#[derive(Debug, Clone, Serialize)]
+pub struct BestCell {
+    /// The cell.
+    pub cell: String,
+    /// Its unfairness.
+    pub unfairness: f64,
+    /// Its bootstrap probability of having the lowest unfairness.
+    pub p_best: f64,
+    /// The command that re-tests it on fresh seeds.
+    pub retest: String,
 }
 
 /// What `shifu sweep` finds.
@@ -137,8 +178,18 @@ pub struct SweepResult {
     pub events: Vec<String>,
     /// Every cell of the grid.
     pub cells: Vec<SweepCell>,
-    /// The most balanced cell not decided by the round cap.
-    pub most_balanced: Option<String>,
+    /// The baseline cell of the paired differences.
+    pub baseline: String,
+    /// What the components of the verdicts and differences are: `seat`, or `turn position`
+    /// (from the first start player, where the game draws one).
+    pub components: String,
+    /// Units behind the paired comparison: games, or seeds under rotation.
+    pub units: u64,
+    /// The fairest cell not decided by the round cap, by unfairness; none when every cell is
+    /// decided by the cap or the game is cooperative.
+    pub best: Option<BestCell>,
+    /// Replicates of the paired bootstrap.
+    pub replicates: usize,
     /// The warning for the cell with the most capped games, when it is over the limit.
     pub capped_warning: Option<String>,
     /// The equal share 1/n.
@@ -150,7 +201,7 @@ pub struct SweepResult {
 pub fn run(args: SweepArgs) -> Result<()> {
     let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
     if let Some(path) = &args.out {
-        write_csv(path, &result)?;
+        crate::sweep_table::write_csv(path, &result)?;
     }
     crate::render::emit(&result, args.json)
 }
@@ -204,33 +255,63 @@ pub fn play_cells<G: Playable>(
     run: &RunArgs,
     quiet: bool,
 ) -> Result<Vec<Tally<G::Stats>>> {
+    let played = play_cells_with_units(games, specs, run, quiet, false)?;
+    Ok(played.into_iter().map(|(t, _)| t).collect())
+}
+
+/// Plays every cell on the same seeds: a tally a cell, and its per-unit win shares (by turn
+/// position where the game draws a start player), each unit's kept when `keep`.
+pub fn play_cells_with_units<G: Playable>(
+    games: &[G],
+    specs: &[String],
+    run: &RunArgs,
+    quiet: bool,
+    keep: bool,
+) -> Result<Vec<(Tally<G::Stats>, SeatUnits)>> {
     let seats = games[0].num_seats();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(run.threads.unwrap_or(0))
         .build()?;
-    let mut tallies = Vec::new();
+    let mut cells = Vec::new();
     let bar = progress_bar(run.games * games.len() as u64, quiet);
+    let by_position = crate::summary::start_event(G::EVENTS).is_some();
     for g in games {
         let mut t = Tally::default();
+        let mut u = SeatUnits::new(seats, run.rotate, by_position);
+        if keep {
+            u = u.keeping();
+        }
         play_stream(g, specs, run.seed, run.rotate, 0..run.games, &pool, |r| {
             t.add(&r, seats);
+            u.add(r.index, &r.outcome, crate::play::first_start::<G>(&r));
             bar.inc(1);
             Ok(())
         })?;
-        tallies.push(t);
+        cells.push((t, u));
     }
     bar.finish_and_clear();
-    Ok(tallies)
+    Ok(cells)
 }
 
 fn run_game<G: Playable>(args: &SweepArgs) -> Result<SweepResult> {
     let (cells, games, specs) = prepare::<G>(args)?;
+    let names: Vec<String> = cells.iter().map(|c| cell_name(c)).collect();
+    let base = baseline_index(&names, args.baseline.as_deref())?;
     let seats = games[0].num_seats();
-    let tallies = play_cells(&games, &specs, &args.run, args.quiet)?;
+    let mut played = play_cells_with_units(&games, &specs, &args.run, args.quiet, true)?;
     let max_rounds = games[0].max_rounds();
-    let stats: Vec<SeatStats> = tallies
-        .iter()
-        .map(|t| SeatStats::new(t, &specs, args.run.rotate, max_rounds))
+    let coop = G::INFO.cooperative;
+    let stats: Vec<SeatStats> = played
+        .iter_mut()
+        .map(|(t, u)| {
+            let j = Judging {
+                margin: args.verdict.margin,
+                seed: args.run.seed,
+                cooperative: coop,
+                units: Some(u.shares()),
+            };
+            SeatStats::new(t, &specs, args.run.rotate, max_rounds, &j)
+        })
         .collect();
     // Cells the round cap decides give no verdict: no p-value, no balance, not the best cell,
     // and no part in the Holm correction.
@@ -244,30 +325,49 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<SweepResult> {
         .collect();
     let mut kept_adj = holm(&kept).into_iter();
     let events = round_events::<G>();
-    let mut best: Option<usize> = None;
-    for i in (0..stats.len()).filter(|&i| open[i]) {
-        if best.is_none_or(|j| stats[i].balance > stats[j].balance) {
-            best = Some(i);
-        }
-    }
+    let shares: Vec<CellShares<'_>> = played
+        .iter()
+        .map(|(_, u)| CellShares {
+            shares: u.kept(),
+            k: u.components(),
+        })
+        .collect();
+    let paired = (!coop).then(|| paired_bootstrap(&shares, &open, base, args.run.seed));
+    let unfair: Vec<f64> = shares.iter().map(|c| unfairness(&c.means())).collect();
     let n = args.run.games as f64;
-    let out_cells = cells
+    let out_cells: Vec<SweepCell> = names
         .iter()
         .zip(stats)
-        .zip(&tallies)
+        .zip(&played)
         .enumerate()
-        .map(|(i, ((c, stats), t))| SweepCell {
-            cell: cell_name(c),
+        .map(|(i, ((name, stats), (t, _)))| SweepCell {
+            cell: name.clone(),
             stats,
             holm_p: open[i].then(|| kept_adj.next().unwrap_or(1.0)),
             event_shares: events
                 .iter()
                 .map(|(e, _)| t.events[*e] as f64 / n)
                 .collect(),
+            unfairness: (!coop).then_some(unfair[i]),
+            to_baseline: paired.as_ref().filter(|_| i != base).map(|p| ToBaseline {
+                shares: share_differences(shares[i], shares[base]),
+                unfairness: p.unfairness_diff[i],
+            }),
+            p_best: paired.as_ref().and_then(|p| p.p_best[i]),
         })
         .collect();
-    let worst = tallies.iter().map(|t| t.capped).max().unwrap_or(0);
+    let best = (0..out_cells.len())
+        .filter(|&i| open[i] && !coop)
+        .min_by(|&x, &y| unfair[x].total_cmp(&unfair[y]))
+        .map(|i| BestCell {
+            cell: names[i].clone(),
+            unfairness: unfair[i],
+            p_best: out_cells[i].p_best.unwrap_or(0.0),
+            retest: retest_command(args, &specs, &cells[i]),
+        });
+    let worst = played.iter().map(|(t, _)| t.capped).max().unwrap_or(0);
     let p0 = 1.0 / seats as f64;
+    let by_position = crate::summary::start_event(G::EVENTS).is_some();
     Ok(SweepResult {
         game: games[0].name().to_string(),
         players: seats,
@@ -277,140 +377,74 @@ fn run_game<G: Playable>(args: &SweepArgs) -> Result<SweepResult> {
         rotate: args.run.rotate,
         events: events.into_iter().map(|(_, e)| e).collect(),
         cells: out_cells,
-        most_balanced: best.map(|i| cell_name(&cells[i])),
+        baseline: names[base].clone(),
+        components: if by_position { "turn position" } else { "seat" }.into(),
+        units: shares.first().map_or(0, |c| c.units() as u64),
+        best,
+        replicates: crate::paired::REPLICATES,
         capped_warning: capped_warning(worst, args.run.games, max_rounds),
         equal_share: p0,
         detectable_effect: (1.959_964 + 0.841_621) * (p0 * (1.0 - p0) / n).sqrt(),
     })
 }
 
-impl SweepCell {
-    /// The cell's row of the markdown table.
-    fn table_row(&self) -> String {
-        let st = &self.stats;
-        let mut row = format!("| {} |", self.cell);
-        for s in &st.seats {
-            row.push_str(&format!(
-                " {:.4} [{:.4}, {:.4}] |",
-                s.win_share, s.ci_low, s.ci_high
-            ));
-        }
-        let (p_text, adj_text, b_text) = match self.holm_p {
-            Some(adj) => (
-                p_number(st.p_value),
-                p_number(adj),
-                format!("{:.4}", st.balance),
-            ),
-            None => {
-                let cap = "(cap decides)".to_string();
-                (cap.clone(), cap.clone(), cap)
-            }
-        };
-        let capped = st.capped.share;
-        row.push_str(&format!(
-            " {p_text} | {adj_text} | {b_text} | {:.1}%{} | {:.1} |",
-            100.0 * capped,
-            if capped > CAPPED_WARN { " (!)" } else { "" },
-            st.mean_rounds
-        ));
-        for share in &self.event_shares {
-            row.push_str(&format!(" {:.1}% |", 100.0 * share));
-        }
-        row
-    }
-}
-
-impl std::fmt::Display for SweepResult {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
-            f,
-            "{} with {} players, agents {}, {} games per cell on the same seeds (master seed {}){}",
-            self.game,
-            self.players,
-            self.agents.join(" | "),
-            self.games_per_cell,
-            self.master_seed,
-            if self.rotate {
-                ", agents rotated through the seats"
-            } else {
-                ""
-            }
-        )?;
-        writeln!(f)?;
-        let mut head = String::from("| cell |");
-        for s in 1..=self.players {
-            head.push_str(&format!(" seat {s} win share [95% CI] |"));
-        }
-        head.push_str(" chi-square p | Holm p | balance | capped | mean rounds |");
-        for e in &self.events {
-            head.push_str(&format!(" {} |", e.replace('_', " ")));
-        }
-        writeln!(f, "{head}")?;
-        writeln!(
-            f,
-            "|{}",
-            " --- |".repeat(self.players + 6 + self.events.len())
-        )?;
-        for c in &self.cells {
-            writeln!(f, "{}", c.table_row())?;
-        }
-        if let Some(w) = &self.capped_warning {
-            writeln!(f)?;
-            writeln!(f, "cells marked (!): {w}")?;
-        }
-        writeln!(f)?;
-        match &self.most_balanced {
-            Some(c) => writeln!(f, "most balanced cell: {c}")?,
-            None => writeln!(
-                f,
-                "no most balanced cell: every cell is decided by the round cap (more than {:.0}% of its games capped); play stronger agents (--agents greedy) or raise max_rounds",
-                100.0 * CAPPED_WARN
-            )?,
-        }
-        writeln!(
-            f,
-            "detectable effect: with {} games per cell, a seat whose win rate differs from {:.3} by {:.4} or more is found at 5% significance with 80% power",
-            self.games_per_cell, self.equal_share, self.detectable_effect
+/// The index of the `--baseline` cell among the cells `names` (the first when none is given).
+fn baseline_index(names: &[String], baseline: Option<&str>) -> Result<usize> {
+    let Some(b) = baseline else {
+        return Ok(0);
+    };
+    names.iter().position(|n| n == b.trim()).with_context(|| {
+        format!(
+            "--baseline `{b}` is not a cell of the grid; the cells are: {}",
+            names.join("; ")
         )
-    }
+    })
 }
 
-/// `--out`: one CSV row per cell, for `shifu report`.
-fn write_csv(path: &std::path::Path, r: &SweepResult) -> Result<()> {
-    shifu_engine::files::check_output(path)?;
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut head = vec!["cell".to_string(), "games".into()];
-    for s in 1..=r.players {
-        head.extend([
-            format!("win_share_{s}"),
-            format!("ci_low_{s}"),
-            format!("ci_high_{s}"),
-        ]);
+/// The `shifu seats` command that plays cell `cell` of the sweep `args` again on fresh seeds
+/// (another master seed): a cell picked as the best of a grid is favoured by its own seeds'
+/// luck, and only fresh games measure it without that bias.
+fn retest_command(args: &SweepArgs, specs: &[String], cell: &[(String, String)]) -> String {
+    let g = &args.game;
+    let mut words = vec![
+        "shifu seats".to_string(),
+        format!("--game {}", g.game),
+        format!("--players {}", specs.len()),
+        format!("--agents {}", quote(&args.run.agents)),
+        format!("--games {}", args.run.games),
+    ];
+    if let Some(d) = &g.data {
+        words.push(format!("--data {}", quote(&d.display().to_string())));
     }
-    head.extend(["chi_square_p", "holm_p", "balance", "capped", "mean_rounds"].map(String::from));
-    head.extend(r.events.iter().map(|e| format!("{e}_share")));
-    w.write_record(&head)?;
-    for c in &r.cells {
-        let st = &c.stats;
-        let mut row = vec![c.cell.clone(), r.games_per_cell.to_string()];
-        for s in &st.seats {
-            row.extend([
-                s.win_share.to_string(),
-                s.ci_low.to_string(),
-                s.ci_high.to_string(),
-            ]);
-        }
-        row.extend([
-            st.p_value.to_string(),
-            c.holm_p.unwrap_or(f64::NAN).to_string(),
-            st.balance.to_string(),
-            st.capped.share.to_string(),
-            st.mean_rounds.to_string(),
-        ]);
-        row.extend(c.event_shares.iter().map(|s| s.to_string()));
-        w.write_record(&row)?;
+    if let Some(c) = &g.config {
+        words.push(format!("--config {}", quote(&c.display().to_string())));
     }
-    Ok(shifu_engine::files::write_atomic(path, &w.into_inner()?)?)
+    let sets = g
+        .set
+        .iter()
+        .cloned()
+        .chain(cell.iter().map(|(k, v)| format!("{k}={v}")));
+    words.extend(sets.map(|s| format!("--set {}", quote(&s))));
+    if args.run.rotate {
+        words.push("--rotate".into());
+    }
+    if (args.verdict.margin - crate::equivalence::DEFAULT_MARGIN).abs() > 0.0 {
+        words.push(format!("--margin {}", args.verdict.margin));
+    }
+    words.push(format!("--seed {}", args.run.seed.wrapping_add(1)));
+    words.join(" ")
+}
+
+/// `s` quoted for a POSIX shell when it holds anything but plain word characters.
+fn quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_=.,:/+@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 #[cfg(test)]

@@ -232,14 +232,14 @@ fn tofu_run(games: u64, threads: Option<usize>) -> (shifu::setup::GameArgs, shif
 #[test]
 fn in_memory_run_caps_threads_and_stops_on_request() {
     let (game, run) = tofu_run(10, Some(1_000_000));
-    let Err(e) = shifu::play::play_in_memory(&game, &run, None) else {
+    let Err(e) = shifu::play::play_in_memory(&game, &run, 0.02, None) else {
         panic!("threads=1000000 accepted")
     };
     assert!(format!("{e:#}").contains("threads"), "{e:#}");
     let (game, run) = tofu_run(1_000_000_000, Some(2));
     let t = Instant::now();
     let mut stop = || -> anyhow::Result<()> { anyhow::bail!("interrupted") };
-    let Err(e) = shifu::play::play_in_memory_until(&game, &run, None, &mut stop) else {
+    let Err(e) = shifu::play::play_in_memory_until(&game, &run, 0.02, None, &mut stop) else {
         panic!("a billion games finished")
     };
     assert!(format!("{e:#}").contains("interrupted"), "{e:#}");

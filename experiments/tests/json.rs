@@ -75,6 +75,15 @@ fn play_json_holds_the_seat_table_of_the_text() {
     }
     let chi = format!("chi-square {:.2} on", num(&j["stats"]["chi_square"]));
     assert!(text.contains(&chi), "{chi}\n{text}");
+    let b = &j["stats"]["balance_interval"];
+    let line = format!(
+        "balance corrected for 40 games {:.4} [95% CI {:.4}, {:.4}]",
+        num(&b["corrected"]),
+        num(&b["ci_low"]),
+        num(&b["ci_high"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+    assert!(num(&b["ci_low"]) <= num(&b["corrected"]) && num(&b["corrected"]) <= 1.0);
     assert!(j["analysis"].is_null());
     assert!(num(&j["timing"]["seconds"]) >= 0.0);
 }
@@ -83,11 +92,33 @@ fn play_json_holds_the_seat_table_of_the_text() {
 fn seats_json_holds_the_contrasts_and_the_verdict() {
     let mut args = vec!["seats"];
     args.extend(PLAY);
+    args.extend(["--margin", "0.05"]);
     let (text, j) = both(&args);
     let c = &j["analysis"]["contrasts"];
     assert_eq!(c["pairs"].as_array().unwrap().len(), 3);
-    let verdict = c["verdict"].as_str().unwrap();
-    assert!(text.contains(verdict), "{verdict}\n{text}");
+    let ordering = c["ordering"].as_str().unwrap();
+    assert!(text.contains(ordering), "{ordering}\n{text}");
+    let e = &j["stats"]["equivalence"];
+    assert_eq!(num(&e["margin"]), 0.05);
+    let verdict = e["verdict"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("verdict: {}", verdict.replace('_', " "))),
+        "{verdict}\n{text}"
+    );
+    let worst = e["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["label"] == e["worst"])
+        .unwrap();
+    let line = format!(
+        "{} {:.3} [{:.3}, {:.3}]",
+        e["worst"].as_str().unwrap(),
+        num(&worst["mean"]),
+        num(&worst["ci_low"]),
+        num(&worst["ci_high"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
     let p = &c["pairs"][0];
     let line = format!(
         "  seat {} - seat {}: {:+.4}",
@@ -125,11 +156,25 @@ fn sweep_json_holds_every_cell() {
         );
         assert!(text.contains(&row), "{row}\n{text}");
     }
-    let best = format!(
-        "most balanced cell: {}",
-        j["most_balanced"].as_str().unwrap()
+    let best = &j["best"];
+    let line = format!(
+        "fairest cell by unfairness: {} ({:.4}); it is the fairest in {:.0}% of",
+        best["cell"].as_str().unwrap(),
+        num(&best["unfairness"]),
+        100.0 * num(&best["p_best"])
     );
-    assert!(text.contains(&best), "{best}\n{text}");
+    assert!(text.contains(&line), "{line}\n{text}");
+    assert!(text.contains(best["retest"].as_str().unwrap()), "{text}");
+    let d = &cells[1]["to_baseline"]["shares"][0];
+    let row = format!(
+        "| {} | {:+.4} [{:+.4}, {:+.4}] |",
+        cells[1]["cell"].as_str().unwrap(),
+        num(&d["estimate"]),
+        num(&d["ci_low"]),
+        num(&d["ci_high"])
+    );
+    assert!(text.contains(&row), "{row}\n{text}");
+    assert!(cells[0]["to_baseline"].is_null());
 }
 
 #[test]

@@ -51,7 +51,7 @@ def parallel_env(game: str = "tofu-shifu", players: int | None = None, render_mo
     return turn_based_aec_to_parallel(env(game, players=players, render_mode=render_mode, **params))
 
 
-def _run(game, players, agents, games, seed, params, data, config, rotate, threads, start=None, end=None, header=True):
+def _run(game, players, agents, games, seed, params, data, config, rotate, threads, start=None, end=None, header=True, margin=0.02):
     if isinstance(agents, (list, tuple)):
         agents = ",".join(agents)
     return _shifu.play(
@@ -68,6 +68,7 @@ def _run(game, players, agents, games, seed, params, data, config, rotate, threa
         start,
         end,
         header,
+        float(margin),
     )
 
 
@@ -125,10 +126,17 @@ def play(
 @dataclass
 class SeatAnalysis:
     """What ``shifu seats`` prints: the win share by seat with Wilson 95% intervals, mean rank
-    and score, the chi-square test against equal chances, balance, and the capped share (games
-    the round cap stopped decide nothing; ``warning`` is set above 5%). ``summary`` is the whole
-    value ``shifu play --json`` prints; ``str()`` is the text ``shifu play`` prints, both made by
-    the same Rust code."""
+    and score, the chi-square test against equal chances, balance (raw, and corrected for the game
+    count with a 95% bootstrap interval), the fairness verdict, and the capped share (games the
+    round cap stopped decide nothing; ``warning`` is set above 5%). ``summary`` is the whole value
+    ``shifu play --json`` prints; ``str()`` is the text ``shifu play`` prints, both made by the
+    same Rust code.
+
+    The verdict is an equivalence test (TOST at 5%) of every seat's win share against 1/n at
+    ``margin``: ``"fair"`` (every seat shown within the margin), ``"unfair"`` (a seat shown to
+    differ), ``"undetermined"`` (neither; ``games_needed`` is about how many games in all would
+    settle it) or ``"no_verdict"`` (the round cap decides the games). A large p-value is never
+    read as fair. A cooperative game has no seat verdict (``verdict`` is None)."""
 
     game: str
     players: int
@@ -144,6 +152,13 @@ class SeatAnalysis:
     max_rounds: int
     warning: str | None
     data: str
+    verdict: str | None = None
+    margin: float | None = None
+    p_equivalence: float | None = None
+    games_needed: int | None = None
+    verdict_text: str | None = None
+    balance_corrected: float | None = None
+    balance_ci: tuple | None = None
     extra: dict = field(default_factory=dict)
     summary: dict = field(default_factory=dict)
     text: str = ""
@@ -164,16 +179,21 @@ def seats(
     config=None,
     rotate: bool = False,
     threads: int | None = None,
+    margin: float = 0.02,
 ) -> SeatAnalysis:
-    """The seat (first-player) analysis of ``shifu seats`` for this run."""
+    """The seat (first-player) analysis of ``shifu seats`` for this run, its verdict at
+    ``margin`` (``--margin``: each seat's win share within that distance of 1/n is fair)."""
     import json
 
     import pandas as pd
 
-    _, summary_json, text = _run(game, players, agents, games, seed, params, data, config, rotate, threads, header=False)
+    _, summary_json, text = _run(game, players, agents, games, seed, params, data, config, rotate, threads, header=False, margin=margin)
     s = json.loads(summary_json)
     st = s["stats"]
     capped = st["capped"]
+    eq = st.get("equivalence") or {}
+    bal = st.get("balance_interval") or {}
+    verdict_line = next((line for line in text.splitlines() if line.startswith("verdict: ")), None)
     return SeatAnalysis(
         game=s["game"],
         players=s["players"],
@@ -189,6 +209,13 @@ def seats(
         max_rounds=capped["max_rounds"],
         warning=capped["warning"],
         data=s["data"],
+        verdict=eq.get("verdict"),
+        margin=eq.get("margin"),
+        p_equivalence=eq.get("p_equivalence"),
+        games_needed=eq.get("games_needed"),
+        verdict_text=verdict_line,
+        balance_corrected=bal.get("corrected"),
+        balance_ci=(bal["ci_low"], bal["ci_high"]) if bal else None,
         extra={k: st[k] for k in ("shared_wins", "mean_rounds", "mean_steps", "steps")},
         summary=s,
         text=text,

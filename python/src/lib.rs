@@ -192,9 +192,9 @@ fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
 }
 
 /// Plays a run in Rust on all cores; returns the CSV bytes of `shifu play --out`, the seat
-/// summary as the JSON of `shifu play --json`, and the summary's text.
+/// summary as the JSON of `shifu play --json` (its verdict at `margin`), and the summary's text.
 #[pyfunction]
-#[pyo3(signature = (game, players=None, agents="random".to_string(), games=1000, seed=1, set=Vec::new(), data=None, config=None, rotate=false, threads=None, start=None, end=None, header=true))]
+#[pyo3(signature = (game, players=None, agents="random".to_string(), games=1000, seed=1, set=Vec::new(), data=None, config=None, rotate=false, threads=None, start=None, end=None, header=true, margin=shifu::equivalence::DEFAULT_MARGIN))]
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
@@ -211,6 +211,7 @@ fn play<'py>(
     start: Option<u64>,
     end: Option<u64>,
     header: bool,
+    margin: f64,
 ) -> PyResult<(Bound<'py, PyBytes>, String, String)> {
     let g = game_args(game, players, data, config, set);
     let run = shifu::setup::RunArgs {
@@ -230,7 +231,7 @@ fn play<'py>(
             let mut stop = || -> anyhow::Result<()> {
                 Python::with_gil(|py| py.check_signals()).map_err(anyhow::Error::new)
             };
-            shifu::play::play_in_memory_until(&g, &run, range, &mut stop)
+            shifu::play::play_in_memory_until(&g, &run, margin, range, &mut stop)
         })
         .map_err(|e| match e.downcast::<PyErr>() {
             Ok(interrupt) => interrupt,

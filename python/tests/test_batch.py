@@ -66,6 +66,24 @@ def test_seats_agrees_with_the_rows():
     assert "capped" in str(s) and "chi-square" in str(s)
 
 
+def test_seats_gives_the_equivalence_verdict_at_the_margin():
+    # 60 two-seat greedy games: too few to show fairness within ±0.02 or a gap.
+    a = shifu.seats("tofu-shifu", 2, "greedy", 60, seed=1)
+    assert a.verdict == "undetermined" and a.margin == 0.02
+    assert a.games_needed > 60 and a.p_equivalence > 0.05
+    assert a.verdict_text.startswith("verdict: undetermined at ±0.02")
+    assert a.summary["stats"]["equivalence"]["verdict"] == a.verdict
+    assert a.balance_ci[0] <= a.balance_corrected <= a.balance_ci[1] <= 1.0
+    # The same games within ±0.3: every seat is shown inside it.
+    b = shifu.seats("tofu-shifu", 2, "greedy", 60, seed=1, margin=0.3)
+    assert b.verdict == "fair" and b.p_equivalence < 0.05 and b.games_needed is None
+    assert b.verdict_text.startswith("verdict: fair within ±0.3")
+    # A cooperative game has no seat verdict.
+    assert shifu.seats("wok-star", 2, "greedy", 4, seed=1).verdict is None
+    with pytest.raises(ValueError, match="margin"):
+        shifu.seats("tofu-shifu", 2, "greedy", 10, margin=0.7)
+
+
 def test_bad_runs_are_refused_with_the_reason():
     with pytest.raises(ValueError, match="unknown game"):
         shifu.play("go", 2, "random", 10)

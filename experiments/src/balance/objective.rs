@@ -105,9 +105,7 @@ impl Plan {
     /// margin.
     pub fn new<G: Playable>(specs: &[String], seats: usize, margin: f64) -> Result<Plan> {
         let mut plan = Plan {
-            start_player: G::EVENTS
-                .iter()
-                .position(|e| e.column == "start_player" && e.kind == EventKind::Seat),
+            start_player: crate::summary::start_event(G::EVENTS),
             ..Plan::default()
         };
         for spec in specs {
@@ -279,7 +277,7 @@ impl Plan {
         let start = self
             .start_player
             .and_then(|e| r.events[e])
-            .map_or(0, |s| (s as usize).saturating_sub(1) % seats.max(1));
+            .map_or(0, |s| crate::summary::start_seat(s) % seats.max(1));
         let stats = self
             .columns
             .iter()
