@@ -338,6 +338,8 @@ impl TofuShifu {
                 .map(|x| x.id.clone())
                 .unwrap_or_else(|| format!("#{t}"))
         };
+        let card_in = |c: CardId| c.get().map_or_else(|| "(no card)".into(), card);
+        let tile_in = |t: TileId| t.get().map_or_else(|| "(no customer)".into(), tile);
         match a {
             Action::ClaimTown(i) => format!(
                 "complete Town objective {}",
@@ -394,28 +396,30 @@ impl TofuShifu {
             Action::ServeCustomer { table, seat, dish } => format!(
                 "serve {} to {} at table {}",
                 dish.name(),
-                tile(s.me().tables[table as usize % MAX_TABLES][seat as usize % SEATS_PER_TABLE]),
+                tile_in(
+                    s.me().tables[table as usize % MAX_TABLES][seat as usize % SEATS_PER_TABLE]
+                ),
                 u32::from(table) + 1
             ),
             Action::SellToMarket(d) => format!("sell {} to the market", d.name()),
             Action::EndServe => "end serving".into(),
-            Action::CleanTable { table, objective } if objective == NONE => {
+            Action::CleanTable { table, objective } if objective.is_none() => {
                 format!("clean up table {}", u32::from(table) + 1)
             }
             Action::CleanTable { table, objective } => format!(
                 "clean up table {} completing restaurant objective {}",
                 u32::from(table) + 1,
-                card(objective)
+                card_in(objective)
             ),
             Action::EndCheckout => "end checkout".into(),
             Action::Hire(i) => format!(
                 "hire {} from market slot {}",
-                card(s.market[i as usize % MAX_MARKET]),
+                card_in(s.market[i as usize % MAX_MARKET]),
                 u32::from(i) + 1
             ),
             Action::Buy(i) => format!(
                 "buy {} from market slot {}",
-                card(s.market[i as usize % MAX_MARKET]),
+                card_in(s.market[i as usize % MAX_MARKET]),
                 u32::from(i) + 1
             ),
             Action::EndBuying => "stop buying and refill hand".into(),
