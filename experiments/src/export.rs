@@ -182,6 +182,8 @@ fn settings<G: Playable>(game: &G, args: &ExportArgs, specs: &[String]) -> Resul
             seed_rule: "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into(),
             data_hash: fnv_hex(&game.data_text()),
             inputs: weights_inputs(specs)?,
+            // The archive has no event columns.
+            events: None,
         },
         every: args.every,
         store: args.store,
