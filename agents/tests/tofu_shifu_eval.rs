@@ -2,7 +2,7 @@
 //! ends by the rules.
 
 use shifu_agents::{build_agent, game_seed, play_game, Agent, Evaluate, TofuShifuWeights};
-use shifu_engine::tofu_shifu::{CardData, Params, State, TofuShifu, NONE};
+use shifu_engine::tofu_shifu::{CardData, CardId, Params, State, TileId, TofuShifu};
 use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game};
 
@@ -25,8 +25,8 @@ fn take(g: &TofuShifu, s: &mut State, id: &str, put: impl FnOnce(&mut State, u12
     let bit = 1u128 << c;
     s.deck &= !bit;
     for slot in s.market.iter_mut() {
-        if *slot == c {
-            *slot = NONE;
+        if *slot == CardId::new(c) {
+            *slot = CardId::NONE;
         }
     }
     for p in s.players.iter_mut() {
@@ -121,7 +121,7 @@ fn restaurant_progress_counts_each_table_once() {
     let mut s = bare(&g);
     let c1 = g.data.customers.iter().position(|c| c.id == "C01").unwrap() as u8;
     s.bag &= !(1u64 << c1);
-    s.players[0].tables[0][0] = c1;
+    s.players[0].tables[0][0] = TileId::new(c1);
     s.players[0].served[0][0] = 0b11;
     take(&g, &mut s, "P14", |s, b| s.players[0].objective_zone |= b);
     let one = g.evaluate(&s, 0, &w);

@@ -6,7 +6,7 @@
 //!     cargo run --release -p shifu-engine --example ginza_step_mix [GAMES]   # default 1000
 use rand::Rng;
 use shifu_engine::ginza_retro_cafe::data::Condition;
-use shifu_engine::ginza_retro_cafe::{GinzaData, GinzaRetroCafe, Params, Phase, NONE};
+use shifu_engine::ginza_retro_cafe::{GinzaData, GinzaRetroCafe, Params, Phase};
 use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game};
 use std::collections::BTreeMap;
@@ -37,10 +37,13 @@ fn main() {
                     let dice = &s.dice[usize::from(seat)];
                     for pl in s.places.iter().filter(|p| p.occupied()) {
                         for slot in 0..3 {
-                            if pl.orders[slot] == NONE || pl.tokens[slot] != NONE {
+                            let Some(order) = pl.orders[slot].index() else {
+                                continue;
+                            };
+                            if pl.tokens[slot].is_some() {
                                 continue;
                             }
-                            match g.data.orders[usize::from(pl.orders[slot])].serve {
+                            match g.data.orders[order].serve {
                                 Condition::Faces(_) => dishes += 1,
                                 Condition::SumAtLeast(_) => {
                                     drinks += 1;

@@ -182,7 +182,7 @@ pub fn tofu_shifu_action(b: &mut Bytes) -> ts::Action {
         14 => A::EndServe,
         15 => A::CleanTable {
             table: x,
-            objective: y,
+            objective: ts::CardId::from_byte(y),
         },
         16 => A::EndCheckout,
         17 => A::Hire(x),

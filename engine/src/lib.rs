@@ -21,6 +21,7 @@ pub mod game;
 pub mod ginza_retro_cafe;
 pub mod hostile;
 mod listing;
+pub mod optional_id;
 pub mod param_file;
 pub mod perft;
 pub mod present;

@@ -66,8 +66,10 @@ macro_rules! stats {
     };
 }
 
-/// What a per-game event column holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a per-game event column holds (recorded in a run's manifest as `ran_out`, `seat` or
+/// `count`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EventKind {
     /// A shared supply ran out in round N (the cell): sweeps and calibrations show the share of
     /// games in which it happened.

@@ -5,7 +5,7 @@ mod common;
 
 use rand::{Rng, SeedableRng};
 use shifu_engine::ginza_retro_cafe::params::{DrinkDice, SetupTie, StartTie};
-use shifu_engine::ginza_retro_cafe::{Action, GinzaRetroCafe, Params, Phase, State};
+use shifu_engine::ginza_retro_cafe::{Action, CardId, GinzaRetroCafe, Params, Phase, State};
 use shifu_engine::perft::perft;
 use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game, GameRng};
@@ -192,11 +192,13 @@ fn a_seat_never_sees_another_seats_hidden_cards() {
     assert_eq!(o.state.bonus_hand[0], s.bonus_hand[0]);
     for j in 1..3 {
         assert_eq!(
-            o.state.bonus_hand[j], [255; 2],
+            o.state.bonus_hand[j],
+            [CardId::NONE; 2],
             "seat {j}'s bonus cards are hidden"
         );
         assert_eq!(
-            o.state.card_dealt[j], [255; 2],
+            o.state.card_dealt[j],
+            [CardId::NONE; 2],
             "seat {j}'s declined card is hidden"
         );
         assert_eq!(
@@ -209,7 +211,7 @@ fn a_seat_never_sees_another_seats_hidden_cards() {
     // Before the reveal, another seat's choice is hidden.
     let mut s = g.new_state(&mut rng_from_seed(4));
     g.apply(&mut s, Action::ChooseCard(1), &mut rng);
-    assert_eq!(g.observation(&s, 1).state.card[0], 255);
+    assert_eq!(g.observation(&s, 1).state.card[0], CardId::NONE);
     assert_eq!(g.observation(&s, 0).state.card[0], s.card_dealt[0][1]);
 }
 

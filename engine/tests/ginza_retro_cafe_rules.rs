@@ -3,7 +3,7 @@
 
 use shifu_engine::ginza_retro_cafe::params::{SetupTie, StartTie};
 use shifu_engine::ginza_retro_cafe::{
-    Action, GinzaRetroCafe, Params, Phase, Place, Serve, State, NONE,
+    Action, CardId, GinzaRetroCafe, Params, Phase, Place, SeatId, Serve, State,
 };
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
@@ -41,6 +41,11 @@ fn seat0_turn(g: &GinzaRetroCafe, seed: u64) -> (State, GameRng) {
     (s, rng)
 }
 
+/// The index of a card id known to be there.
+fn ix(c: CardId) -> usize {
+    c.index().expect("a card")
+}
+
 fn order_id(g: &GinzaRetroCafe, name: &str) -> u8 {
     g.data.orders.iter().position(|o| o.name == name).unwrap() as u8
 }
@@ -50,30 +55,28 @@ fn put_order(g: &GinzaRetroCafe, s: &mut State, p: usize, name: &str) {
     let new = order_id(g, name);
     let old = s.places[p].orders[0];
     assert_eq!(
-        g.data.orders[usize::from(old)].rank,
+        g.data.orders[ix(old)].rank,
         g.data.orders[usize::from(new)].rank
     );
     if s.order_deck & (1 << new) != 0 {
         s.order_deck &= !(1 << new);
-        s.order_deck |= 1 << old;
+        s.order_deck |= 1 << ix(old);
     } else {
         let (q, k) = (0..3)
             .flat_map(|q| (0..3).map(move |k| (q, k)))
-            .find(|&(q, k)| s.places[q].orders[k] == new)
+            .find(|&(q, k)| s.places[q].orders[k] == CardId::new(new))
             .expect("the order is in the deck or at a customer");
         s.places[q].orders[k] = old;
     }
-    s.places[p].orders[0] = new;
+    s.places[p].orders[0] = CardId::new(new);
 }
 
 /// Finds a place whose first order is rank I, and a rank-I order by name goes there.
 fn rank_one_place(g: &GinzaRetroCafe, s: &mut State, name: &str) -> usize {
     let p = (0..3)
-        .find(|&p| {
-            s.places[p].occupied() && g.data.orders[usize::from(s.places[p].orders[0])].rank == 0
-        })
+        .find(|&p| s.places[p].occupied() && g.data.orders[ix(s.places[p].orders[0])].rank == 0)
         .expect("a customer with a rank I order");
-    if g.data.orders[usize::from(s.places[p].orders[0])].name != name {
+    if g.data.orders[ix(s.places[p].orders[0])].name != name {
         put_order(g, s, p, name);
     }
     p
@@ -135,12 +138,12 @@ fn each_player_is_dealt_two_player_cards_and_keeps_one_hidden_until_all_are_reve
     let mut rng = rng_from_seed(1);
     let mut s = g.new_state(&mut rng);
     assert_eq!(s.card_box.count_ones(), 0, "4 players x 2 cards = all 8");
-    assert!(s.card_dealt[..4].iter().flatten().all(|&c| c != NONE));
+    assert!(s.card_dealt[..4].iter().flatten().all(|c| c.is_some()));
     g.apply_checked(&mut s, Action::ChooseCard(1), &mut rng)
         .unwrap();
     assert_eq!(s.card[0], s.card_dealt[0][1]);
     assert!(!s.cards_revealed());
-    assert_eq!(g.observation(&s, 1).state.card[0], NONE);
+    assert_eq!(g.observation(&s, 1).state.card[0], CardId::NONE);
     let g3 = game(3);
     let s3 = g3.new_state(&mut rng_from_seed(1));
     assert_eq!(s3.card_box.count_ones(), 2, "two cards stay in the box");
@@ -170,7 +173,7 @@ fn each_player_starts_with_five_rolled_dice_and_kiku_takes_a_sixth() {
 }
 
 fn g_name(s: &State, seat: usize) -> String {
-    game(4).data.players[usize::from(s.card[seat])].name.clone()
+    game(4).data.players[ix(s.card[seat])].name.clone()
 }
 
 #[test]
@@ -215,7 +218,7 @@ fn start_the_game_with_abilities_apply_after_the_draft() {
     for seed in 0..30 {
         let (s, _) = first_turn(&g, seed);
         for seat in 0..4 {
-            let pc = &g.data.players[usize::from(s.card[seat])];
+            let pc = &g.data.players[ix(s.card[seat])];
             assert_eq!(s.levels[seat], pc.start_levels(), "{}", pc.name);
             found += usize::from(pc.name == "Yuko" && s.levels[seat][0] == 2);
         }
@@ -262,7 +265,7 @@ fn the_customer_deck_is_one_customer_per_player_of_each_time_of_day_morning_firs
     // The first three to arrive are the three Morning customers.
     assert_eq!(s.arrived[0].count_ones(), 3);
     assert_eq!(s.deck[0], 0);
-    assert!(s.places.iter().all(|p| p.card / 16 == 0));
+    assert!(s.places.iter().all(|p| ix(p.card) / 16 == 0));
 }
 
 #[test]
@@ -271,10 +274,10 @@ fn three_customers_arrive_each_with_a_time_marker_on_2_and_the_orders_its_card_l
     let (s, _) = first_turn(&g, 6);
     for pl in &s.places {
         assert_eq!(pl.time, 2);
-        let c = &g.data.customers[usize::from(pl.card / 16)][usize::from(pl.card % 16)];
+        let c = &g.data.customers[ix(pl.card) / 16][ix(pl.card) % 16];
         assert_eq!(pl.order_count(), c.orders.len());
         for (k, &rank) in c.orders.iter().enumerate() {
-            assert_eq!(g.data.orders[usize::from(pl.orders[k])].rank, rank);
+            assert_eq!(g.data.orders[ix(pl.orders[k])].rank, rank);
         }
     }
     let purple: u8 = s.common.iter().sum();
@@ -299,7 +302,7 @@ fn a_drink_is_served_by_dice_adding_up_to_n_or_more() {
         "more dice than needed (`any`)"
     );
     let order = s.places[p].orders[0];
-    let coins = g.data.orders[usize::from(order)].coins;
+    let coins = g.data.orders[ix(order)].coins;
     g.apply_checked(
         &mut s,
         Action::Serve(Serve {
@@ -319,7 +322,7 @@ fn a_drink_is_served_by_dice_adding_up_to_n_or_more() {
     );
     assert_eq!(s.coins[0], u16::from(coins));
     assert!(
-        s.places[p].tokens[0] == 0 || s.won_orders[0] & (1 << order) != 0,
+        s.places[p].tokens[0] == SeatId::new(0) || s.won_orders[0] & (1 << ix(order)) != 0,
         "the token is on the order (or the customer was served)"
     );
     // Minimal: no die can be left out.
@@ -365,7 +368,7 @@ fn a_common_die_may_be_added_for_3_yen() {
     let sv = serves(&g, &s, p);
     assert_eq!(sv.len(), 1);
     assert_eq!((sv[0].dice, sv[0].common), (faces(&[3]), 3));
-    let coins = g.data.orders[usize::from(s.places[p].orders[0])].coins;
+    let coins = g.data.orders[ix(s.places[p].orders[0])].coins;
     g.apply_checked(&mut s, Action::Serve(sv[0]), &mut rng)
         .unwrap();
     assert_eq!(
@@ -393,7 +396,7 @@ fn tsurus_drink_bonus_is_offered_whether_or_not_a_common_die_is_affordable() {
         .iter()
         .position(|c| c.name == "Tsuru")
         .unwrap() as u8;
-    s.card[0] = tsuru;
+    s.card[0] = CardId::new(tsuru);
     s.bonus_used = 0;
     let p = rank_one_place(&g, &mut s, "Blend Coffee"); // 7+
     s.dice[0] = faces(&[1, 4]); // 5: short by 2
@@ -431,10 +434,9 @@ fn tsurus_drink_bonus_is_offered_whether_or_not_a_common_die_is_affordable() {
 /// A 2-player game with a one-order customer at place `p` (its other orders removed).
 fn one_order_customer(g: &GinzaRetroCafe, s: &mut State, p: usize) {
     for k in 1..3 {
-        let o = s.places[p].orders[k];
-        if o != NONE {
+        if let Some(o) = s.places[p].orders[k].get() {
             s.order_deck |= 1 << o;
-            s.places[p].orders[k] = NONE;
+            s.places[p].orders[k] = CardId::NONE;
         }
     }
     let _ = g;
@@ -463,7 +465,7 @@ fn a_served_customer_gives_each_token_owner_its_order_card_and_the_token_back() 
     )
     .unwrap();
     assert!(
-        s.won_orders[0] & (1 << order) != 0,
+        s.won_orders[0] & (1 << ix(order)) != 0,
         "the order card is taken"
     );
     assert_eq!(s.tokens[0], tokens, "the token came back at once");
@@ -481,16 +483,15 @@ fn two_tokens_on_one_customer_earn_2_yen() {
     let p = (0..3)
         .find(|&p| s.places[p].order_count() >= 2)
         .expect("a customer with 2+ orders");
-    let o = s.places[p].orders[2];
-    if o != NONE {
+    if let Some(o) = s.places[p].orders[2].get() {
         s.order_deck |= 1 << o;
-        s.places[p].orders[2] = NONE;
+        s.places[p].orders[2] = CardId::NONE;
     }
     let mut last = (0u16, 0u16);
     for slot in 0..2u8 {
         s.phase = Phase::Turn { seat: 0 };
         s.tokens[0] = 2;
-        let order = &g.data.orders[usize::from(s.places[p].orders[usize::from(slot)])];
+        let order = &g.data.orders[ix(s.places[p].orders[usize::from(slot)])];
         let need = match order.serve {
             Condition::Faces(f) => f,
             Condition::SumAtLeast(n) => [0, 0, 0, 0, 0, n.div_ceil(6)],
@@ -544,7 +545,7 @@ fn raising_an_arrange_level_needs_4_vp_of_matching_colour_orders_and_3_yen() {
 fn the_dice_limit_rises_for_4_4_6_6_yen_and_the_new_die_is_rolled() {
     let g = game(2);
     let (mut s, mut rng) = seat0_turn(&g, 13);
-    s.card[0] = 0; // Yuko: limit 5
+    s.card[0] = CardId::new(0); // Yuko: limit 5
     s.limit[0] = 5;
     s.dice[0] = faces(&[1, 1, 1, 1, 1]);
     for (price, limit) in [(4, 6), (4, 7), (6, 8), (6, 9)] {
@@ -687,7 +688,7 @@ fn wash_dishes_spends_ones_for_1_3_5_7_yen() {
     for (ones, coins) in [(0u8, 1u16), (1, 3), (2, 5), (3, 7)] {
         let g = game(2);
         let (mut s, mut rng) = seat0_turn(&g, 18);
-        s.card[0] = 0; // Yuko: the standard table
+        s.card[0] = CardId::new(0); // Yuko: the standard table
         s.coins[0] = 0;
         s.dice[0] = faces(&[1, 1, 1, 1, 4]);
         let washes: Vec<u8> = counts(&g, &s, |a| match a {
@@ -720,7 +721,7 @@ fn at_the_end_of_a_round_time_markers_tick_and_a_customer_on_1_leaves_unserved()
     let g = game(2);
     let (mut s, mut rng) = seat0_turn(&g, 19);
     // Seat 0 puts a token on place 0's first order; the customer then runs out of time.
-    s.places[0].tokens[0] = 0;
+    s.places[0].tokens[0] = SeatId::new(0);
     s.tokens[0] -= 1;
     let orders = s.places[0].orders;
     s.places[0].time = 1;
@@ -730,7 +731,7 @@ fn at_the_end_of_a_round_time_markers_tick_and_a_customer_on_1_leaves_unserved()
     assert_eq!(s.left_unserved, 1);
     assert_eq!(s.places[1].card, card1);
     assert_eq!(s.places[1].time, 1, "2 becomes 1");
-    for o in orders.iter().filter(|&&o| o != NONE) {
+    for o in orders.iter().filter_map(|o| o.get()) {
         assert!(s.order_discard & (1 << o) != 0, "its orders are discarded");
     }
     assert_eq!(s.places[0].time, 2, "a new customer arrives with 2");
@@ -746,11 +747,11 @@ fn at_the_end_of_a_round_time_markers_tick_and_a_customer_on_1_leaves_unserved()
 fn tokens_on_orders_stay_at_the_end_of_a_round() {
     let g = game(2);
     let (mut s, mut rng) = seat0_turn(&g, 20);
-    s.places[1].tokens[0] = 0;
+    s.places[1].tokens[0] = SeatId::new(0);
     s.tokens[0] -= 1;
     s.places[1].time = 2;
     end_round_now(&g, &mut s, &mut rng);
-    assert_eq!(s.places[1].tokens[0], 0);
+    assert_eq!(s.places[1].tokens[0], SeatId::new(0));
     assert_eq!(
         s.tokens[0],
         g.tokens_each() - 1,
@@ -862,7 +863,7 @@ fn score_is_order_vp_plus_met_bonus_vp_plus_1_per_4_yen() {
         .iter()
         .position(|b| b.name == "Cafe of Dreams")
         .unwrap() as u8;
-    s.bonus_hand[0] = [drink_master, cafe];
+    s.bonus_hand[0] = [CardId::new(drink_master), CardId::new(cafe)];
     s.won_orders[1] = 0;
     let p = g.points(&s, 0);
     assert_eq!((p.orders, p.bonus, p.coins), (4, 5, 2));
@@ -896,7 +897,7 @@ fn most_bonuses_include_ties_and_need_at_least_one_card() {
 fn ties_go_to_more_order_points_then_the_win_is_shared() {
     let g = game(2);
     let (mut s, _) = seat0_turn(&g, 26);
-    s.bonus_hand = [[NONE; 2]; 4];
+    s.bonus_hand = [[CardId::NONE; 2]; 4];
     s.won_orders = [0; 4];
     s.won_orders[0] = 1 << order_id(&g, "Iced Coffee"); // 3 VP
     s.coins = [4, 16, 0, 0]; // seat 0: 3 + 1 = 4; seat 1: 0 + 4 = 4
@@ -915,7 +916,7 @@ fn the_finite_bank_pays_what_it_holds() {
     for (finite, paid) in [(true, 1), (false, 7)] {
         let g = game_with(2, |p| p.finite_bank = finite);
         let (mut s, mut rng) = seat0_turn(&g, 27);
-        s.card[0] = 0;
+        s.card[0] = CardId::new(0);
         s.coins = [0, 69, 0, 0];
         s.dice[0] = faces(&[1, 1, 1]);
         g.apply_checked(&mut s, Action::Wash(3), &mut rng).unwrap();
@@ -935,7 +936,13 @@ fn without_stacked_tokens_a_spot_takes_one_token_a_round_and_no_turn_dead_ends()
     // With every spot taken and nothing to serve, the token is set aside.
     s.parked_on[0] = 0b1111;
     for p in &mut s.places {
-        p.tokens = p.orders.map(|o| if o == NONE { NONE } else { 1 });
+        p.tokens = p.orders.map(|o| {
+            if o.is_none() {
+                SeatId::NONE
+            } else {
+                SeatId::new(1)
+            }
+        });
     }
     assert_eq!(legal(&g, &s), [Action::Stop]);
 }

@@ -341,8 +341,14 @@ fn ginza_state_fields_found_unchecked_are_refused_naming_them() {
     assert!(s.round >= 1, "{:?}", s.phase);
     let boxed = (0..16u8).find(|c| s.card_box & (1 << c) != 0).unwrap();
     let cases: Vec<(&str, Mutation)> = vec![
-        ("bonus_passed", Box::new(|s| s.bonus_passed[0][0] = 12)),
-        ("bonus_passed", Box::new(|s| s.bonus_passed[1][1] = 200)),
+        (
+            "bonus_passed",
+            Box::new(|s| s.bonus_passed[0][0] = gz::CardId::new(12)),
+        ),
+        (
+            "bonus_passed",
+            Box::new(|s| s.bonus_passed[1][1] = gz::CardId::new(200)),
+        ),
         ("start_player", Box::new(|s| s.start_player = 3)),
         ("first_start", Box::new(|s| s.first_start = 3)),
         ("parked_on", Box::new(|s| s.parked_on[0] |= 1 << 6)),
@@ -356,7 +362,7 @@ fn ginza_state_fields_found_unchecked_are_refused_naming_them() {
         ("bonus_used", Box::new(|s| s.bonus_used = 0b1000)),
         (
             "card_dealt",
-            Box::new(move |s| s.card_box |= 1 << s.card_dealt[0][1]),
+            Box::new(move |s| s.card_box |= 1 << s.card_dealt[0][1].get().unwrap()),
         ),
         ("card_box", Box::new(move |s| s.card_box &= !(1 << boxed))),
         ("round", Box::new(|s| s.round = 200)),

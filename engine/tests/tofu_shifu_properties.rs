@@ -359,7 +359,9 @@ const MUTATIONS: &[Mutation] = &[
     ("turns", |s, v| s.turns = v as u32),
     ("capped", |s, v| s.capped = v % 2 == 1),
     ("deck", |s, v| s.deck ^= 1u128 << (v % 128)),
-    ("market", |s, v| s.market[(v % 8) as usize] = (v >> 3) as u8),
+    ("market", |s, v| {
+        s.market[(v % 8) as usize] = CardId::from_byte((v >> 3) as u8)
+    }),
     ("bag", |s, v| s.bag ^= 1u64 << (v % 64)),
     ("drawn", |s, v| s.drawn ^= 1u64 << (v % 64)),
     ("town_display", |s, v| s.town_display ^= 1 << (v % 16)),
@@ -370,9 +372,11 @@ const MUTATIONS: &[Mutation] = &[
     ("reserve_dishes", |s, v| {
         s.reserve_dishes[(v % 4) as usize] = (v >> 2) as i16
     }),
-    ("end_trigger", |s, v| s.end_trigger = v as u8),
+    ("end_trigger", |s, v| {
+        s.end_trigger = SeatId::from_byte(v as u8)
+    }),
     ("deck_out_round", |s, v| s.deck_out_round = v as u16),
-    ("turn.card", |s, v| s.turn.card = v as u8),
+    ("turn.card", |s, v| s.turn.card = CardId::from_byte(v as u8)),
     ("turn.pending", |s, v| {
         s.turn.pending[(v % 5) as usize] = (v >> 3) as u8
     }),
@@ -405,7 +409,7 @@ const MUTATIONS: &[Mutation] = &[
     }),
     ("players.tables", |s, v| {
         s.players[(v % 4) as usize].tables[((v >> 2) % 4) as usize][((v >> 4) % 2) as usize] =
-            (v >> 5) as u8
+            TileId::from_byte((v >> 5) as u8)
     }),
     ("players.served", |s, v| {
         s.players[(v % 4) as usize].served[((v >> 2) % 4) as usize][((v >> 4) % 2) as usize] =
@@ -441,30 +445,33 @@ fn loaded_states_out_of_range_or_inconsistent_are_refused_naming_the_field() {
         ("round", Box::new(|s| s.round = 0)),
         ("turns", Box::new(|s| s.turns = 9)),
         ("marker", Box::new(|s| s.players[0].marker = 9)),
-        ("market[0]", Box::new(|s| s.market[0] = 200)),
-        ("market[6]", Box::new(|s| s.market[6] = 3)),
-        ("turn.card", Box::new(|s| s.turn.card = 200)),
+        ("market[0]", Box::new(|s| s.market[0] = CardId::new(200))),
+        ("market[6]", Box::new(|s| s.market[6] = CardId::new(3))),
+        ("turn.card", Box::new(|s| s.turn.card = CardId::new(200))),
         ("coins", Box::new(|s| s.players[0].coins = 200)),
         ("flags", Box::new(|s| s.players[1].dish_flags[0] = 9)),
         ("bonuses", Box::new(|s| s.players[0].bonuses = 1)),
         (
             "tables[0][0]",
-            Box::new(|s| s.players[0].tables[0][0] = 200),
+            Box::new(|s| s.players[0].tables[0][0] = TileId::new(200)),
         ),
         ("served[0][0]", Box::new(|s| s.players[0].served[0][0] = 16)),
-        ("end_trigger", Box::new(|s| s.end_trigger = 7)),
+        ("end_trigger", Box::new(|s| s.end_trigger = SeatId::new(7))),
         ("deck_out_round", Box::new(|s| s.deck_out_round = 50)),
         ("coin_stack_taken", Box::new(|s| s.coin_stack_taken = 9)),
         ("capped", Box::new(|s| s.capped = true)),
         ("phase", Box::new(|s| s.turn.phase = Phase::RestDiscard)),
         ("hand", Box::new(|s| s.players[0].hand |= 1u128 << 100)),
-        ("card(s)", Box::new(move |s| s.market[0] = hand_card)),
+        (
+            "card(s)",
+            Box::new(move |s| s.market[0] = CardId::new(hand_card)),
+        ),
         (
             "tile",
             Box::new(move |s| {
                 s.bag &= !(1 << tile);
-                s.players[0].tables[0][0] = tile;
-                s.players[1].tables[0][0] = tile;
+                s.players[0].tables[0][0] = TileId::new(tile);
+                s.players[1].tables[0][0] = TileId::new(tile);
             }),
         ),
     ];

@@ -182,6 +182,8 @@ fn settings<G: Playable>(game: &G, args: &ExportArgs, specs: &[String]) -> Resul
             seed_rule: "game i plays with seed splitmix64(master_seed ^ splitmix64(i)); the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into(),
             data_hash: fnv_hex(&game.data_text()),
             inputs: weights_inputs(specs)?,
+            // The archive has no event columns.
+            events: None,
         },
         every: args.every,
         store: args.store,
@@ -258,55 +260,12 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games 0: nothing to export");
     }
-    let len = game.observation_len();
-    let actions = game.action_count();
-    let columns = [
-        ("game", Dtype::I64, None),
-        ("seed", Dtype::U64, None),
-        ("seat", Dtype::U8, None),
-        ("step", Dtype::I64, None),
-        ("observation", Dtype::F32, Some(len)),
-        ("mask", Dtype::U8, Some(actions.div_ceil(8))),
-        ("action", Dtype::I64, None),
-        ("reward", Dtype::F32, Some(seats)),
-        ("score", Dtype::F32, Some(seats)),
-        ("capped", Dtype::U8, None),
-        ("action_count", Dtype::I64, None),
-    ];
+    let (len, actions) = (game.observation_len(), game.action_count());
+    let columns = archive_columns(len, actions, seats);
     let settings = settings(&game, args, &specs)?;
     let (mut npz, mut mark) = open_archive(args, &columns, &settings)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
-    let batch = 4 * pool.current_num_threads() as u64;
-    let bar = progress_bar(args.games, args.quiet);
-    bar.set_position(mark.games);
     let started = std::time::Instant::now();
-    let kill_after: Option<u64> = std::env::var(KILL_AFTER).ok().and_then(|v| v.parse().ok());
-    let mut saved = std::time::Instant::now();
-    while mark.games < args.games {
-        let (first, last) = (mark.games, (mark.games + batch).min(args.games));
-        let games: Vec<GameRows> = pool.install(|| {
-            (first..last)
-                .into_par_iter()
-                .map(|i| play_recorded(&game, &specs, args.seed, i))
-                .collect::<Result<_>>()
-        })?;
-        for (k, g) in games.iter().enumerate() {
-            mark.decisions += write_game(&mut npz, first + k as u64, g, seats, args.every)?;
-            mark.capped += u64::from(g.outcome.capped);
-        }
-        mark.games = last;
-        bar.inc(last - first);
-        if kill_after.is_some() || saved.elapsed().as_secs() >= CHECKPOINT_SECONDS {
-            npz.checkpoint(serde_json::to_value(mark)?)?;
-            saved = std::time::Instant::now();
-            if kill_after.is_some_and(|n| last >= n) {
-                kill_self();
-            }
-        }
-    }
-    bar.finish_and_clear();
+    export_games(&game, args, &specs, &mut npz, &mut mark)?;
     npz.columns[10].i64(actions as i64)?;
     let rows = npz.finish()?;
     debug_assert_eq!(rows, mark.decisions);
@@ -329,6 +288,72 @@ fn run_game<G: Playable + 'static>(args: &ExportArgs) -> Result<()> {
     if let Some(w) = crate::stats::capped_warning(mark.capped, args.games, game.max_rounds()) {
         eprintln!("{w}");
     }
+    Ok(())
+}
+
+/// The archive's columns: name, type and values a row (`None`: one). `action_count` (the last)
+/// holds one row, written at the end.
+fn archive_columns(
+    len: usize,
+    actions: usize,
+    seats: usize,
+) -> [(&'static str, Dtype, Option<usize>); 11] {
+    [
+        ("game", Dtype::I64, None),
+        ("seed", Dtype::U64, None),
+        ("seat", Dtype::U8, None),
+        ("step", Dtype::I64, None),
+        ("observation", Dtype::F32, Some(len)),
+        ("mask", Dtype::U8, Some(actions.div_ceil(8))),
+        ("action", Dtype::I64, None),
+        ("reward", Dtype::F32, Some(seats)),
+        ("score", Dtype::F32, Some(seats)),
+        ("capped", Dtype::U8, None),
+        ("action_count", Dtype::I64, None),
+    ]
+}
+
+/// Plays the games from `mark` on, in batches over the thread pool, writing each game's rows in
+/// order and checkpointing the archive every [`CHECKPOINT_SECONDS`].
+fn export_games<G: Playable + 'static>(
+    game: &G,
+    args: &ExportArgs,
+    specs: &[String],
+    npz: &mut NpzWriter,
+    mark: &mut Mark,
+) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let batch = 4 * pool.current_num_threads() as u64;
+    let bar = progress_bar(args.games, args.quiet);
+    bar.set_position(mark.games);
+    let kill_after: Option<u64> = std::env::var(KILL_AFTER).ok().and_then(|v| v.parse().ok());
+    let mut saved = std::time::Instant::now();
+    while mark.games < args.games {
+        let (first, last) = (mark.games, (mark.games + batch).min(args.games));
+        let games: Vec<GameRows> = pool.install(|| {
+            (first..last)
+                .into_par_iter()
+                .map(|i| play_recorded(game, specs, args.seed, i))
+                .collect::<Result<_>>()
+        })?;
+        for (k, g) in games.iter().enumerate() {
+            let seats = game.num_seats();
+            mark.decisions += write_game(npz, first + k as u64, g, seats, args.every)?;
+            mark.capped += u64::from(g.outcome.capped);
+        }
+        mark.games = last;
+        bar.inc(last - first);
+        if kill_after.is_some() || saved.elapsed().as_secs() >= CHECKPOINT_SECONDS {
+            npz.checkpoint(serde_json::to_value(*mark)?)?;
+            saved = std::time::Instant::now();
+            if kill_after.is_some_and(|n| last >= n) {
+                kill_self();
+            }
+        }
+    }
+    bar.finish_and_clear();
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 
 use crate::games::Playable;
 use crate::row::Columns;
-use crate::runfile::{fnv_hex, Manifest, RunFile};
+use crate::runfile::{fnv_hex, EventColumn, Manifest, RunFile};
 use crate::seats::Contrasts;
 use crate::setup::{GameArgs, RunArgs, VerdictArgs};
 use crate::summary::{position_units, start_event, RunInfo, SeatSummary, Timing};
@@ -245,6 +245,7 @@ fn manifest<G: Playable>(
         shard: shard.2.clone(),
         data_hash: fnv_hex(&game.data_text()),
         inputs: weights_inputs(specs)?,
+        events: Some(EventColumn::all(G::EVENTS)),
         seed_rule: if run.rotate {
             "seat rotation: game i plays seed splitmix64(master_seed ^ splitmix64(i / players)) with the agents rotated by i mod players; the game's RNG is ChaCha8 stream 0 of that seed, seat s's agent stream s+1".into()
         } else {

@@ -10,6 +10,7 @@ use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use plotters::prelude::*;
+use shifu_engine::present::EventKind;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -40,7 +41,7 @@ pub fn run(args: ReportArgs) -> Result<()> {
             args.input.display()
         );
     }
-    let manifest = read_manifest(&args.input);
+    let manifest = crate::runfile::read_manifest(&args.input);
     // A run played with --rotate says so in its manifest: its unit is then a seed.
     let rotate = manifest
         .as_ref()
@@ -125,9 +126,7 @@ fn read_run(
     rotate: bool,
 ) -> Result<RunData> {
     let start_col = header.iter().position(|h| h == "start_player");
-    let event_cols: Vec<usize> = (0..header.len())
-        .filter(|&i| header[i].ends_with("_round"))
-        .collect();
+    let event_cols = ran_out_columns(input, header);
     let trigger_col = header.iter().position(|h| h == "end_trigger");
     let mut d = RunData {
         game_name: String::new(),
@@ -366,11 +365,27 @@ fn event_label(column: &str) -> String {
     }
 }
 
+/// The event columns that hold the round in which a supply ran out ([`EventKind::RanOut`]): by
+/// the kinds the run's manifest records, or, for a run without them (a manifest written before
+/// they were recorded, or none), by the `_round` suffix of their names.
+fn ran_out_columns(input: &std::path::Path, header: &csv::StringRecord) -> Vec<usize> {
+    match crate::runfile::read_manifest(input).and_then(|m| m.events) {
+        Some(events) => events
+            .iter()
+            .filter(|e| e.kind == EventKind::RanOut)
+            .filter_map(|e| header.iter().position(|h| h == e.column))
+            .collect(),
+        None => (0..header.len())
+            .filter(|&i| header[i].ends_with("_round"))
+            .collect(),
+    }
+}
+
 /// The card data, parameters, seed and command of the run, from the manifest beside its file
 /// (`FILE.manifest.json`), or a line saying that there is none and naming the parameter set.
 fn run_settings(input: &std::path::Path, param_set: &str) -> String {
     let path = crate::runfile::manifest_path(input);
-    let Some(m) = read_manifest(input) else {
+    let Some(m) = crate::runfile::read_manifest(input) else {
         return format!(
             "Card data and parameters: not known here (no manifest {} beside the file); the rows name parameter set `{param_set}`.\n\n",
             path.display()
@@ -391,13 +406,6 @@ fn run_settings(input: &std::path::Path, param_set: &str) -> String {
         ));
     }
     out
-}
-
-/// The manifest beside a run file (`FILE.manifest.json`), when there is a readable one.
-fn read_manifest(input: &std::path::Path) -> Option<crate::runfile::Manifest> {
-    std::fs::read_to_string(crate::runfile::manifest_path(input))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
 }
 
 /// The capped share for a report header: the cap is read off the capped games' round counts.
@@ -594,4 +602,89 @@ fn sweep_markdown(input: &std::path::Path, svg: &std::path::Path, f: &SweepFile)
         )?;
     }
     Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runfile::{manifest_path, EventColumn, Manifest};
+
+    /// A run file's path in a fresh folder, with `events` recorded in a manifest beside it
+    /// (`None`: a manifest without the field, as older runs wrote; no manifest if `!manifest`).
+    fn run_file(name: &str, manifest: bool, events: Option<Vec<EventColumn>>) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("shifu-report-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.csv");
+        let m = Manifest {
+            version: "0".into(),
+            command: vec!["shifu".into()],
+            game: "tofu-shifu".into(),
+            players: 2,
+            agents: vec!["random".into(); 2],
+            params: String::new(),
+            param_set: "0".into(),
+            data: "builtin".into(),
+            master_seed: 1,
+            games: 1,
+            shard_range: (0, 1),
+            shard: "0/1".into(),
+            seed_rule: String::new(),
+            data_hash: String::new(),
+            inputs: Default::default(),
+            events,
+        };
+        let text = serde_json::to_string(&m).unwrap();
+        let _ = std::fs::remove_file(manifest_path(&path));
+        if manifest {
+            std::fs::write(manifest_path(&path), text).unwrap();
+        }
+        path
+    }
+
+    fn header() -> csv::StringRecord {
+        csv::StringRecord::from(vec![
+            "game",
+            "coins_out_round",
+            "supply_gone",
+            "end_trigger",
+        ])
+    }
+
+    #[test]
+    fn event_kinds_come_from_the_manifest() {
+        let events = vec![
+            EventColumn {
+                column: "coins_out_round".into(),
+                kind: EventKind::Count,
+            },
+            EventColumn {
+                column: "supply_gone".into(),
+                kind: EventKind::RanOut,
+            },
+            EventColumn {
+                column: "end_trigger".into(),
+                kind: EventKind::Seat,
+            },
+        ];
+        let path = run_file("kinds", true, Some(events));
+        assert_eq!(ran_out_columns(&path, &header()), vec![2]);
+        let text = std::fs::read_to_string(manifest_path(&path)).unwrap();
+        assert!(
+            text.contains(r#"{"column":"supply_gone","kind":"ran_out"}"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn without_recorded_kinds_the_round_suffix_decides() {
+        let old = run_file("old", true, None);
+        let text = std::fs::read_to_string(manifest_path(&old)).unwrap();
+        assert!(
+            !text.contains("events"),
+            "an old manifest has no events field"
+        );
+        assert_eq!(ran_out_columns(&old, &header()), vec![1]);
+        let none = run_file("none", false, None);
+        assert_eq!(ran_out_columns(&none, &header()), vec![1]);
+    }
 }

@@ -4,7 +4,7 @@
 //! line is dropped, and play resumes at the next game index.
 
 use anyhow::{bail, Context, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -44,6 +44,38 @@ pub struct Manifest {
     /// Other input files by name (agent weights), with the FNV-1a 64 of their contents.
     #[serde(default)]
     pub inputs: std::collections::BTreeMap<String, String>,
+    /// The game's event columns in the run file with what each holds (absent from manifests
+    /// written before they were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<EventColumn>>,
+}
+
+/// A per-game event column of a run file, as its manifest records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventColumn {
+    /// The CSV column.
+    pub column: String,
+    /// What its cells hold.
+    pub kind: shifu_engine::present::EventKind,
+}
+
+impl EventColumn {
+    /// The manifest's record of every event column of a game.
+    pub fn all(events: &[shifu_engine::present::Event]) -> Vec<EventColumn> {
+        events
+            .iter()
+            .map(|e| EventColumn {
+                column: e.column.to_string(),
+                kind: e.kind,
+            })
+            .collect()
+    }
+}
+
+/// The manifest beside a run file (`FILE.manifest.json`), if there is one that reads.
+pub fn read_manifest(run_file: &Path) -> Option<Manifest> {
+    let text = std::fs::read_to_string(manifest_path(run_file)).ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 pub use crate::hash::fnv_hex;

@@ -14,7 +14,7 @@
 use super::Evaluate;
 use serde::{Deserialize, Serialize};
 use shifu_engine::ginza_retro_cafe::data::BonusCondition;
-use shifu_engine::ginza_retro_cafe::{GinzaRetroCafe, State, NONE};
+use shifu_engine::ginza_retro_cafe::{GinzaRetroCafe, State};
 use shifu_engine::Seat;
 
 /// Weights of the Ginza Retro Café evaluation, in VP.
@@ -63,8 +63,11 @@ fn public_value(g: &GinzaRetroCafe, s: &State, seat: usize, w: &GinzaRetroCafeWe
     let mut v = f64::from(p.orders) + f64::from(s.coins[seat]) / f64::from(g.yen_per_vp());
     for pl in &s.places {
         for k in 0..3 {
-            if pl.tokens[k] == seat as u8 && pl.orders[k] != NONE {
-                v += w.pending * f64::from(g.data.orders[usize::from(pl.orders[k])].vp);
+            if pl.tokens[k].index() != Some(seat) {
+                continue;
+            }
+            if let Some(order) = pl.orders[k].index() {
+                v += w.pending * f64::from(g.data.orders[order].vp);
             }
         }
     }
@@ -120,12 +123,9 @@ fn progress(g: &GinzaRetroCafe, s: &State, seat: usize, b: usize) -> f64 {
 
 fn own_value(g: &GinzaRetroCafe, s: &State, seat: usize, w: &GinzaRetroCafeWeights) -> f64 {
     let mut v = public_value(g, s, seat, w);
-    for &b in &s.bonus_hand[seat] {
-        if b == NONE {
-            continue;
-        }
-        let vp = f64::from(g.data.bonus[usize::from(b)].vp);
-        let x = progress(g, s, seat, usize::from(b));
+    for b in s.bonus_hand[seat].iter().filter_map(|b| b.index()) {
+        let vp = f64::from(g.data.bonus[b].vp);
+        let x = progress(g, s, seat, b);
         v += if x >= 1.0 {
             w.bonus_met * vp
         } else if s.is_over() {

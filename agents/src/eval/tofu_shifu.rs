@@ -15,7 +15,7 @@
 use super::Evaluate;
 use serde::{Deserialize, Serialize};
 use shifu_engine::tofu_shifu::{
-    cards, flag_index, CardSet, Dish, Flag, Hat, PlayerState, State, TofuShifu, MAX_TABLES, NONE,
+    cards, flag_index, CardSet, Dish, Flag, Hat, PlayerState, State, TileId, TofuShifu, MAX_TABLES,
     SEATS_PER_TABLE,
 };
 use shifu_engine::Seat;
@@ -440,7 +440,7 @@ fn table_progress(g: &TofuShifu, p: &PlayerState, c: usize, t: usize) -> Option<
     let need = &g.data.cards[c].objective;
     let served = p.table_served(t);
     let per = g.data.customers_per_table as usize;
-    let free = p.tables[t][..per].iter().filter(|&&x| x == NONE).count();
+    let free = p.tables[t][..per].iter().filter(|x| x.is_none()).count();
     let total: u8 = need.iter().sum();
     let mut met = 0u8;
     for d in 0..4 {
@@ -452,9 +452,9 @@ fn table_progress(g: &TofuShifu, p: &PlayerState, c: usize, t: usize) -> Option<
         }
         let takers = (0..per)
             .filter(|&k| {
-                let tile = p.tables[t][k];
-                tile != NONE
-                    && g.data.customers[tile as usize].orders & !p.served[t][k] & (1 << d) != 0
+                p.tables[t][k].index().is_some_and(|tile| {
+                    g.data.customers[tile].orders & !p.served[t][k] & (1 << d) != 0
+                })
             })
             .count();
         if takers + free < missing {
@@ -639,9 +639,8 @@ fn seat_value(g: &TofuShifu, s: &State, seat: usize, shared: &Shared, w: &TofuSh
     v += w.tables * (g.tables_open(p) as f64 - 1.0);
     for t in 0..MAX_TABLES {
         for k in 0..SEATS_PER_TABLE {
-            let tile = p.tables[t][k];
-            if tile != NONE {
-                let orders = d.customers[tile as usize].orders;
+            if let Some(tile) = p.tables[t][k].index() {
+                let orders = d.customers[tile].orders;
                 let open = (orders & !p.served[t][k]).count_ones() as f64;
                 v += w.customers * open / orders.count_ones().max(1) as f64;
             }
@@ -722,7 +721,7 @@ thread_local! {
 fn seat_slot(p: &PlayerState) -> usize {
     let fold = |x: u128| x as u64 ^ (x >> 64) as u64;
     // The first eight bytes of the tables (every seat at the default sizes).
-    let eight = |t: &[[u8; SEATS_PER_TABLE]; MAX_TABLES]| {
+    let eight = |t: [[u8; SEATS_PER_TABLE]; MAX_TABLES]| {
         let mut b = [0u8; 8];
         for (x, &v) in b.iter_mut().zip(t.as_flattened()) {
             *x = v;
@@ -735,8 +734,8 @@ fn seat_slot(p: &PlayerState) -> usize {
         ^ u64::from(p.coins) << 48
         ^ u64::from(u32::from_le_bytes(p.dishes)) << 16
         ^ u64::from(u32::from_le_bytes(p.hats))
-        ^ eight(&p.served).rotate_left(3)
-        ^ eight(&p.tables).rotate_left(53);
+        ^ eight(p.served).rotate_left(3)
+        ^ eight(p.tables.map(|row| row.map(TileId::to_byte))).rotate_left(53);
     (words.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (u64::BITS - SEAT_SLOTS.trailing_zeros()))
         as usize
 }

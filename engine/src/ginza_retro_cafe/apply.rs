@@ -2,7 +2,7 @@
 
 use super::action::{faces_text, Action, Serve};
 use super::moves::{ASIDE_SPOT, WASH_SPOT};
-use super::state::{Phase, Place, State, NONE};
+use super::state::{CardId, Phase, Place, SeatId, State};
 use super::{roll, GinzaRetroCafe};
 use rand::Rng;
 
@@ -23,7 +23,7 @@ impl GinzaRetroCafe {
             (Phase::Draft { seat, second }, Action::Draft(k)) => {
                 let i = usize::from(seat);
                 let c = s.bonus_offer[i][usize::from(k)];
-                s.bonus_offer[i][usize::from(k)] = NONE;
+                s.bonus_offer[i][usize::from(k)] = CardId::NONE;
                 s.turns = s.turns.saturating_add(1);
                 s.bonus_hand[i][usize::from(second)] = c;
                 if second {
@@ -31,9 +31,9 @@ impl GinzaRetroCafe {
                     s.bonus_discard[i] = s.bonus_offer[i]
                         .iter()
                         .copied()
-                        .find(|&c| c != NONE)
-                        .unwrap_or(NONE);
-                    s.bonus_offer[i] = [NONE; 3];
+                        .find(|c| c.is_some())
+                        .unwrap_or(CardId::NONE);
+                    s.bonus_offer[i] = [CardId::NONE; 3];
                 }
                 if seat + 1 < n {
                     s.phase = Phase::Draft {
@@ -139,7 +139,7 @@ impl GinzaRetroCafe {
                 let i = usize::from(seat);
                 self.park(s, i, WASH_SPOT);
                 s.dice[i][0] -= k;
-                let table = &self.data.players[usize::from(s.card[i])].dishwashing;
+                let table = &self.data.players[s.player_card(i)].dishwashing;
                 let gain = table[usize::from(k)];
                 self.pay_out(s, i, gain);
                 self.end_turn(s, seat, rng);
@@ -202,7 +202,7 @@ impl GinzaRetroCafe {
     fn serve<R: Rng + ?Sized>(&self, s: &mut State, seat: usize, sv: Serve, rng: &mut R) {
         let (p, slot) = (usize::from(sv.place), usize::from(sv.slot));
         s.tokens[seat] -= 1;
-        s.places[p].tokens[slot] = seat as u8;
+        s.places[p].tokens[slot] = SeatId::from_index(seat);
         for f in 0..6 {
             s.dice[seat][f] -= sv.dice[f];
         }
@@ -214,10 +214,10 @@ impl GinzaRetroCafe {
         if sv.bonus {
             s.bonus_used |= 1 << seat;
         }
-        let order = usize::from(s.places[p].orders[slot]);
+        let order = s.places[p].orders[slot].index().expect("an order to serve");
         self.pay_out(s, seat, self.data.orders[order].coins);
         let pl = s.places[p];
-        if (0..3).all(|k| pl.orders[k] == NONE || pl.tokens[k] != NONE) {
+        if (0..3).all(|k| pl.orders[k].is_none() || pl.tokens[k].is_some()) {
             self.served(s, p, rng);
         }
     }
@@ -228,10 +228,9 @@ impl GinzaRetroCafe {
         let pl = s.places[p];
         let mut on = [0u8; 4];
         for k in 0..3 {
-            let owner = pl.tokens[k];
-            if owner != NONE {
-                let o = usize::from(owner);
-                s.won_orders[o] |= 1 << pl.orders[k];
+            if let Some(o) = pl.tokens[k].index() {
+                let order = pl.orders[k].get().expect("an order under a token");
+                s.won_orders[o] |= 1 << order;
                 s.tokens[o] += 1;
                 on[o] += 1;
             }
@@ -258,15 +257,15 @@ impl GinzaRetroCafe {
                 let c = s.card_dealt[seat]
                     .get(usize::from(k))
                     .copied()
-                    .unwrap_or(NONE);
+                    .unwrap_or(CardId::NONE);
                 format!("keep player card {}", self.player_card_name(c))
             }
             Action::Draft(k) => {
-                let c = s.bonus_offer[seat]
-                    .get(usize::from(k))
-                    .copied()
-                    .unwrap_or(NONE);
-                match self.data.bonus.get(usize::from(c)) {
+                let c = s.bonus_offer[seat].get(usize::from(k)).copied();
+                match c
+                    .and_then(CardId::index)
+                    .and_then(|c| self.data.bonus.get(c))
+                {
                     Some(b) => format!("keep bonus card {} ({} VP)", b.name, b.vp),
                     None => format!("keep bonus card {k}"),
                 }
@@ -278,12 +277,9 @@ impl GinzaRetroCafe {
                     .places
                     .get(usize::from(sv.place))
                     .and_then(|pl| pl.orders.get(usize::from(sv.slot)))
-                    .copied()
-                    .unwrap_or(NONE);
-                let order = self
-                    .data
-                    .orders
-                    .get(usize::from(o))
+                    .and_then(|o| o.index());
+                let order = o
+                    .and_then(|o| self.data.orders.get(o))
                     .map(|o| format!("{} ({})", o.name, String::from(o.serve)))
                     .unwrap_or_else(|| "an order".into());
                 let mut t = format!("serve {order} with {}", faces_text(&sv.dice));
@@ -311,10 +307,9 @@ impl GinzaRetroCafe {
     }
 
     /// A player card's name.
-    pub(crate) fn player_card_name(&self, c: u8) -> String {
-        self.data
-            .players
-            .get(usize::from(c))
+    pub(crate) fn player_card_name(&self, c: CardId) -> String {
+        c.index()
+            .and_then(|c| self.data.players.get(c))
             .map(|p| p.name.clone())
             .unwrap_or_else(|| "?".into())
     }

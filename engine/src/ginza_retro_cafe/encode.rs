@@ -9,7 +9,7 @@
 
 use super::action::{Action, Serve};
 use super::data::{MAX_CUSTOMERS, MAX_DICE, PERIODS};
-use super::state::{Phase, MAX_PLAYERS, NONE, PLACES};
+use super::state::{Phase, MAX_PLAYERS, PLACES};
 use super::{GinzaRetroCafe, Observation};
 use crate::encode::{Blocks, Encoder, Encoding};
 
@@ -66,10 +66,6 @@ fn dice_of(mut r: usize) -> [u8; 6] {
     d
 }
 
-fn card(x: u8) -> Option<usize> {
-    (x != NONE).then_some(usize::from(x))
-}
-
 impl GinzaRetroCafe {
     fn counts(&self) -> (usize, usize, usize) {
         (
@@ -103,14 +99,14 @@ impl GinzaRetroCafe {
             e.one_hot(
                 ["dealt0", "dealt1"][k],
                 "a player card dealt to this seat, if the observer sees it",
-                card(s.card_dealt[q][k]),
+                s.card_dealt[q][k].index(),
                 cards,
             );
         }
         e.one_hot(
             "card",
             "the chosen player card, once revealed",
-            card(s.card[q]),
+            s.card[q].index(),
             cards,
         );
         e.values(
@@ -165,7 +161,7 @@ impl GinzaRetroCafe {
             e.one_hot(
                 name,
                 "a bonus card, if the observer sees it (by card id)",
-                card(c),
+                c.index(),
                 bonus,
             );
         }
@@ -241,7 +237,7 @@ impl Encoding for GinzaRetroCafe {
             e.one_hot(
                 "customer",
                 "the customer card (period * 16 + index)",
-                card(pl.card),
+                pl.card.index(),
                 CUSTOMER_CARDS,
             );
             e.scalar("time", "rounds left on the Time marker", f32::from(pl.time));
@@ -249,13 +245,13 @@ impl Encoding for GinzaRetroCafe {
                 e.one_hot(
                     ["order0", "order1", "order2"][k],
                     "an order card below the customer (order id)",
-                    card(pl.orders[k]),
+                    pl.orders[k].index(),
                     orders,
                 );
                 e.one_hot(
                     ["token0", "token1", "token2"][k],
                     "the seat whose action token is on that order",
-                    card(pl.tokens[k]),
+                    pl.tokens[k].index(),
                     MAX_PLAYERS,
                 );
             }

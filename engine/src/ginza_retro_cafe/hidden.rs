@@ -5,7 +5,7 @@
 //! to it; which customers were drawn into the Customer deck; the order of every deck (never
 //! stored: cards are drawn at random as they come out).
 
-use super::state::{Phase, State, MAX_PLAYERS, NONE};
+use super::state::{CardId, Phase, State, MAX_PLAYERS};
 use super::{draw_bit, GinzaRetroCafe};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -16,7 +16,7 @@ use serde::Serialize;
 pub struct Observation {
     /// The observing seat.
     pub seat: u8,
-    /// The position with what the seat cannot see blanked ([`super::NONE`] or 0).
+    /// The position with what the seat cannot see blanked (none or 0).
     pub state: State,
     /// Customers left in the Customer deck of each time of day.
     pub deck_sizes: [u32; 3],
@@ -30,14 +30,14 @@ impl GinzaRetroCafe {
             if j == me {
                 continue;
             }
-            v.card_dealt[j] = [NONE; 2];
+            v.card_dealt[j] = [CardId::NONE; 2];
             if !s.cards_revealed() {
-                v.card[j] = NONE;
+                v.card[j] = CardId::NONE;
             }
-            v.bonus_offer[j] = [NONE; 3];
-            v.bonus_hand[j] = [NONE; 2];
-            v.bonus_passed[j] = [NONE; 2];
-            v.bonus_discard[j] = NONE;
+            v.bonus_offer[j] = [CardId::NONE; 3];
+            v.bonus_hand[j] = [CardId::NONE; 2];
+            v.bonus_passed[j] = [CardId::NONE; 2];
+            v.bonus_discard[j] = CardId::NONE;
         }
         v.card_box = 0;
         v.bonus_box = 0;
@@ -61,10 +61,8 @@ impl GinzaRetroCafe {
             .chain(&s.bonus_passed[seat])
             .chain(std::iter::once(&s.bonus_discard[seat]))
             .chain(&s.bonus_passed[right]);
-        for &c in own {
-            if c != NONE {
-                m |= 1 << c;
-            }
+        for c in own.filter_map(|c| c.get()) {
+            m |= 1 << c;
         }
         m
     }
@@ -84,19 +82,15 @@ impl GinzaRetroCafe {
         let n = usize::from(self.players);
         // Player cards.
         let mut seen = 0u64;
-        for &c in &s.card_dealt[o] {
-            if c != NONE {
+        for c in s.card_dealt[o].iter().filter_map(|c| c.get()) {
+            seen |= 1 << c;
+        }
+        if s.cards_revealed() {
+            for c in s.card[..n].iter().filter_map(|c| c.get()) {
                 seen |= 1 << c;
             }
         }
-        if s.cards_revealed() {
-            for &c in &s.card[..n] {
-                if c != NONE {
-                    seen |= 1 << c;
-                }
-            }
-        }
-        let mut order = [NONE; 8];
+        let mut order = [CardId::NONE; 8];
         for j in 0..n {
             if j != o {
                 order[2 * j..2 * j + 2].copy_from_slice(&s.card_dealt[j]);
@@ -109,7 +103,7 @@ impl GinzaRetroCafe {
         }
         v.card_box = relabel_set(&map, u64::from(s.card_box)) as u16;
         // Bonus cards.
-        let mut order = [NONE; 24];
+        let mut order = [CardId::NONE; 24];
         for j in 0..n {
             if j != o {
                 let at = &mut order[6 * j..6 * j + 6];
@@ -127,7 +121,7 @@ impl GinzaRetroCafe {
         }
         v.bonus_box = relabel_set(&map, u64::from(s.bonus_box)) as u16;
         let left = (o + 1) % n;
-        let second_done = s.bonus_discard[left] != NONE;
+        let second_done = s.bonus_discard[left].is_some();
         if second_done {
             // Which of the two cards the observer passed its left neighbour kept is unseen.
             let pair = s.bonus_passed[o];
@@ -165,7 +159,7 @@ impl GinzaRetroCafe {
 /// afresh: the unseen cards met in `order` (the hidden positions, in a fixed order) get a random
 /// arrangement of the unseen cards, the rest (never dealt) what is left. It depends only on
 /// which positions are hidden and on `rng`, never on which unseen card lies where.
-fn redeal<R: Rng + ?Sized>(len: usize, seen: u64, order: &[u8], rng: &mut R) -> [u8; 16] {
+fn redeal<R: Rng + ?Sized>(len: usize, seen: u64, order: &[CardId], rng: &mut R) -> [u8; 16] {
     let mut map = [0u8; 16];
     for (i, m) in map.iter_mut().enumerate() {
         *m = i as u8;
@@ -182,13 +176,13 @@ fn redeal<R: Rng + ?Sized>(len: usize, seen: u64, order: &[u8], rng: &mut R) -> 
     let mut next = 0;
     let mut done = seen;
     let mut assign = |c: u8| {
-        if c != NONE && usize::from(c) < len.min(16) && done & (1 << c) == 0 {
+        if usize::from(c) < len.min(16) && done & (1 << c) == 0 {
             done |= 1 << c;
             map[usize::from(c)] = fresh[next];
             next += 1;
         }
     };
-    for &c in order {
+    for c in order.iter().filter_map(|c| c.get()) {
         assign(c);
     }
     for c in 0..len.min(16) as u8 {
@@ -197,11 +191,10 @@ fn redeal<R: Rng + ?Sized>(len: usize, seen: u64, order: &[u8], rng: &mut R) -> 
     map
 }
 
-fn relabel(map: &[u8; 16], c: u8) -> u8 {
-    if c == NONE {
-        NONE
-    } else {
-        map[usize::from(c)]
+fn relabel(map: &[u8; 16], c: CardId) -> CardId {
+    match c.index() {
+        None => CardId::NONE,
+        Some(c) => CardId::new(map[c]),
     }
 }
 

@@ -3,7 +3,7 @@
 //! load check (so a state that passes cannot make the rules index out of range).
 
 use super::data::MAX_DICE;
-use super::state::{Phase, State, MAX_PLAYERS, NONE};
+use super::state::{CardId, Phase, State, MAX_PLAYERS};
 use super::GinzaRetroCafe;
 
 impl GinzaRetroCafe {
@@ -54,7 +54,7 @@ impl GinzaRetroCafe {
                 .places
                 .iter()
                 .flat_map(|p| p.tokens)
-                .filter(|&t| usize::from(t) == i)
+                .filter(|t| t.index() == Some(i))
                 .count() as u8;
             if u16::from(s.tokens[i]) + u16::from(s.parked[i]) + u16::from(on_orders)
                 != u16::from(self.tokens)
@@ -125,7 +125,7 @@ impl GinzaRetroCafe {
     fn check_passed(&self, s: &State, i: usize, passed: bool) -> Result<(), String> {
         let pair = s.bonus_passed[i];
         if !passed {
-            return if pair == [NONE; 2] {
+            return if pair == [CardId::NONE; 2] {
                 Ok(())
             } else {
                 Err(format!(
@@ -135,8 +135,8 @@ impl GinzaRetroCafe {
         }
         let n = usize::from(self.players);
         let left = (i + 1) % n;
-        let at_left = |c: u8| {
-            c != NONE
+        let at_left = |c: CardId| {
+            c.is_some()
                 && (s.bonus_offer[left].contains(&c)
                     || s.bonus_hand[left][1] == c
                     || s.bonus_discard[left] == c)
@@ -211,10 +211,15 @@ impl GinzaRetroCafe {
         }
         for i in 0..n {
             for &c in &s.card_dealt[i] {
-                if c == NONE || u64::from(c) >= 64 || all & (1 << c) == 0 || seen & (1 << c) != 0 {
+                let Some(c) = c.get().filter(|&c| c < 64 && all & (1 << c) != 0) else {
                     return Err(format!(
-                        "card_dealt[{i}], card_box: player card {c} is missing, unknown, dealt \
-                         twice or both dealt and in the box"
+                        "card_dealt[{i}]: player card {c:?} is missing or unknown"
+                    ));
+                };
+                if seen & (1 << c) != 0 {
+                    return Err(format!(
+                        "card_dealt[{i}], card_box: player card {c} is dealt twice or both dealt \
+                         and in the box"
                     ));
                 }
                 seen |= 1 << c;
@@ -224,9 +229,9 @@ impl GinzaRetroCafe {
                 _ => true,
             };
             let ok = if chosen {
-                s.card[i] != NONE && s.card_dealt[i].contains(&s.card[i])
+                s.card[i].is_some() && s.card_dealt[i].contains(&s.card[i])
             } else {
-                s.card[i] == NONE
+                s.card[i].is_none()
             };
             if !ok {
                 return Err(format!(
@@ -247,10 +252,10 @@ impl GinzaRetroCafe {
         let n = usize::from(self.players);
         let all = (1u64 << self.data.bonus.len()) - 1;
         let mut seen = u64::from(s.bonus_box);
-        let mut add = |c: u8| -> Result<(), String> {
-            if c == NONE {
+        let mut add = |c: CardId| -> Result<(), String> {
+            let Some(c) = c.get() else {
                 return Ok(());
-            }
+            };
             if u64::from(c) >= 64 || all & (1 << c) == 0 || seen & (1 << c) != 0 {
                 return Err(format!(
                     "bonus_box, bonus_offer, bonus_hand, bonus_discard: bonus card {c} is \
@@ -282,8 +287,8 @@ impl GinzaRetroCafe {
         };
         for i in 0..n {
             let kept = usize::from(i < picks) + usize::from(picks > n + i);
-            let hand = s.bonus_hand[i].iter().filter(|&&c| c != NONE).count();
-            let offer = s.bonus_offer[i].iter().filter(|&&c| c != NONE).count();
+            let hand = s.bonus_hand[i].iter().filter(|c| c.is_some()).count();
+            let offer = s.bonus_offer[i].iter().filter(|c| c.is_some()).count();
             let want_offer = if !passed {
                 3 - kept
             } else if kept == 2 {
@@ -292,13 +297,13 @@ impl GinzaRetroCafe {
                 2
             };
             let want = [kept >= 1, kept >= 2];
-            if (0..2).any(|k| (s.bonus_hand[i][k] != NONE) != want[k]) || offer != want_offer {
+            if (0..2).any(|k| s.bonus_hand[i][k].is_some() != want[k]) || offer != want_offer {
                 return Err(format!(
                     "bonus_hand[{i}], bonus_offer[{i}], phase: {hand} bonus cards kept and \
                      {offer} offered, expected {kept} and {want_offer}"
                 ));
             }
-            if (kept == 2) != (s.bonus_discard[i] != NONE) {
+            if (kept == 2) != s.bonus_discard[i].is_some() {
                 return Err(format!(
                     "bonus_discard[{i}]: a removed bonus card only after the second pick"
                 ));
@@ -360,11 +365,11 @@ impl GinzaRetroCafe {
             }
             return Ok(());
         }
-        let (p, c) = (usize::from(pl.card / 16), usize::from(pl.card % 16));
+        let card = pl.card.get().expect("an occupied place");
+        let (p, c) = (usize::from(card / 16), usize::from(card % 16));
         if p >= 3 || c >= self.data.customers[p].len() || s.arrived[p] & (1 << c) == 0 {
             return Err(format!(
-                "places[{k}].card, arrived: customer {} has not arrived",
-                pl.card
+                "places[{k}].card, arrived: customer {card} has not arrived"
             ));
         }
         if pl.time == 0 || pl.time > self.data.rulebook.time_marker {
@@ -375,20 +380,19 @@ impl GinzaRetroCafe {
         }
         let wanted = &self.data.customers[p][c].orders;
         for slot in 0..3 {
-            let o = pl.orders[slot];
-            if (slot < wanted.len()) != (o != NONE) {
+            if (slot < wanted.len()) != pl.orders[slot].is_some() {
                 return Err(format!(
                     "places[{k}].orders: {} orders, the customer asks for {}",
                     pl.order_count(),
                     wanted.len()
                 ));
             }
-            if o == NONE {
-                if pl.tokens[slot] != NONE {
+            let Some(o) = pl.orders[slot].get() else {
+                if pl.tokens[slot].is_some() {
                     return Err(format!("places[{k}].tokens: a token on no order"));
                 }
                 continue;
-            }
+            };
             if u32::from(o) >= 64
                 || self.data.orders.get(usize::from(o)).map(|x| x.rank) != Some(wanted[slot])
             {
@@ -397,14 +401,11 @@ impl GinzaRetroCafe {
                 ));
             }
             add(1 << o, &format!("places[{k}].orders"))?;
-            if pl.tokens[slot] != NONE && pl.tokens[slot] >= self.players {
-                return Err(format!(
-                    "places[{k}].tokens: a token of seat {}",
-                    pl.tokens[slot]
-                ));
+            if let Some(seat) = pl.tokens[slot].get().filter(|&t| t >= self.players) {
+                return Err(format!("places[{k}].tokens: a token of seat {seat}"));
             }
         }
-        if (0..3).all(|slot| pl.orders[slot] == NONE || pl.tokens[slot] != NONE) {
+        if (0..3).all(|slot| pl.orders[slot].is_none() || pl.tokens[slot].is_some()) {
             return Err(format!(
                 "places[{k}].tokens: every order has a token, yet the customer is here"
             ));

@@ -51,7 +51,7 @@ pub use action::{Action, Serve};
 pub use data::GinzaData;
 pub use hidden::Observation;
 pub use params::Params;
-pub use state::{Phase, Place, State, MAX_PLAYERS, NONE};
+pub use state::{CardId, Phase, Place, SeatId, State, MAX_PLAYERS};
 
 use crate::data_file::DataFile;
 use crate::error::EngineError;

@@ -3,7 +3,7 @@
 use super::action::{Action, Serve};
 use super::data::{Ability, Condition};
 use super::params::DrinkDice;
-use super::state::{Phase, State, NONE};
+use super::state::{Phase, State};
 use super::GinzaRetroCafe;
 use crate::bytes::HIGH_BITS;
 use crate::listing::{Listing, Sink};
@@ -23,14 +23,14 @@ impl Listing for GinzaRetroCafe {
             Phase::Over => {}
             Phase::ChoosePlayerCard { seat } => {
                 for k in 0..2u8 {
-                    if s.card_dealt[usize::from(seat)][usize::from(k)] != NONE {
+                    if s.card_dealt[usize::from(seat)][usize::from(k)].is_some() {
                         out.push(Action::ChooseCard(k));
                     }
                 }
             }
             Phase::Draft { seat, .. } => {
-                for (k, &c) in s.bonus_offer[usize::from(seat)].iter().enumerate() {
-                    if c != NONE {
+                for (k, c) in s.bonus_offer[usize::from(seat)].iter().enumerate() {
+                    if c.is_some() {
                         out.push(Action::Draft(k as u8));
                     }
                 }
@@ -85,14 +85,8 @@ impl GinzaRetroCafe {
     }
 
     fn ability(&self, s: &State, seat: usize, f: impl Fn(Ability) -> Option<u8>) -> Option<u8> {
-        let c = s.card[seat];
-        if c == NONE {
-            return None;
-        }
-        self.data.players[usize::from(c)]
-            .act
-            .iter()
-            .find_map(|&a| f(a))
+        let c = s.card[seat].index()?;
+        self.data.players[c].act.iter().find_map(|&a| f(a))
     }
 
     /// VP of a seat's order cards whose category's colour matches an Arrange card.
@@ -165,7 +159,7 @@ impl GinzaRetroCafe {
             );
         }
         if self.spot_free(s, seat, WASH_SPOT) {
-            let table = &self.data.players[usize::from(s.card[seat])].dishwashing;
+            let table = &self.data.players[s.player_card(seat)].dishwashing;
             let most = (s.dice[seat][0] as usize).min(table.len() - 1);
             let mut k = 0u8;
             out.extend(
@@ -221,10 +215,13 @@ impl GinzaRetroCafe {
                 continue;
             }
             for slot in 0..3 {
-                if pl.orders[slot] == NONE || pl.tokens[slot] != NONE {
+                let Some(order) = pl.orders[slot].index() else {
+                    continue;
+                };
+                if pl.tokens[slot].is_some() {
                     continue;
                 }
-                let order = &self.data.orders[usize::from(pl.orders[slot])];
+                let order = &self.data.orders[order];
                 let base = Serve {
                     place: p as u8,
                     slot: slot as u8,

@@ -136,7 +136,7 @@ impl Present for GinzaRetroCafe {
             let offset = (seat + n - usize::from(s.first_start)) % n;
             out.won_start_offset[offset] += won;
             let p = self.points(s, seat);
-            let c = usize::from(s.card[seat]);
+            let c = s.player_card(seat);
             out.order_vp += f64::from(p.orders);
             out.bonus_vp += f64::from(p.bonus);
             out.coin_vp += f64::from(p.coins);
@@ -156,18 +156,18 @@ impl Present for GinzaRetroCafe {
             card.chosen += 1.0;
             card.chosen_won += won;
             card.chosen_vp += f64::from(p.total());
-            for &d in &s.card_dealt[seat] {
-                if d != NONE && usize::from(d) != c {
-                    let card = &mut out.cards[usize::from(d)];
+            for d in s.card_dealt[seat].iter().filter_map(|d| d.index()) {
+                if d != c {
+                    let card = &mut out.cards[d];
                     card.declined += 1.0;
                     card.declined_won += won;
                 }
             }
-            for (k, &b) in s.bonus_hand[seat].iter().enumerate() {
-                if b == NONE {
+            for (k, b) in s.bonus_hand[seat].iter().enumerate() {
+                let Some(b) = b.index() else {
                     continue;
-                }
-                let bonus = &mut out.bonus[usize::from(b)];
+                };
+                let bonus = &mut out.bonus[b];
                 let met = p.met & (1 << k) != 0;
                 bonus.held += 1.0;
                 bonus.met += f64::from(u8::from(met));
@@ -274,15 +274,15 @@ impl Present for GinzaRetroCafe {
                 let _ = writeln!(out, "  place {}: empty", k + 1);
                 continue;
             }
-            let c = &self.data.customers[usize::from(pl.card / 16)][usize::from(pl.card % 16)];
+            let card = pl.card.index().expect("an occupied place");
+            let c = &self.data.customers[card / 16][card % 16];
             let orders: Vec<String> = (0..3)
-                .filter(|&o| pl.orders[o] != NONE)
-                .map(|o| {
-                    let card = &self.data.orders[usize::from(pl.orders[o])];
-                    let token = if pl.tokens[o] == NONE {
-                        String::new()
-                    } else {
-                        format!(" [token p{}]", pl.tokens[o] + 1)
+                .filter_map(|o| Some((pl.orders[o].index()?, pl.tokens[o])))
+                .map(|(order, token)| {
+                    let card = &self.data.orders[order];
+                    let token = match token.get() {
+                        None => String::new(),
+                        Some(t) => format!(" [token p{}]", t + 1),
                     };
                     format!(
                         "{} {} {} (¥{}, {} VP){token}",
@@ -310,14 +310,14 @@ impl Present for GinzaRetroCafe {
                 .collect();
             let hand: Vec<String> = s.bonus_hand[i]
                 .iter()
-                .filter(|&&b| b != NONE)
-                .map(|&b| self.data.bonus[usize::from(b)].name.clone())
+                .filter_map(|b| b.index())
+                .map(|b| self.data.bonus[b].name.clone())
                 .collect();
             let _ = writeln!(
                 out,
                 "  player {} ({}): dice [{}] limit {}, tokens {} (+{} parked), ¥{}, order VP {}, bonus {} ({} VP met), {}",
                 i + 1,
-                if s.card[i] == NONE { "?".into() } else { self.player_card_name(s.card[i]) },
+                self.player_card_name(s.card[i]),
                 faces_text(&s.dice[i]),
                 s.limit[i],
                 s.tokens[i],

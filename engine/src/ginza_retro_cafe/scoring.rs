@@ -1,7 +1,7 @@
 //! 6. Scoring: Order Card Points + Bonus Card Points + Coin Points.
 
 use super::data::BonusCondition;
-use super::state::{State, NONE};
+use super::state::State;
 use super::GinzaRetroCafe;
 
 /// A seat's points.
@@ -36,9 +36,12 @@ impl GinzaRetroCafe {
             p.orders += u32::from(self.data.orders[m.trailing_zeros() as usize].vp);
             m &= m - 1;
         }
-        for (k, &b) in s.bonus_hand[seat].iter().enumerate() {
-            if b != NONE && self.bonus_met(s, seat, usize::from(b)) {
-                p.bonus += u32::from(self.data.bonus[usize::from(b)].vp);
+        for (k, b) in s.bonus_hand[seat].iter().enumerate() {
+            let Some(b) = b.index() else {
+                continue;
+            };
+            if self.bonus_met(s, seat, b) {
+                p.bonus += u32::from(self.data.bonus[b].vp);
                 p.met |= 1 << k;
             }
         }

@@ -2,7 +2,7 @@
 //! end of a round.
 
 use super::params::{SetupTie, StartTie};
-use super::state::{Phase, Place, State, MAX_PLAYERS, NONE, PLACES};
+use super::state::{CardId, Phase, Place, State, MAX_PLAYERS, PLACES};
 use super::{draw_bit, roll, GinzaRetroCafe};
 use rand::Rng;
 
@@ -17,8 +17,8 @@ impl GinzaRetroCafe {
             turns: 0,
             start_player: 0,
             first_start: 0,
-            card_dealt: [[NONE; 2]; MAX_PLAYERS],
-            card: [NONE; MAX_PLAYERS],
+            card_dealt: [[CardId::NONE; 2]; MAX_PLAYERS],
+            card: [CardId::NONE; MAX_PLAYERS],
             levels: [[1; 3]; MAX_PLAYERS],
             limit: [0; MAX_PLAYERS],
             dice: [[0; 6]; MAX_PLAYERS],
@@ -30,10 +30,10 @@ impl GinzaRetroCafe {
             purple_held: [0; MAX_PLAYERS],
             common: [0; 6],
             bonus_used: 0,
-            bonus_offer: [[NONE; 3]; MAX_PLAYERS],
-            bonus_hand: [[NONE; 2]; MAX_PLAYERS],
-            bonus_passed: [[NONE; 2]; MAX_PLAYERS],
-            bonus_discard: [NONE; MAX_PLAYERS],
+            bonus_offer: [[CardId::NONE; 3]; MAX_PLAYERS],
+            bonus_hand: [[CardId::NONE; 2]; MAX_PLAYERS],
+            bonus_passed: [[CardId::NONE; 2]; MAX_PLAYERS],
+            bonus_discard: [CardId::NONE; MAX_PLAYERS],
             bonus_box: 0,
             card_box: 0,
             places: [Place::EMPTY; PLACES],
@@ -50,7 +50,7 @@ impl GinzaRetroCafe {
             for k in 0..dealt {
                 let c = draw_bit(pool, rng);
                 pool &= !(1 << c);
-                s.card_dealt[seat][k] = c as u8;
+                s.card_dealt[seat][k] = CardId::new(c as u8);
             }
         }
         s.card_box = pool as u16;
@@ -59,7 +59,7 @@ impl GinzaRetroCafe {
             for k in 0..3 {
                 let c = draw_bit(bonus, rng);
                 bonus &= !(1 << c);
-                s.bonus_offer[seat][k] = c as u8;
+                s.bonus_offer[seat][k] = CardId::new(c as u8);
             }
         }
         s.bonus_box = bonus as u16;
@@ -89,10 +89,10 @@ impl GinzaRetroCafe {
     pub(crate) fn pass_bonus(&self, s: &mut State) {
         let n = usize::from(self.players);
         for seat in 0..n {
-            let mut rest = [NONE; 2];
+            let mut rest = [CardId::NONE; 2];
             let mut k = 0;
             for &c in &s.bonus_offer[seat] {
-                if c != NONE && k < 2 {
+                if c.is_some() && k < 2 {
                     rest[k] = c;
                     k += 1;
                 }
@@ -102,7 +102,7 @@ impl GinzaRetroCafe {
         for seat in 0..n {
             let from = (seat + n - 1) % n;
             let p = s.bonus_passed[from];
-            s.bonus_offer[seat] = [p[0], p[1], NONE];
+            s.bonus_offer[seat] = [p[0], p[1], CardId::NONE];
         }
     }
 
@@ -111,7 +111,7 @@ impl GinzaRetroCafe {
     pub(crate) fn after_draft<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         let n = usize::from(self.players);
         for seat in 0..n {
-            let pc = &self.data.players[usize::from(s.card[seat])];
+            let pc = &self.data.players[s.player_card(seat)];
             s.levels[seat] = pc.start_levels();
             while s.limit[seat] < pc.dice_limit_start {
                 s.limit[seat] += 1;
@@ -181,7 +181,7 @@ impl GinzaRetroCafe {
         s.deck[p] &= !(1 << c);
         s.arrived[p] |= 1 << c;
         let mut pl = Place {
-            card: (p * 16 + c) as u8,
+            card: CardId::from_index(p * 16 + c),
             time: self.data.rulebook.time_marker,
             ..Place::EMPTY
         };
@@ -193,7 +193,7 @@ impl GinzaRetroCafe {
             if pile != 0 {
                 let o = draw_bit(pile, rng);
                 s.order_deck &= !(1 << o);
-                pl.orders[k] = o as u8;
+                pl.orders[k] = CardId::new(o as u8);
             }
         }
         s.places[place] = pl;
@@ -243,11 +243,11 @@ impl GinzaRetroCafe {
             // Failure to Serve: "collect those action tokens ... Discard all Order cards".
             let pl = s.places[k];
             for slot in 0..3 {
-                if pl.tokens[slot] != NONE {
-                    s.tokens[usize::from(pl.tokens[slot])] += 1;
+                if let Some(seat) = pl.tokens[slot].index() {
+                    s.tokens[seat] += 1;
                 }
-                if pl.orders[slot] != NONE {
-                    s.order_discard |= 1 << pl.orders[slot];
+                if let Some(order) = pl.orders[slot].get() {
+                    s.order_discard |= 1 << order;
                 }
             }
             s.places[k] = Place::EMPTY;

@@ -6,8 +6,17 @@ use serde::{Deserialize, Serialize};
 pub const MAX_PLAYERS: usize = super::INFO.max_players as usize;
 /// Customer places at the café.
 pub const PLACES: usize = 3;
-/// An empty slot (no card, no seat).
-pub const NONE: u8 = u8::MAX;
+
+crate::optional_id! {
+    /// A card id within its deck (player, bonus, customer or order card), or none: an empty
+    /// slot.
+    pub struct CardId;
+}
+
+crate::optional_id! {
+    /// A seat, or none: whose action token is on an order.
+    pub struct SeatId;
+}
 
 /// Where the game is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,33 +61,33 @@ pub enum Phase {
 /// A customer at the café.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Place {
-    /// The customer card: `period * 16 + index`, or [`NONE`] for an empty place.
-    pub card: u8,
+    /// The customer card: `period * 16 + index`, none for an empty place.
+    pub card: CardId,
     /// Rounds left on the Time marker.
     pub time: u8,
-    /// The order cards below it (order ids, [`NONE`] past the last).
-    pub orders: [u8; 3],
-    /// The seat whose action token is on each order, or [`NONE`].
-    pub tokens: [u8; 3],
+    /// The order cards below it (none past the last).
+    pub orders: [CardId; 3],
+    /// The seat whose action token is on each order.
+    pub tokens: [SeatId; 3],
 }
 
 impl Place {
     /// An empty place.
     pub const EMPTY: Place = Place {
-        card: NONE,
+        card: CardId::NONE,
         time: 0,
-        orders: [NONE; 3],
-        tokens: [NONE; 3],
+        orders: [CardId::NONE; 3],
+        tokens: [SeatId::NONE; 3],
     };
 
     /// Whether a customer is here.
     pub fn occupied(&self) -> bool {
-        self.card != NONE
+        self.card.is_some()
     }
 
     /// Number of order cards.
     pub fn order_count(&self) -> usize {
-        self.orders.iter().filter(|&&o| o != NONE).count()
+        self.orders.iter().filter(|o| o.is_some()).count()
     }
 }
 
@@ -97,10 +106,10 @@ pub struct State {
     pub start_player: u8,
     /// The start player chosen at set-up by the dice totals.
     pub first_start: u8,
-    /// Player cards dealt to each seat (card ids).
-    pub card_dealt: [[u8; 2]; MAX_PLAYERS],
+    /// Player cards dealt to each seat.
+    pub card_dealt: [[CardId; 2]; MAX_PLAYERS],
     /// Each seat's chosen player card (hidden until every seat has chosen).
-    pub card: [u8; MAX_PLAYERS],
+    pub card: [CardId; MAX_PLAYERS],
     /// Arrange levels (1 or 2): Change Dice Rolls, Reroll Dice, Add Dice.
     pub levels: [[u8; 3]; MAX_PLAYERS],
     /// Dice limits.
@@ -125,14 +134,14 @@ pub struct State {
     pub common: [u8; 6],
     /// Seats that used their once-a-round Drink bonus this round (bit set).
     pub bonus_used: u8,
-    /// Bonus cards a seat is choosing from (card ids, [`NONE`] when used).
-    pub bonus_offer: [[u8; 3]; MAX_PLAYERS],
+    /// Bonus cards a seat is choosing from (none when used).
+    pub bonus_offer: [[CardId; 3]; MAX_PLAYERS],
     /// Bonus cards kept (the hand, hidden).
-    pub bonus_hand: [[u8; 2]; MAX_PLAYERS],
+    pub bonus_hand: [[CardId; 2]; MAX_PLAYERS],
     /// The two bonus cards a seat passed to its left.
-    pub bonus_passed: [[u8; 2]; MAX_PLAYERS],
+    pub bonus_passed: [[CardId; 2]; MAX_PLAYERS],
     /// The bonus card a seat removed after its second pick.
-    pub bonus_discard: [u8; MAX_PLAYERS],
+    pub bonus_discard: [CardId; MAX_PLAYERS],
     /// Bonus cards never dealt.
     pub bonus_box: u16,
     /// Player cards never dealt (bit set).
@@ -183,6 +192,12 @@ impl State {
         self.dice[seat]
             .iter()
             .fold(0u8, |a, &k| a.saturating_add(k))
+    }
+
+    /// The index of a seat's chosen player card (only once it has chosen).
+    #[inline]
+    pub fn player_card(&self, seat: usize) -> usize {
+        self.card[seat].index().expect("a chosen player card")
     }
 
     /// Customers at the café.

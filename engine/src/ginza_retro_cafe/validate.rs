@@ -4,7 +4,7 @@
 //! error begins with the field it refuses.
 
 use super::moves::ASIDE_SPOT;
-use super::state::{Phase, State, MAX_PLAYERS, NONE};
+use super::state::{CardId, Phase, State, MAX_PLAYERS};
 use super::GinzaRetroCafe;
 
 /// Actions a round may hold, far past any game (a bound for `turns`).
@@ -108,8 +108,8 @@ impl GinzaRetroCafe {
     /// A seat past the players holds nothing: no cards, dice, tokens, coins or orders.
     fn check_empty_seat(s: &State, i: usize) -> Result<(), String> {
         let fields: [(&str, bool); 15] = [
-            ("card_dealt", s.card_dealt[i] == [NONE; 2]),
-            ("card", s.card[i] == NONE),
+            ("card_dealt", s.card_dealt[i] == [CardId::NONE; 2]),
+            ("card", s.card[i].is_none()),
             ("levels", s.levels[i] == [1; 3]),
             ("limit", s.limit[i] == 0),
             ("dice", s.dice[i] == [0; 6]),
@@ -119,10 +119,10 @@ impl GinzaRetroCafe {
             ("coins", s.coins[i] == 0),
             ("won_orders", s.won_orders[i] == 0),
             ("purple_held", s.purple_held[i] == 0),
-            ("bonus_offer", s.bonus_offer[i] == [NONE; 3]),
-            ("bonus_hand", s.bonus_hand[i] == [NONE; 2]),
-            ("bonus_passed", s.bonus_passed[i] == [NONE; 2]),
-            ("bonus_discard", s.bonus_discard[i] == NONE),
+            ("bonus_offer", s.bonus_offer[i] == [CardId::NONE; 3]),
+            ("bonus_hand", s.bonus_hand[i] == [CardId::NONE; 2]),
+            ("bonus_passed", s.bonus_passed[i] == [CardId::NONE; 2]),
+            ("bonus_discard", s.bonus_discard[i].is_none()),
         ];
         match fields.iter().find(|(_, empty)| !empty) {
             None => Ok(()),

@@ -12,7 +12,7 @@
 use super::data::MAX_CHARACTERS;
 use super::lanes::{narrow, Depth, MASKS, TIES_NONE};
 use super::params::CentreAnswer;
-use super::state::{Answer, Question, Table, MAX_PLAYERS, MAX_QUESTIONS, NO_CARD};
+use super::state::{Answer, Exchange, Question, Table, MAX_PLAYERS, MAX_QUESTIONS, NO_CARD};
 use super::TofuKingdom;
 
 /// A constraint between two seats, named by the depth at which each is dealt: the `later` seat
@@ -46,6 +46,16 @@ pub(super) struct Record {
     whole_len: u8,
     /// The Prince's own card contradicts the scorers (only in a hand-made state): no deal fits.
     prince_contradicted: bool,
+}
+
+/// The deck in play as masks over its positions.
+struct Honesty {
+    /// Every position.
+    all: u16,
+    /// The positions whose card may answer truthfully.
+    truthful: u16,
+    /// The positions whose card may lie.
+    lying: u16,
 }
 
 /// The positions (a bit each) of the whole `deck` array holding `card` (its fixed length lets
@@ -90,116 +100,20 @@ impl TofuKingdom {
 
     /// [`TofuKingdom::record`], written over `r` (in place: a record is about 2 KB).
     // Not inlined: called once per table compiled, and inlined it costs the determinization's
-    // hot loop registers (about 900 instructions a call more at 8 players).
+    // hot loop registers (about 900 instructions a call more at 8 players). Its helpers are
+    // inlined into it, so it compiles as one function.
     #[inline(never)]
     pub(super) fn record_into(&self, t: &Table, r: &mut Record) {
-        let deck = self.deck();
-        let all: u16 = (1u16 << deck.len()) - 1;
-        let (mut truthful, mut lying) = (0u16, 0u16);
-        for (p, &c) in deck.iter().enumerate() {
-            let (may_tell_truth, may_lie) = self.eye_allows_each(c);
-            truthful |= u16::from(may_tell_truth) << p;
-            lying |= u16::from(may_lie) << p;
-        }
-        let mut own = [all; MAX_PLAYERS];
+        let h = self.honesty();
+        let mut own = [h.all; MAX_PLAYERS];
         *r = Record::BLANK;
-        r.own = [all; MAX_PLAYERS];
-        let dealt = |s: u8| s < self.players && s != t.prince;
-        let mut depth = [0u8; MAX_PLAYERS];
-        for s in (0..self.players).filter(|&s| dealt(s)) {
-            depth[s as usize] = r.dealt_len;
-            r.dealt[r.dealt_len as usize] = s;
-            r.dealt_len += 1;
-        }
+        r.own = [h.all; MAX_PLAYERS];
+        let depth = self.deal_order(t, r);
         for (i, e) in t.log().iter().enumerate() {
-            // The seat whose card decides whether the answer is true, when it is one seat.
-            let decider = match (e.question, e.answer) {
-                (Question::OwnCard, _) => Some(e.to),
-                (Question::CardOf(x), _) => Some(x),
-                // "With player s" is true exactly when s holds her, whoever else holds what
-                // (under `say-centre`; under `free` her being in the centre frees every answer).
-                (Question::WherePrincess, Answer::Seat(s))
-                    if self.params.centre_answer == CentreAnswer::SayCentre =>
-                {
-                    Some(s)
-                }
-                _ => None,
-            };
-            let Some(x) = decider.filter(|&x| dealt(x) && dealt(e.to)) else {
-                r.whole[r.whole_len as usize] = i as u8;
-                r.whole_len += 1;
-                continue;
-            };
-            // The deck positions of the decider's card that make the answer true: where the card
-            // named is ("my card is c", "x's card is c"), or Princess Tofu ("she is with x").
-            let named = match (e.question, e.answer) {
-                (Question::OwnCard | Question::CardOf(_), Answer::Card(c)) => Some(c),
-                (Question::WherePrincess, Answer::Seat(_)) => Some(self.data.princess),
-                _ => None,
-            };
-            let truth = match named {
-                Some(c) => position_mask(&self.deck, c) & all,
-                None => {
-                    let mut world = [NO_CARD; MAX_PLAYERS];
-                    let mut truth = 0u16;
-                    for (p, &c) in deck.iter().enumerate() {
-                        world[x as usize] = c;
-                        let t = self.is_true(&world, e.to, e.question, e.answer) == Some(true);
-                        truth |= u16::from(t) << p;
-                    }
-                    truth
-                }
-            };
-            if x == e.to {
-                own[x as usize] &= (truth & truthful) | (!truth & all & lying);
-                continue;
-            }
-            let mut pair = Pair {
-                earlier: x.min(e.to),
-                later: x.max(e.to),
-                allowed: [0; MAX_CHARACTERS],
-            };
-            // A bit of `x` as a mask of every bit.
-            let spread = |x: u16, p: usize| (x >> p & 1).wrapping_neg();
-            let allowed = pair.allowed.iter_mut().enumerate().take(deck.len());
-            if pair.earlier == e.to {
-                // The answerer's card (at p) says whether the decider's makes it true.
-                for (p, a) in allowed {
-                    *a = (truth & spread(truthful, p)) | (!truth & all & spread(lying, p));
-                }
-            } else {
-                // The decider's card (at p) makes it true: the answerer must be allowed the
-                // truth, else a lie.
-                for (p, a) in allowed {
-                    *a = (truthful & spread(truth, p)) | (lying & !spread(truth, p));
-                }
-            }
-            pair.earlier = depth[pair.earlier as usize];
-            pair.later = depth[pair.later as usize];
-            let ties = &mut r.depths[pair.earlier as usize].ties;
-            for (tie, &a) in ties.iter_mut().zip(&pair.allowed) {
-                tie[pair.later as usize] &= a;
-            }
-            r.pairs[r.pairs_len as usize] = pair;
-            r.pairs_len += 1;
+            self.record_exchange(t, r, &h, &depth, &mut own, i, e);
         }
         if let Some(g) = t.guess {
-            // Whether a card scores is the same for every seat dealt (only the Prince's differs).
-            let (mut scoring, mut named) = (0u16, 0u16);
-            if let Some(&x) = r.dealt[..r.dealt_len as usize].first() {
-                for (p, &c) in deck.iter().enumerate() {
-                    scoring |= u16::from(self.scores(t, x, c)) << p;
-                    named |= u16::from(c == t.revealed) << p;
-                }
-            }
-            for s in (0..self.players).filter(|&s| dealt(s)) {
-                let scored = t.scored & (1 << s) != 0;
-                let score_fits = if scored { scoring } else { all & !scoring };
-                own[s as usize] &= score_fits & if s == g { named } else { all };
-            }
-            let p = t.prince;
-            r.prince_contradicted = p < self.players
-                && self.scores(t, p, self.data.prince) != (t.scored & (1 << p) != 0);
+            self.record_guess(t, r, h.all, g, &mut own);
         }
         for (k, &s) in r.dealt[..r.dealt_len as usize].iter().enumerate() {
             r.own[k] = own[s as usize];
@@ -207,6 +121,173 @@ impl TofuKingdom {
         for (d, m) in MASKS[r.dealt_len as usize].iter().enumerate() {
             r.depths[d].masks = *m;
         }
+    }
+
+    /// Whether seat `s` is dealt a card this round (every seat but the Prince's).
+    #[inline(always)]
+    fn is_dealt(&self, t: &Table, s: u8) -> bool {
+        s < self.players && s != t.prince
+    }
+
+    /// The deck in play as masks: every position, and those whose card may tell the truth or
+    /// lie.
+    #[inline(always)]
+    fn honesty(&self) -> Honesty {
+        let deck = self.deck();
+        let (mut truthful, mut lying) = (0u16, 0u16);
+        for (p, &c) in deck.iter().enumerate() {
+            let (may_tell_truth, may_lie) = self.eye_allows_each(c);
+            truthful |= u16::from(may_tell_truth) << p;
+            lying |= u16::from(may_lie) << p;
+        }
+        Honesty {
+            all: (1u16 << deck.len()) - 1,
+            truthful,
+            lying,
+        }
+    }
+
+    /// Lists the seats dealt in `r.dealt`, in seat order; returns each seat's depth.
+    #[inline(always)]
+    fn deal_order(&self, t: &Table, r: &mut Record) -> [u8; MAX_PLAYERS] {
+        let mut depth = [0u8; MAX_PLAYERS];
+        for s in (0..self.players).filter(|&s| self.is_dealt(t, s)) {
+            depth[s as usize] = r.dealt_len;
+            r.dealt[r.dealt_len as usize] = s;
+            r.dealt_len += 1;
+        }
+        depth
+    }
+
+    /// The seat whose card decides whether answer `e` is true, when it is one seat.
+    #[inline(always)]
+    fn decider(&self, e: &Exchange) -> Option<u8> {
+        match (e.question, e.answer) {
+            (Question::OwnCard, _) => Some(e.to),
+            (Question::CardOf(x), _) => Some(x),
+            // "With player s" is true exactly when s holds her, whoever else holds what
+            // (under `say-centre`; under `free` her being in the centre frees every answer).
+            (Question::WherePrincess, Answer::Seat(s))
+                if self.params.centre_answer == CentreAnswer::SayCentre =>
+            {
+                Some(s)
+            }
+            _ => None,
+        }
+    }
+
+    /// The deck positions of decider `x`'s card that make answer `e` true: where the card named
+    /// is ("my card is c", "x's card is c"), or Princess Tofu ("she is with x").
+    #[inline(always)]
+    fn truth_positions(&self, e: &Exchange, x: u8, all: u16) -> u16 {
+        let named = match (e.question, e.answer) {
+            (Question::OwnCard | Question::CardOf(_), Answer::Card(c)) => Some(c),
+            (Question::WherePrincess, Answer::Seat(_)) => Some(self.data.princess),
+            _ => None,
+        };
+        if let Some(c) = named {
+            return position_mask(&self.deck, c) & all;
+        }
+        let mut world = [NO_CARD; MAX_PLAYERS];
+        let mut truth = 0u16;
+        for (p, &c) in self.deck().iter().enumerate() {
+            world[x as usize] = c;
+            let t = self.is_true(&world, e.to, e.question, e.answer) == Some(true);
+            truth |= u16::from(t) << p;
+        }
+        truth
+    }
+
+    /// Records exchange `i` (`e`): a constraint on one seat's own card, a pair tying two seats,
+    /// or an entry checked on whole deals.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn record_exchange(
+        &self,
+        t: &Table,
+        r: &mut Record,
+        h: &Honesty,
+        depth: &[u8; MAX_PLAYERS],
+        own: &mut [u16; MAX_PLAYERS],
+        i: usize,
+        e: &Exchange,
+    ) {
+        let decider = self.decider(e);
+        let Some(x) = decider.filter(|&x| self.is_dealt(t, x) && self.is_dealt(t, e.to)) else {
+            r.whole[r.whole_len as usize] = i as u8;
+            r.whole_len += 1;
+            return;
+        };
+        let truth = self.truth_positions(e, x, h.all);
+        if x == e.to {
+            own[x as usize] &= (truth & h.truthful) | (!truth & h.all & h.lying);
+            return;
+        }
+        let mut pair = self.tie(x, e.to, truth, h);
+        pair.earlier = depth[pair.earlier as usize];
+        pair.later = depth[pair.later as usize];
+        let ties = &mut r.depths[pair.earlier as usize].ties;
+        for (tie, &a) in ties.iter_mut().zip(&pair.allowed) {
+            tie[pair.later as usize] &= a;
+        }
+        r.pairs[r.pairs_len as usize] = pair;
+        r.pairs_len += 1;
+    }
+
+    /// The pair (by seat) tying decider `x` and answerer `to`, whose answer is true where `x`'s
+    /// card is at a position in `truth`.
+    #[inline(always)]
+    fn tie(&self, x: u8, to: u8, truth: u16, h: &Honesty) -> Pair {
+        let mut pair = Pair {
+            earlier: x.min(to),
+            later: x.max(to),
+            allowed: [0; MAX_CHARACTERS],
+        };
+        // A bit of `x` as a mask of every bit.
+        let spread = |x: u16, p: usize| (x >> p & 1).wrapping_neg();
+        let allowed = pair.allowed.iter_mut().enumerate().take(self.deck().len());
+        if pair.earlier == to {
+            // The answerer's card (at p) says whether the decider's makes it true.
+            for (p, a) in allowed {
+                *a = (truth & spread(h.truthful, p)) | (!truth & h.all & spread(h.lying, p));
+            }
+        } else {
+            // The decider's card (at p) makes it true: the answerer must be allowed the
+            // truth, else a lie.
+            for (p, a) in allowed {
+                *a = (h.truthful & spread(truth, p)) | (h.lying & !spread(truth, p));
+            }
+        }
+        pair
+    }
+
+    /// Narrows each seat's own card by the guess `g`: whether it scored, and the card revealed
+    /// for the seat named; notes a Prince whose own card contradicts the scorers.
+    #[inline(always)]
+    fn record_guess(
+        &self,
+        t: &Table,
+        r: &mut Record,
+        all: u16,
+        g: u8,
+        own: &mut [u16; MAX_PLAYERS],
+    ) {
+        // Whether a card scores is the same for every seat dealt (only the Prince's differs).
+        let (mut scoring, mut named) = (0u16, 0u16);
+        if let Some(&x) = r.dealt[..r.dealt_len as usize].first() {
+            for (p, &c) in self.deck().iter().enumerate() {
+                scoring |= u16::from(self.scores(t, x, c)) << p;
+                named |= u16::from(c == t.revealed) << p;
+            }
+        }
+        for s in (0..self.players).filter(|&s| self.is_dealt(t, s)) {
+            let scored = t.scored & (1 << s) != 0;
+            let score_fits = if scored { scoring } else { all & !scoring };
+            own[s as usize] &= score_fits & if s == g { named } else { all };
+        }
+        let p = t.prince;
+        r.prince_contradicted =
+            p < self.players && self.scores(t, p, self.data.prince) != (t.scored & (1 << p) != 0);
     }
 
     /// Calls `f` with every assignment of this game's Character cards to the seats other than

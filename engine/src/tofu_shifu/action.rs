@@ -52,12 +52,12 @@ pub enum Action {
     SellToMarket(Dish),
     /// Serve: done.
     EndServe,
-    /// Checkout: clean up a table, completing at most one restaurant objective ([`NONE`] = none).
+    /// Checkout: clean up a table, completing at most one restaurant objective.
     CleanTable {
         /// The table.
         table: u8,
-        /// The objective card completed, or [`NONE`].
-        objective: u8,
+        /// The objective card completed, if any.
+        objective: CardId,
     },
     /// Checkout: done.
     EndCheckout,

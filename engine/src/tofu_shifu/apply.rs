@@ -17,7 +17,7 @@ impl TofuShifu {
                 let t = &mut s.turn;
                 t.pending = cost;
                 t.copied = false;
-                t.card = NONE;
+                t.card = CardId::NONE;
                 s.players[seat].marker = space as u8;
                 if space == Space::Copy {
                     s.turn.phase = Phase::CopyTarget;
@@ -31,7 +31,7 @@ impl TofuShifu {
                 self.begin_action(s, space);
             }
             Action::ChooseCard(c) => {
-                s.turn.card = c;
+                s.turn.card = CardId::new(c);
                 // The chosen card is shown as it is played.
                 s.players[seat].hand_known |= 1u128 << c;
                 if s.turn.action == Space::Upgrade {
@@ -75,8 +75,8 @@ impl TofuShifu {
             Action::PlaceTile { tile, table } => {
                 let p = &mut s.players[seat];
                 let row = &mut p.tables[table as usize];
-                let free = row.iter().position(|&x| x == NONE).expect("a free seat");
-                row[free] = tile;
+                let free = row.iter().position(|x| x.is_none()).expect("a free seat");
+                row[free] = TileId::new(tile);
                 p.served[table as usize][free] = 0;
                 s.drawn &= !(1u64 << tile);
                 self.continue_placing(s);
@@ -117,7 +117,7 @@ impl TofuShifu {
                 // "Gain a Production card from the Market area for free, adding to your Rest zone.
                 // Shift the remaining Production cards right to fill the gap, then deal a new
                 // Production card to the leftmost space."
-                let c = s.market[slot as usize];
+                let c = s.market[slot as usize].get().expect("a card to hire");
                 s.players[seat].rest |= 1u128 << c;
                 for i in (1..=slot as usize).rev() {
                     s.market[i] = s.market[i - 1];
@@ -125,18 +125,18 @@ impl TofuShifu {
                 s.market[0] = Self::draw_card(s, rng);
                 if s.players[seat].has(Bonus::HireDraw) {
                     let extra = Self::draw_card(s, rng);
-                    if extra != NONE {
+                    if let Some(extra) = extra.get() {
                         s.players[seat].rest |= 1u128 << extra;
                     }
                 }
                 s.turn.phase = Phase::TurnEnd;
             }
             Action::Buy(slot) => {
-                let c = s.market[slot as usize];
+                let c = s.market[slot as usize].get().expect("a card to buy");
                 let price = self.buy_price(&s.players[seat], slot as usize, c);
                 self.pay_coins(s, seat, price);
                 s.players[seat].rest |= 1u128 << c;
-                s.market[slot as usize] = NONE;
+                s.market[slot as usize] = CardId::NONE;
                 s.turn.cursor = slot + 1;
             }
             Action::EndBuying => self.end_buying(s, rng),
@@ -207,7 +207,7 @@ impl TofuShifu {
         match s.turn.action {
             Space::Upgrade => {
                 // "Play a card from your hand as an Upgrade card, paying its cost."
-                let c = s.turn.card as usize;
+                let c = s.turn.card.index().expect("the upgrade card");
                 let card = &self.data.cards[c];
                 for d in 0..4 {
                     let n = card.cost_dishes[d];
@@ -259,7 +259,7 @@ impl TofuShifu {
             Space::SetObjective => {
                 // "Play a Production card as a Restaurant Objective ... face up."
                 let p = &mut s.players[seat];
-                let bit = 1u128 << s.turn.card;
+                let bit = 1u128 << s.turn.card.get().expect("the objective card");
                 p.hand &= !bit;
                 p.hand_known &= !bit;
                 p.objective_zone |= bit;
@@ -318,18 +318,17 @@ impl TofuShifu {
     /// Checkout: "Clean up any number of tables, returning customer tiles to the tile bag and
     /// dish tokens to the reserve."
     #[inline(never)]
-    fn clean_table(&self, s: &mut State, t: usize, objective: u8) {
+    fn clean_table(&self, s: &mut State, t: usize, objective: CardId) {
         let seat = s.current as usize;
         let p = s.players[seat];
         let served = p.table_served(t);
         let mut coins = 0u16;
         for i in 0..SEATS_PER_TABLE {
-            let tile = p.tables[t][i];
-            if tile == NONE {
+            let Some(tile) = p.tables[t][i].index() else {
                 continue;
-            }
+            };
             // "When a customer with a coin in hand leaves the table, you gain 1 coin."
-            if self.data.customers[tile as usize].coin_on_leave
+            if self.data.customers[tile].coin_on_leave
                 && (self.params.unserved_coin_customer_pays || p.served[t][i] != 0)
             {
                 coins += 1;
@@ -344,10 +343,10 @@ impl TofuShifu {
         }
         {
             let pm = &mut s.players[seat];
-            pm.tables[t] = [NONE; SEATS_PER_TABLE];
+            pm.tables[t] = [TileId::NONE; SEATS_PER_TABLE];
             pm.served[t] = [0; SEATS_PER_TABLE];
             // "Only one Objective can be completed per table."
-            if objective != NONE {
+            if let Some(objective) = objective.get() {
                 let bit = 1u128 << objective;
                 pm.objective_zone &= !bit;
                 pm.restaurant_done |= bit;
@@ -363,10 +362,10 @@ impl TofuShifu {
     #[inline(never)]
     fn end_buying<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) {
         let slots = self.market_slots;
-        let mut packed = [NONE; MAX_MARKET];
+        let mut packed = [CardId::NONE; MAX_MARKET];
         let mut j = slots;
         for i in (0..slots).rev() {
-            if s.market[i] != NONE {
+            if s.market[i].is_some() {
                 j -= 1;
                 packed[j] = s.market[i];
             }
@@ -404,10 +403,10 @@ impl TofuShifu {
     fn end_turn(&self, s: &mut State) {
         s.turns += 1;
         let reached = s.me().objectives() >= self.end_objectives as u32;
-        if reached && s.end_trigger == NONE {
+        if reached && s.end_trigger.is_none() {
             // Objectives only grow on their owner's turn, so the first seat to end a turn at the
             // count is the one that reached it first.
-            s.end_trigger = s.current;
+            s.end_trigger = SeatId::new(s.current);
         }
         let next = (s.current + 1) % s.num_players;
         s.current = next;

@@ -35,10 +35,6 @@ fn phase_index(p: Phase) -> usize {
     p as usize
 }
 
-fn opt(x: u8) -> Option<usize> {
-    (x != NONE).then_some(usize::from(x))
-}
-
 impl TofuShifu {
     fn counts(&self) -> (usize, usize) {
         (self.data.cards.len(), self.data.customers.len())
@@ -89,7 +85,7 @@ impl TofuShifu {
         e.one_hot(
             "marker",
             "the space of the Shifu marker (Upgrade, Produce, Seat, Serve, Checkout, Hire, Set Objective, Copy, Rest)",
-            opt(p.marker),
+            Some(usize::from(p.marker)),
             Space::ALL.len(),
         );
         e.bits(
@@ -171,7 +167,7 @@ impl TofuShifu {
                 e.one_hot(
                     CUSTOMER[k],
                     "the customer tile at this table seat, by tile id",
-                    opt(p.tables[table][seat]),
+                    p.tables[table][seat].index(),
                     t,
                 );
                 e.bits(
@@ -216,7 +212,12 @@ impl Encoding for TofuShifu {
             Space::ALL.len(),
         );
         e.flag("copied", "the action is copied", turn.copied);
-        e.one_hot("card", "the card being used, by card id", opt(turn.card), c);
+        e.one_hot(
+            "card",
+            "the card being used, by card id",
+            turn.card.index(),
+            c,
+        );
         e.values(
             "pending",
             "hats still to pay (Chef, Waiter, Cashier, Master, Apprentice) / 5",
@@ -260,7 +261,7 @@ impl Encoding for TofuShifu {
             e.one_hot(
                 "card",
                 "the market card in this slot, by card id",
-                opt(s.market[slot]),
+                s.market[slot].index(),
                 c,
             );
         }
@@ -314,7 +315,7 @@ impl Encoding for TofuShifu {
         e.one_hot(
             "end_trigger",
             "the seat that triggered the game end",
-            opt(s.end_trigger),
+            s.end_trigger.index(),
             MAX_PLAYERS,
         );
         for q in 0..MAX_PLAYERS {
@@ -350,7 +351,7 @@ impl Encoding for TofuShifu {
             Action::SellToMarket(d) => b.at(13, d as usize),
             Action::EndServe => b.at(14, 0),
             Action::CleanTable { table, objective } => {
-                b.at(15, u(table) * (c + 1) + opt(objective).unwrap_or(c))
+                b.at(15, u(table) * (c + 1) + objective.index().unwrap_or(c))
             }
             Action::EndCheckout => b.at(16, 0),
             Action::Hire(i) => b.at(17, u(i)),
@@ -392,9 +393,9 @@ impl Encoding for TofuShifu {
             15 => Action::CleanTable {
                 table: b(k / (c + 1)),
                 objective: if k % (c + 1) == c {
-                    NONE
+                    CardId::NONE
                 } else {
-                    b(k % (c + 1))
+                    CardId::new(b(k % (c + 1)))
                 },
             },
             16 => Action::EndCheckout,

@@ -65,9 +65,9 @@ impl TofuShifu {
             );
         let mut d = s.clone();
         if !mid_turn {
-            self.redeal(&mut d, observer, NONE, rng);
+            self.redeal(&mut d, observer, SeatId::NONE, rng);
         } else if !self.redeal_finishing(&mut d, s, observer, rng) {
-            self.redeal(&mut d, observer, s.current, rng);
+            self.redeal(&mut d, observer, SeatId::new(s.current), rng);
         }
         d
     }
@@ -82,7 +82,7 @@ impl TofuShifu {
         rng: &mut R,
     ) -> bool {
         for _ in 0..64 {
-            self.redeal(d, observer, NONE, rng);
+            self.redeal(d, observer, SeatId::NONE, rng);
             if self.turn_can_finish(d) {
                 return true;
             }
@@ -92,9 +92,9 @@ impl TofuShifu {
     }
 
     /// Re-deals, in `d`, the private cards of every seat but `observer` and `keep`.
-    fn redeal<R: Rng + ?Sized>(&self, d: &mut State, observer: Seat, keep: u8, rng: &mut R) {
+    fn redeal<R: Rng + ?Sized>(&self, d: &mut State, observer: Seat, keep: SeatId, rng: &mut R) {
         let mut pool = d.deck;
-        let redealt = |q: usize| q != observer as usize && q != keep as usize;
+        let redealt = |q: usize| q != observer as usize && keep.index() != Some(q);
         for q in 0..d.num_players as usize {
             if redealt(q) {
                 pool |= d.players[q].hidden_hand();

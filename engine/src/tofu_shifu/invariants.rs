@@ -31,8 +31,7 @@ impl TofuShifu {
         };
         place(s.deck, "deck")?;
         for slot in 0..MAX_MARKET {
-            let c = s.market[slot];
-            if c != NONE {
+            if let Some(c) = s.market[slot].get() {
                 if slot >= self.market_slots {
                     return Err(format!("market[{slot}]: a card past the market"));
                 }
@@ -74,15 +73,14 @@ impl TofuShifu {
             let open = self.tables_open(p);
             for t in 0..MAX_TABLES {
                 for k in 0..SEATS_PER_TABLE {
-                    let tile = p.tables[t][k];
-                    if tile == NONE {
+                    let Some(tile) = p.tables[t][k].get() else {
                         if p.served[t][k] != 0 {
                             return Err(format!(
                                 "players[{i}].served[{t}][{k}]: dishes on an empty seat"
                             ));
                         }
                         continue;
-                    }
+                    };
                     if t >= open || k >= per {
                         return Err(format!(
                             "players[{i}].tables[{t}][{k}]: a customer at a locked table or seat"

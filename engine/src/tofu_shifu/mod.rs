@@ -324,104 +324,111 @@ impl TofuShifu {
 
     /// The human-readable name of an action.
     pub(crate) fn name_action(&self, s: &State, a: Action) -> String {
-        let card = |c: u8| {
-            self.data
-                .cards
-                .get(c as usize)
-                .map(|x| x.id.clone())
-                .unwrap_or_else(|| format!("#{c}"))
-        };
-        let tile = |t: u8| {
-            self.data
-                .customers
-                .get(t as usize)
-                .map(|x| x.id.clone())
-                .unwrap_or_else(|| format!("#{t}"))
-        };
         match a {
-            Action::ClaimTown(i) => format!(
-                "complete Town objective {}",
-                self.data
-                    .town_objectives
-                    .get(i as usize)
-                    .map_or("?", |o| &o.id)
-            ),
-            Action::ClaimPlayer(i) => format!(
-                "complete Player objective {}",
-                self.data
-                    .player_objectives
-                    .get(i as usize)
-                    .map_or("?", |o| &o.id)
-            ),
+            Action::ClaimTown(i) => {
+                let o = self.data.town_objectives.get(i as usize);
+                format!("complete Town objective {}", o.map_or("?", |o| &o.id))
+            }
+            Action::ClaimPlayer(i) => {
+                let o = self.data.player_objectives.get(i as usize);
+                format!("complete Player objective {}", o.map_or("?", |o| &o.id))
+            }
             Action::Move(sp) => format!("move to {sp}"),
             Action::Pass => "pass (no space can be entered)".into(),
             Action::CopyTarget(sp) => format!("copy {sp}"),
             Action::ChooseCard(c) => match s.turn.action {
-                Space::SetObjective => format!("set {} as a restaurant objective", card(c)),
-                _ => format!("upgrade with {}", card(c)),
+                Space::SetObjective => {
+                    format!("set {} as a restaurant objective", self.card_name(c))
+                }
+                _ => format!("upgrade with {}", self.card_name(c)),
             },
             Action::PayToken(h) => format!("pay a {} hat token", h.name()),
-            Action::PayCard(c) => format!(
-                "pay by discarding {} ({} hat)",
-                card(c),
-                self.data
-                    .cards
-                    .get(c as usize)
-                    .map_or("?", |x| x.hat_type.name())
-            ),
-            Action::SeatExtra(i) => {
-                let opts = if s.turn.copied {
-                    &self.data.seat_extra_options_copied
-                } else {
-                    &self.data.seat_extra_options
-                };
-                let names: Vec<&str> = opts
-                    .get(i as usize)
-                    .map(|o| {
-                        Hat::ALL
-                            .iter()
-                            .flat_map(|h| std::iter::repeat_n(h.name(), o[*h as usize] as usize))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                format!("pay {} for 2 more customer tiles", names.join(" + "))
+            Action::PayCard(c) => {
+                let hat = self.data.cards.get(c as usize);
+                let hat = hat.map_or("?", |x| x.hat_type.name());
+                format!("pay by discarding {} ({hat} hat)", self.card_name(c))
             }
+            Action::SeatExtra(i) => self.name_seat_extra(s, i),
             Action::SeatDraw => "draw customer tiles".into(),
-            Action::PlaceTile { tile: t, table } => {
-                format!("seat {} at table {}", tile(t), u32::from(table) + 1)
+            Action::PlaceTile { tile, table } => {
+                let table = u32::from(table) + 1;
+                format!("seat {} at table {table}", self.tile_name(tile))
             }
-            Action::ReturnTile(t) => format!("return {} to the bag", tile(t)),
-            Action::ServeCustomer { table, seat, dish } => format!(
-                "serve {} to {} at table {}",
-                dish.name(),
-                tile(s.me().tables[table as usize % MAX_TABLES][seat as usize % SEATS_PER_TABLE]),
-                u32::from(table) + 1
-            ),
+            Action::ReturnTile(t) => format!("return {} to the bag", self.tile_name(t)),
+            Action::ServeCustomer { table, seat, dish } => {
+                let at =
+                    s.me().tables[table as usize % MAX_TABLES][seat as usize % SEATS_PER_TABLE];
+                let table = u32::from(table) + 1;
+                let customer = self.slot_tile_name(at);
+                format!("serve {} to {customer} at table {table}", dish.name())
+            }
             Action::SellToMarket(d) => format!("sell {} to the market", d.name()),
             Action::EndServe => "end serving".into(),
-            Action::CleanTable { table, objective } if objective == NONE => {
-                format!("clean up table {}", u32::from(table) + 1)
-            }
-            Action::CleanTable { table, objective } => format!(
-                "clean up table {} completing restaurant objective {}",
-                u32::from(table) + 1,
-                card(objective)
-            ),
+            Action::CleanTable { table, objective } => self.name_clean_table(table, objective),
             Action::EndCheckout => "end checkout".into(),
-            Action::Hire(i) => format!(
-                "hire {} from market slot {}",
-                card(s.market[i as usize % MAX_MARKET]),
-                u32::from(i) + 1
-            ),
-            Action::Buy(i) => format!(
-                "buy {} from market slot {}",
-                card(s.market[i as usize % MAX_MARKET]),
-                u32::from(i) + 1
-            ),
+            Action::Hire(i) => self.name_market_card("hire", s, i),
+            Action::Buy(i) => self.name_market_card("buy", s, i),
             Action::EndBuying => "stop buying and refill hand".into(),
-            Action::ReturnCard(c) => format!("put {} back in the Rest zone", card(c)),
-            Action::KeepCard(c) => format!("keep {} in hand", card(c)),
+            Action::ReturnCard(c) => format!("put {} back in the Rest zone", self.card_name(c)),
+            Action::KeepCard(c) => format!("keep {} in hand", self.card_name(c)),
             Action::EndTurn => "end turn".into(),
         }
+    }
+
+    /// A production card's id, or `#c` for an index past the data.
+    fn card_name(&self, c: u8) -> String {
+        let card = self.data.cards.get(c as usize);
+        card.map_or_else(|| format!("#{c}"), |x| x.id.clone())
+    }
+
+    /// A customer tile's id, or `#t` for an index past the data.
+    fn tile_name(&self, t: u8) -> String {
+        let tile = self.data.customers.get(t as usize);
+        tile.map_or_else(|| format!("#{t}"), |x| x.id.clone())
+    }
+
+    /// The customer at a table seat, by [`Self::tile_name`].
+    fn slot_tile_name(&self, t: TileId) -> String {
+        t.get()
+            .map_or_else(|| "(no customer)".into(), |t| self.tile_name(t))
+    }
+
+    /// "pay ... for 2 more customer tiles", naming the hats of extra option `i`.
+    fn name_seat_extra(&self, s: &State, i: u8) -> String {
+        let opts = if s.turn.copied {
+            &self.data.seat_extra_options_copied
+        } else {
+            &self.data.seat_extra_options
+        };
+        let names: Vec<&str> = opts
+            .get(i as usize)
+            .map(|o| {
+                Hat::ALL
+                    .iter()
+                    .flat_map(|h| std::iter::repeat_n(h.name(), o[*h as usize] as usize))
+                    .collect()
+            })
+            .unwrap_or_default();
+        format!("pay {} for 2 more customer tiles", names.join(" + "))
+    }
+
+    /// Cleaning up a table, with the restaurant objective it completes if any.
+    fn name_clean_table(&self, table: u8, objective: CardId) -> String {
+        let table = u32::from(table) + 1;
+        match objective.get() {
+            None => format!("clean up table {table}"),
+            Some(c) => format!(
+                "clean up table {table} completing restaurant objective {}",
+                self.card_name(c)
+            ),
+        }
+    }
+
+    /// Hiring or buying (`verb`) the card in market slot `i`.
+    fn name_market_card(&self, verb: &str, s: &State, i: u8) -> String {
+        let card = s.market[i as usize % MAX_MARKET]
+            .get()
+            .map_or_else(|| "(no card)".into(), |c| self.card_name(c));
+        format!("{verb} {card} from market slot {}", u32::from(i) + 1)
     }
 }

@@ -60,7 +60,7 @@ impl TofuShifu {
         let p = s.me();
         let t = &s.turn;
         let (occupied, _) = self.markers(s, seat);
-        let pool = self.payers(p, NONE);
+        let pool = self.payers(p, CardId::NONE);
         let cost = HallCost::generic(pack(&t.pending));
         for space in Space::ALL {
             if self.copy_target_with(s, seat, space, occupied, &cost, pool) {
@@ -75,7 +75,7 @@ impl TofuShifu {
         let p = s.me();
         let t = &s.turn;
         let cost = pack(&t.pending);
-        let pool = self.payers(p, NONE);
+        let pool = self.payers(p, CardId::NONE);
         let hand = if t.action == Space::Upgrade {
             p.hand & self.coins_cover(p)
         } else {
@@ -105,10 +105,9 @@ impl TofuShifu {
             return;
         };
         let rest = pack(&t.pending) - one(sym as usize);
-        let hand = if t.card == NONE {
-            p.hand
-        } else {
-            p.hand & !(1u128 << t.card)
+        let hand = match t.card.get() {
+            None => p.hand,
+            Some(c) => p.hand & !(1u128 << c),
         };
         // The kinds of hat (a bit each) that may pay the symbol, and their cards.
         let (ok, payable) = if rest == 0 {
@@ -148,7 +147,7 @@ impl TofuShifu {
         let p = s.me();
         let t = &s.turn;
         if t.extra < self.data.seat_max_extra {
-            let pool = self.payers(p, NONE);
+            let pool = self.payers(p, CardId::NONE);
             for (i, opt) in self.seat_options(t.copied).iter().enumerate() {
                 if self.can_pay(pack(opt), pool) {
                     out.push(Action::SeatExtra(i as u8));
@@ -167,11 +166,11 @@ impl TofuShifu {
         let mut offered_empty = false;
         for table in 0..self.tables_open(p) {
             let seats = &p.tables[table][..per];
-            if !seats.contains(&NONE) {
+            if !seats.contains(&TileId::NONE) {
                 continue;
             }
             // Empty tables are interchangeable: offer only the first one.
-            if seats.iter().all(|&x| x == NONE) {
+            if seats.iter().all(|x| x.is_none()) {
                 if offered_empty {
                     continue;
                 }
@@ -194,12 +193,10 @@ impl TofuShifu {
         let held = (0..4).fold(0u8, |m, d| m | ((p.dishes[d] > 0) as u8) << d);
         for table in 0..MAX_TABLES {
             for seat_i in 0..SEATS_PER_TABLE {
-                let tile = p.tables[table][seat_i];
-                if tile == NONE {
+                let Some(tile) = p.tables[table][seat_i].index() else {
                     continue;
-                }
-                let mut open =
-                    self.data.customers[tile as usize].orders & !p.served[table][seat_i] & held;
+                };
+                let mut open = self.data.customers[tile].orders & !p.served[table][seat_i] & held;
                 while open != 0 {
                     let d = open.trailing_zeros() as usize;
                     open &= open - 1;
@@ -235,14 +232,14 @@ impl TofuShifu {
             }
             out.push(Action::CleanTable {
                 table: table as u8,
-                objective: NONE,
+                objective: CardId::NONE,
             });
             let served = p.table_served_packed(table);
             for c in cards(p.objective_zone) {
                 if self.restaurant_objective_served(served, c as usize) {
                     out.push(Action::CleanTable {
                         table: table as u8,
-                        objective: c,
+                        objective: CardId::new(c),
                     });
                 }
             }
@@ -254,7 +251,7 @@ impl TofuShifu {
     #[inline(never)]
     fn legal_hire(&self, s: &State, out: &mut Vec<Action>) {
         for slot in 0..self.market_slots {
-            if s.market[slot] != NONE {
+            if s.market[slot].is_some() {
                 out.push(Action::Hire(slot as u8));
             }
         }
@@ -266,8 +263,10 @@ impl TofuShifu {
         let p = s.me();
         let t = &s.turn;
         for slot in (t.cursor as usize)..self.market_slots {
-            let c = s.market[slot];
-            if c != NONE && p.coins >= self.buy_price(p, slot, c) {
+            let Some(c) = s.market[slot].get() else {
+                continue;
+            };
+            if p.coins >= self.buy_price(p, slot, c) {
                 out.push(Action::Buy(slot as u8));
             }
         }

@@ -169,9 +169,9 @@ impl SignpostPays {
 
 /// A player's tables as one word, table by table, seat by seat.
 #[inline(always)]
-fn tables_bytes(t: &[[u8; SEATS_PER_TABLE]; MAX_TABLES]) -> [u8; 8] {
+fn tables_bytes(t: &[[TileId; SEATS_PER_TABLE]; MAX_TABLES]) -> [u8; 8] {
     const _: () = assert!(SEATS_PER_TABLE * MAX_TABLES == 8);
-    std::array::from_fn(|i| t[i / SEATS_PER_TABLE][i % SEATS_PER_TABLE])
+    std::array::from_fn(|i| t[i / SEATS_PER_TABLE][i % SEATS_PER_TABLE].to_byte())
 }
 
 impl TofuShifu {
@@ -266,11 +266,10 @@ impl TofuShifu {
     /// card to your Rest zone." (The state's invariants bound tokens by flags, so no count
     /// reaches a byte's limit.)
     #[inline]
-    pub(crate) fn payers(&self, p: &PlayerState, reserved: u8) -> PackedHats {
-        let hand = if reserved == NONE {
-            p.hand
-        } else {
-            p.hand & !(1u128 << reserved)
+    pub(crate) fn payers(&self, p: &PlayerState, reserved: CardId) -> PackedHats {
+        let hand = match reserved.get() {
+            None => p.hand,
+            Some(r) => p.hand & !(1u128 << r),
         };
         // A hand holds a few cards (about two at the start of a turn in random play): adding
         // each card's hat costs less than counting the hand's cards of each of five kinds.
@@ -423,7 +422,7 @@ impl TofuShifu {
     /// Unlocked tables with a free seat.
     pub(crate) fn has_free_seat(&self, p: &PlayerState) -> bool {
         // The seats in play, a byte each, 0xFF where open and 0 elsewhere: the empty ones are
-        // NONE (all ones), so an open seat is empty when its byte of `!tables` is zero.
+        // none (all ones), so an open seat is empty when its byte of `!tables` is zero.
         let open = self.open_seats[self.tables_open(p)];
         let taken = !u64::from_le_bytes(tables_bytes(&p.tables)) | !open;
         (taken.wrapping_sub(0x0101_0101_0101_0101) & !taken & 0x8080_8080_8080_8080) != 0
@@ -462,7 +461,7 @@ impl TofuShifu {
     #[inline(always)]
     fn effective(&self, s: &State, p: &PlayerState, space: Space) -> bool {
         match space {
-            Space::Hire => s.market[..self.market_slots].iter().any(|&c| c != NONE),
+            Space::Hire => s.market[..self.market_slots].iter().any(|c| c.is_some()),
             _ if !self.params.require_effective_action => true,
             Space::Produce => {
                 p.has(Bonus::ProduceIncome)
@@ -470,7 +469,7 @@ impl TofuShifu {
             }
             Space::Seat => s.bag != 0 && self.has_free_seat(p),
             Space::Serve => u32::from_le_bytes(p.dishes) != 0,
-            Space::Checkout => p.tables != [[NONE; SEATS_PER_TABLE]; MAX_TABLES],
+            Space::Checkout => p.tables != [[TileId::NONE; SEATS_PER_TABLE]; MAX_TABLES],
             _ => true,
         }
     }
@@ -539,7 +538,7 @@ impl TofuShifu {
     pub(crate) fn legal_moves(&self, s: &State, seat: usize, out: &mut Vec<Action>) {
         let p = &s.players[seat];
         let (occupied, full) = self.markers(s, seat);
-        let pool = self.payers(p, NONE);
+        let pool = self.payers(p, CardId::NONE);
         // "To move to a board space without another Shifu marker, pay the lower cost.
         // Otherwise, pay the higher cost."
         let higher = if p.has(Bonus::AlwaysLowerSignpost) {
@@ -685,8 +684,12 @@ mod tests {
                 while g.to_move(&s).is_some() {
                     for seat in 0..players as usize {
                         let p = &s.players[seat];
-                        for reserved in std::iter::once(NONE).chain(cards(p.hand)) {
-                            let hand = p.hand & !(1u128.checked_shl(reserved as u32).unwrap_or(0));
+                        let hand_cards = cards(p.hand).map(CardId::new);
+                        for reserved in std::iter::once(CardId::NONE).chain(hand_cards) {
+                            let hand = match reserved.get() {
+                                None => p.hand,
+                                Some(r) => p.hand & !(1u128 << r),
+                            };
                             let want =
                                 (0..5).fold(u32::from_le_bytes(p.hats) as PackedHats, |r, h| {
                                     r + (((hand & g.cards_by_hat[h]).count_ones() as PackedHats)
@@ -769,10 +772,14 @@ mod tests {
                 p.lanterns = lanterns;
                 for filled in 0..=u8::MAX {
                     for (i, seat) in p.tables.as_flattened_mut().iter_mut().enumerate() {
-                        *seat = if filled >> i & 1 == 1 { i as u8 } else { NONE };
+                        *seat = if filled >> i & 1 == 1 {
+                            TileId::new(i as u8)
+                        } else {
+                            TileId::NONE
+                        };
                     }
-                    let want =
-                        (0..g.tables_open(&p)).any(|t| p.tables[t][..per as usize].contains(&NONE));
+                    let want = (0..g.tables_open(&p))
+                        .any(|t| p.tables[t][..per as usize].contains(&TileId::NONE));
                     assert_eq!(g.has_free_seat(&p), want, "{per} {lanterns} {:?}", p.tables);
                     answers[want as usize] += 1;
                 }

@@ -72,7 +72,7 @@ impl Present for TofuShifu {
 
     fn events(&self, s: &Self::State) -> [Option<u32>; MAX_EVENTS] {
         let round = |r: u16| (r > 0).then_some(u32::from(r));
-        let trigger = (s.end_trigger != NONE).then(|| u32::from(s.end_trigger) + 1);
+        let trigger = s.end_trigger.get().map(|x| u32::from(x) + 1);
         [
             round(s.coins_out_round),
             round(s.deck_out_round),
@@ -90,7 +90,7 @@ impl Present for TofuShifu {
             out.deck_out += 1.0;
             out.deck_out_rounds += f64::from(s.deck_out_round);
         }
-        if let Some(x) = out.trigger.get_mut(s.end_trigger as usize) {
+        if let Some(x) = s.end_trigger.index().and_then(|i| out.trigger.get_mut(i)) {
             *x += 1.0;
         }
     }
@@ -171,12 +171,9 @@ fn render(game: &TofuShifu, s: &State) -> String {
     );
     let market: Vec<String> = (0..game.market_slots())
         .map(|i| {
-            let c = s.market[i];
-            if c == NONE {
-                "-".into()
-            } else {
-                d.cards[c as usize].id.clone()
-            }
+            s.market[i]
+                .index()
+                .map_or_else(|| "-".into(), |c| d.cards[c].id.clone())
         })
         .collect();
     let _ = writeln!(
@@ -239,8 +236,8 @@ fn render(game: &TofuShifu, s: &State) -> String {
             let seated: Vec<String> = p.tables[t]
                 .iter()
                 .zip(p.served[t].iter())
-                .filter(|(&x, _)| x != NONE)
-                .map(|(&x, &m)| format!("{} (served {:04b})", d.customers[x as usize].id, m))
+                .filter_map(|(x, &m)| Some((x.index()?, m)))
+                .map(|(x, m)| format!("{} (served {:04b})", d.customers[x].id, m))
                 .collect();
             let _ = writeln!(
                 out,

@@ -31,17 +31,17 @@ impl TofuShifu {
         Ok(Self::with_tables(data, params, checked))
     }
 
-    /// Draws a card from the deck into nothing (the caller places it), or [`NONE`] if empty.
-    pub(crate) fn draw_card<R: Rng + ?Sized>(s: &mut State, rng: &mut R) -> u8 {
+    /// Draws a card from the deck into nothing (the caller places it), or none if it is empty.
+    pub(crate) fn draw_card<R: Rng + ?Sized>(s: &mut State, rng: &mut R) -> CardId {
         if s.deck == 0 {
-            return NONE;
+            return CardId::NONE;
         }
         let c = random_card(s.deck, rng);
         s.deck &= !(1u128 << c);
         if s.deck == 0 && s.deck_out_round == 0 {
             s.deck_out_round = s.round;
         }
-        c
+        CardId::new(c)
     }
 
     /// The rulebook's Setup.
@@ -56,7 +56,7 @@ impl TofuShifu {
             turn: TurnCtx::new(),
             capped: false,
             deck: self.all_cards,
-            market: [NONE; MAX_MARKET],
+            market: [CardId::NONE; MAX_MARKET],
             bag: self.all_tiles,
             drawn: 0,
             town_display: 0,
@@ -66,7 +66,7 @@ impl TofuShifu {
             reserve_coins: d.supply_coins as i32,
             coins_out_round: 0,
             deck_out_round: 0,
-            end_trigger: NONE,
+            end_trigger: SeatId::NONE,
             players: [PlayerState::default(); MAX_PLAYERS],
         };
         for i in 0..4 {
@@ -91,15 +91,16 @@ impl TofuShifu {
             let mut hand = 0 as CardSet;
             // "Deal 4 Production cards to each player."
             for _ in 0..self.hand_size {
-                let c = Self::draw_card(&mut s, rng);
-                hand |= 1u128 << c;
+                if let Some(c) = Self::draw_card(&mut s, rng).get() {
+                    hand |= 1u128 << c;
+                }
             }
             let p = PlayerState {
                 marker: Space::Rest as u8,
                 hand,
                 dish_flags: d.board_dish_flags,
                 hat_flags: d.board_hat_flags,
-                tables: [[NONE; SEATS_PER_TABLE]; MAX_TABLES],
+                tables: [[TileId::NONE; SEATS_PER_TABLE]; MAX_TABLES],
                 served: [[0; SEATS_PER_TABLE]; MAX_TABLES],
                 ..PlayerState::default()
             };

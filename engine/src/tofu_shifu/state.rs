@@ -49,8 +49,8 @@ pub struct TurnCtx {
     pub action: Space,
     /// Whether the action is a Copy of another player's space.
     pub copied: bool,
-    /// The card chosen for Upgrade / Set Objective ([`NONE`] if none).
-    pub card: u8,
+    /// The card chosen for Upgrade / Set Objective.
+    pub card: CardId,
     /// Hat symbols still to pay, by [`Hat`].
     pub pending: HatCounts,
     /// Where payment returns to when done: the action itself, or the Seat extra step.
@@ -77,7 +77,7 @@ impl TurnCtx {
             phase: Phase::TurnStart,
             action: Space::Rest,
             copied: false,
-            card: NONE,
+            card: CardId::NONE,
             pending: [0; 5],
             paying_extra: false,
             extra: 0,
@@ -97,7 +97,7 @@ impl Default for TurnCtx {
 }
 
 /// One player's board, hand and zones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerState {
     /// Coins.
     pub coins: u16,
@@ -140,10 +140,39 @@ pub struct PlayerState {
     pub hat_flags: [u8; 4],
     /// Lantern upgrades.
     pub lanterns: u8,
-    /// Customer tiles at each table seat ([`NONE`] if empty).
-    pub tables: [[u8; SEATS_PER_TABLE]; MAX_TABLES],
+    /// Customer tiles at each table seat.
+    pub tables: [[TileId; SEATS_PER_TABLE]; MAX_TABLES],
     /// Dishes served to each seated customer (bit per [`Dish`]).
     pub served: [[u8; SEATS_PER_TABLE]; MAX_TABLES],
+}
+
+impl Default for PlayerState {
+    /// All zero: the board of a seat not in the game, as saved states have always stored it (its
+    /// table bytes read as tile 0; nothing reads a seat not in the game). Setup gives a seat in
+    /// the game empty tables.
+    fn default() -> PlayerState {
+        PlayerState {
+            coins: 0,
+            marker: 0,
+            hand: 0,
+            hand_known: 0,
+            rest: 0,
+            upgrades: 0,
+            objective_zone: 0,
+            restaurant_done: 0,
+            town_done: 0,
+            player_done: 0,
+            bonuses: 0,
+            dishes: [0; 4],
+            hats: [0; 4],
+            loose_master: 0,
+            dish_flags: [0; 4],
+            hat_flags: [0; 4],
+            lanterns: 0,
+            tables: [[TileId::new(0); SEATS_PER_TABLE]; MAX_TABLES],
+            served: [[0; SEATS_PER_TABLE]; MAX_TABLES],
+        }
+    }
 }
 
 impl PlayerState {
@@ -194,12 +223,12 @@ impl PlayerState {
 
     /// Customers seated at a table.
     pub fn table_customers(&self, t: usize) -> u32 {
-        self.tables[t].iter().filter(|&&x| x != NONE).count() as u32
+        self.tables[t].iter().filter(|x| x.is_some()).count() as u32
     }
 }
 
-fn no_seat() -> u8 {
-    NONE
+fn no_seat() -> SeatId {
+    SeatId::NONE
 }
 
 /// One Tofu Shifu position.
@@ -220,8 +249,8 @@ pub struct State {
     /// Production cards in the deck (drawn uniformly at random: the order is unknown to all).
     #[serde(with = "crate::bitset_json")]
     pub deck: CardSet,
-    /// Market slots, left to right ([`NONE`] when empty).
-    pub market: [u8; MAX_MARKET],
+    /// Market slots, left to right.
+    pub market: [CardId; MAX_MARKET],
     /// Customer tiles in the bag.
     #[serde(with = "crate::bitset_json")]
     pub bag: TileSet,
@@ -245,10 +274,9 @@ pub struct State {
     /// The round in which the deck first ran out (0: it never did).
     #[serde(default)]
     pub deck_out_round: u16,
-    /// The seat that first reached the objectives that end the game ([`NONE`] while nobody
-    /// has).
+    /// The seat that first reached the objectives that end the game (none while nobody has).
     #[serde(default = "no_seat")]
-    pub end_trigger: u8,
+    pub end_trigger: SeatId,
     /// The players, by seat.
     pub players: [PlayerState; MAX_PLAYERS],
 }

@@ -26,8 +26,22 @@ pub const MAX_TABLES: usize = 4;
 pub const SEATS_PER_TABLE: usize = 2;
 /// Seats in Tofu Shifu.
 pub const MAX_PLAYERS: usize = super::INFO.max_players as usize;
-/// Marks an empty market slot, table seat or "no card".
-pub const NONE: u8 = u8::MAX;
+
+crate::optional_id! {
+    /// A production card id, or none: a market slot, the turn's chosen card, the objective a
+    /// Checkout completes.
+    pub struct CardId;
+}
+
+crate::optional_id! {
+    /// A customer tile id, or none: a table seat.
+    pub struct TileId;
+}
+
+crate::optional_id! {
+    /// A seat, or none: the seat that triggered the game's end.
+    pub struct SeatId;
+}
 
 /// A tofu dish; its index is its position in the price list 1/2/3/4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -84,10 +84,10 @@ impl TofuShifu {
     fn check_shared_ranges(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         self.cards_in_range("deck", s.deck)?;
-        for (slot, &c) in s.market.iter().enumerate() {
-            if c == NONE {
+        for (slot, c) in s.market.iter().enumerate() {
+            let Some(c) = c.get() else {
                 continue;
-            }
+            };
             if slot >= self.market_slots {
                 return Err(format!(
                     "market[{slot}]: beyond the {} slots",
@@ -124,11 +124,8 @@ impl TofuShifu {
                 self.coin_stack.len()
             ));
         }
-        if s.end_trigger != NONE && s.end_trigger >= n {
-            return Err(format!(
-                "end_trigger: seat {} in a {n}-player game",
-                s.end_trigger
-            ));
+        if let Some(seat) = s.end_trigger.get().filter(|&x| x >= n) {
+            return Err(format!("end_trigger: seat {seat} in a {n}-player game"));
         }
         for (name, r) in [
             ("coins_out_round", s.coins_out_round),
@@ -173,8 +170,10 @@ impl TofuShifu {
             }
             for t in 0..MAX_TABLES {
                 for k in 0..SEATS_PER_TABLE {
-                    let tile = p.tables[t][k];
-                    if tile != NONE && tile as usize >= self.data.customers.len() {
+                    let tile = p.tables[t][k].get();
+                    if let Some(tile) =
+                        tile.filter(|&x| usize::from(x) >= self.data.customers.len())
+                    {
                         return Err(format!(
                             "{}: tile {tile} is not a customer",
                             f(&format!("tables[{t}][{k}]"))
@@ -276,20 +275,19 @@ impl TofuShifu {
     fn check_turn_fields(&self, s: &State) -> Result<(), String> {
         let t = &s.turn;
         let p = s.me();
-        if t.card != NONE && t.card as usize >= self.data.cards.len() {
-            return Err(format!(
-                "turn.card: card index {} beyond the data's cards",
-                t.card
-            ));
-        }
-        if t.phase == Phase::PayHats && t.card != NONE && p.hand & (1u128 << t.card) == 0 {
-            return Err(format!(
-                "turn.card: card {} is not in the hand of the player to move",
-                t.card
-            ));
+        if let Some(c) = t.card.get() {
+            if usize::from(c) >= self.data.cards.len() {
+                return Err(format!("turn.card: card index {c} beyond the data's cards"));
+            }
+            if t.phase == Phase::PayHats && p.hand & (1u128 << c) == 0 {
+                return Err(format!(
+                    "turn.card: card {c} is not in the hand of the player to move"
+                ));
+            }
         }
         let mid_turn = !matches!(t.phase, Phase::TurnEnd | Phase::GameOver);
-        if mid_turn && t.card != NONE && !matches!(t.action, Space::Upgrade | Space::SetObjective) {
+        if mid_turn && t.card.is_some() && !matches!(t.action, Space::Upgrade | Space::SetObjective)
+        {
             return Err(format!("turn.card: a card chosen for {}", t.action));
         }
         if t.pending.iter().any(|&x| x > 16) {
@@ -331,7 +329,7 @@ impl TofuShifu {
                 Err("turn.phase: placing tiles with none drawn".into())
             }
             Phase::PlaceTiles | Phase::SeatExtra => action(&[Space::Seat]),
-            Phase::ChooseCard if t.card != NONE => {
+            Phase::ChooseCard if t.card.is_some() => {
                 Err("turn.card: a card chosen before the choice".into())
             }
             Phase::ChooseCard => action(&[Space::Upgrade, Space::SetObjective]),
@@ -340,14 +338,12 @@ impl TofuShifu {
             }
             Phase::PayHats if t.paying_extra => action(&[Space::Seat]),
             Phase::PayHats if matches!(t.action, Space::Upgrade | Space::SetObjective) => {
-                if t.card == NONE {
+                let Some(card) = t.card.index() else {
                     return Err(format!("turn.card: no card chosen for {}", t.action));
-                }
-                let c = &self.data.cards[t.card as usize];
+                };
+                let c = &self.data.cards[card];
                 let short = (0..4).any(|d| p.dishes[d] < c.cost_dishes[d]);
-                if t.action == Space::Upgrade
-                    && (p.coins < self.upgrade_coins(p, t.card as usize) || short)
-                {
+                if t.action == Space::Upgrade && (p.coins < self.upgrade_coins(p, card) || short) {
                     return Err("turn.card: the upgrade's coins or dishes are not there".into());
                 }
                 Ok(())

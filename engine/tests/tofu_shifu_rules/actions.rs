@@ -313,7 +313,7 @@ fn checkout_one_restaurant_objective_per_table_several_per_checkout() {
     g.check_invariants(&s).unwrap();
     play(&g, &mut s, &mut rng, Action::Move(Space::Checkout));
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
-    let (p14, p63) = (card(&g, "P14"), card(&g, "P63"));
+    let (p14, p63) = (CardId::new(card(&g, "P14")), CardId::new(card(&g, "P63")));
     let l = legal(&g, &s);
     assert!(l.contains(&Action::CleanTable {
         table: 0,
@@ -331,7 +331,7 @@ fn checkout_one_restaurant_objective_per_table_several_per_checkout() {
         objective: p63
     }));
     // Dried Tofu is asked too; no table was served any.
-    let p62 = card(&g, "P62");
+    let p62 = CardId::new(card(&g, "P62"));
     assert!(!l
         .iter()
         .any(|a| matches!(a, Action::CleanTable { objective, .. } if *objective == p62)));
@@ -366,7 +366,7 @@ fn checkout_may_clean_a_table_without_serving_it() {
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
     assert!(legal(&g, &s).contains(&Action::CleanTable {
         table: 0,
-        objective: NONE
+        objective: CardId::NONE
     }));
 }
 
@@ -383,7 +383,7 @@ fn hire_is_free_and_the_market_shifts_right_with_a_new_card_leftmost() {
     play(&g, &mut s, &mut rng, Action::PayToken(Hat::Cashier));
     play(&g, &mut s, &mut rng, Action::Hire(2));
     assert_ne!(
-        s.players[0].rest & (1 << before[2]),
+        s.players[0].rest & (1 << before[2].get().unwrap()),
         0,
         "hired card goes to the Rest zone"
     );
@@ -393,7 +393,7 @@ fn hire_is_free_and_the_market_shifts_right_with_a_new_card_leftmost() {
     assert_eq!(s.market[3], before[3]);
     assert_eq!(s.market[4], before[4]);
     assert!(
-        s.market[0] != NONE && !before.contains(&s.market[0]),
+        s.market[0].is_some() && !before.contains(&s.market[0]),
         "new card leftmost"
     );
 }
@@ -459,11 +459,11 @@ fn rest_buys_any_number_of_cards_at_slot_prices_then_refills_the_market() {
     play(&g, &mut s, &mut rng, Action::EndBuying);
     // Remaining cards shift right: [c0, _, c2, c3, _] -> [new, new, c0, c2, c3].
     assert_eq!(&s.market[2..5], &[before[0], before[2], before[3]]);
-    assert!(s.market[..2].iter().all(|&c| c != NONE));
+    assert!(s.market[..2].iter().all(|c| c.is_some()));
     // The bought cards went to the Rest zone and then into the hand.
     let hand = s.players[0].hand;
-    assert_ne!(hand & (1 << before[1]), 0);
-    assert_ne!(hand & (1 << before[4]), 0);
+    assert_ne!(hand & (1 << before[1].get().unwrap()), 0);
+    assert_ne!(hand & (1 << before[4].get().unwrap()), 0);
     assert_eq!(s.players[0].rest, 0);
 }
 

@@ -127,14 +127,18 @@ fn the_end_trigger_is_the_first_seat_to_finish_a_turn_at_eight_objectives() {
     for id in EIGHT {
         add_completed(&g, &mut s, 1, id);
     }
-    assert_eq!(s.end_trigger, NONE);
+    assert_eq!(s.end_trigger, SeatId::NONE);
     play_turn(&g, &mut s, &mut rng);
-    assert_eq!(s.end_trigger, NONE, "seat 0 has not reached the count");
+    assert_eq!(
+        s.end_trigger,
+        SeatId::NONE,
+        "seat 0 has not reached the count"
+    );
     play_turn(&g, &mut s, &mut rng);
-    assert_eq!(s.end_trigger, 1);
+    assert_eq!(s.end_trigger, SeatId::new(1));
     play_turn(&g, &mut s, &mut rng);
     assert!(s.is_over());
-    assert_eq!(s.end_trigger, 1);
+    assert_eq!(s.end_trigger, SeatId::new(1));
 }
 
 #[test]

@@ -52,10 +52,10 @@ fn pull(g: &TofuShifu, s: &mut State, c: u8) {
         return;
     }
     for slot in 0..g.market_slots() {
-        if s.market[slot] == c {
+        if s.market[slot] == CardId::new(c) {
             let repl = s.deck.trailing_zeros() as u8;
             s.deck &= !(1u128 << repl);
-            s.market[slot] = repl;
+            s.market[slot] = CardId::new(repl);
             return;
         }
     }
@@ -151,8 +151,8 @@ pub fn seat_customer(g: &TofuShifu, s: &mut State, seat: usize, id: &str, table:
     assert!(s.bag & (1u64 << t) != 0, "{id} not in the bag");
     s.bag &= !(1u64 << t);
     let row = &mut s.players[seat].tables[table];
-    let free = row.iter().position(|&x| x == NONE).unwrap();
-    row[free] = t;
+    let free = row.iter().position(|x| x.is_none()).unwrap();
+    row[free] = TileId::new(t);
 }
 
 /// Moves another player's marker (for occupancy scenarios).
@@ -216,7 +216,7 @@ pub fn checkout_first_table(g: &TofuShifu, s: &mut State, rng: &mut GameRng) {
     play(g, s, rng, Action::PayToken(Hat::Cashier));
     let clean = Action::CleanTable {
         table: 0,
-        objective: NONE,
+        objective: CardId::NONE,
     };
     play(g, s, rng, clean);
 }

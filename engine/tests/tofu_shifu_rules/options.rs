@@ -54,8 +54,8 @@ fn option_market_price_by_card() {
     let (mut s, mut rng) = start(&g, 1);
     put_marker(&mut s, 0, Space::Hire);
     set_coins(&mut s, 0, 20);
-    let c = s.market[0];
-    let price = g.data.cards[c as usize].card_price;
+    let c = s.market[0].index().unwrap();
+    let price = g.data.cards[c].card_price;
     play(&g, &mut s, &mut rng, Action::Move(Space::Rest));
     play(&g, &mut s, &mut rng, Action::Buy(0));
     assert_eq!(s.players[0].coins, 20 - price);
@@ -186,7 +186,7 @@ fn option_end_rule_immediate_ends_the_game_with_the_turn_that_reaches_the_count(
             play(&g, &mut s, &mut rng, a);
         }
         play(&g, &mut s, &mut rng, Action::EndTurn);
-        assert_eq!(s.end_trigger, 0, "{sets:?}");
+        assert_eq!(s.end_trigger, SeatId::new(0), "{sets:?}");
         assert_eq!(s.is_over(), over_after_seat_0, "{sets:?}");
     }
 }

@@ -6,8 +6,8 @@ use shifu_engine::Game;
 fn setup_market_has_five_face_up_cards() {
     let g = game(4);
     let (s, _) = start(&g, 1);
-    assert_eq!(s.market[..5].iter().filter(|&&c| c != NONE).count(), 5);
-    assert!(s.market[5..].iter().all(|&c| c == NONE));
+    assert_eq!(s.market[..5].iter().filter(|c| c.is_some()).count(), 5);
+    assert!(s.market[5..].iter().all(|c| c.is_none()));
 }
 
 #[test]
