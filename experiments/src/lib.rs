@@ -21,6 +21,8 @@ pub mod curve;
 #[cfg(feature = "cli")]
 pub mod data;
 #[cfg(feature = "cli")]
+pub mod dose;
+#[cfg(feature = "cli")]
 pub mod duel;
 #[cfg(feature = "cli")]
 pub mod encoding;

@@ -1,7 +1,7 @@
 //! `SHIFU_MAX_GAMES=N`: an upper bound on every count that sets how long a run takes, for
 //! trying the README's commands (and for CI, which runs each of them). It caps the values of
 //! `--games`, `--seeds`, `--generations`, `--duel-games` (kept a multiple of `--players`),
-//! `--epochs` and `balance`'s `--max-games`, `--first-look` and `--validation-games`, and `iters=` in agent specs, at N, including the defaults a command line leaves
+//! `--epochs`, `dose`'s `--vectors` and `balance`'s `--max-games`, `--first-look` and `--validation-games`, and `iters=` in agent specs, at N, including the defaults a command line leaves
 //! out; and it says so on standard error, so that nobody mistakes a cut run for the real one.
 
 use std::ffi::OsString;
@@ -19,6 +19,7 @@ const COUNTED: &[&str] = &[
     "--max-games",
     "--first-look",
     "--validation-games",
+    "--vectors",
 ];
 
 /// Defaults above any sensible cap, which a command line that leaves the flag out still gets:
@@ -38,6 +39,8 @@ const DEFAULTS: &[(&str, &str, u64)] = &[
     ("balance", "--max-games", 12_800),
     ("balance", "--first-look", 100),
     ("balance", "--validation-games", 10_000),
+    ("dose", "--games", 10_000),
+    ("dose", "--vectors", 64),
 ];
 
 /// The command line with every count capped at `SHIFU_MAX_GAMES`, when it is set; a note on

@@ -5,7 +5,7 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use shifu::{
-    balance, bench, calibrate, completions, data, duel, encoding, export, fit, play, report,
+    balance, bench, calibrate, completions, data, dose, duel, encoding, export, fit, play, report,
     runfile, show, sweep, tournament, train,
 };
 use std::process::ExitCode;
@@ -52,6 +52,14 @@ enum Command {
         shifu balance --game wok-star --players 4 --search difficulty=1..4 --objective target:win=0.5"
     )]
     Balance(balance::BalanceArgs),
+    /// Designer analyses on common seeds, each a fitted slope with a 95% interval: a
+    /// dose-response curve over one parameter (--vary), or the win share one more unit of a
+    /// per-seat parameter buys (--per-seat start_coins=0..3).
+    #[command(
+        after_help = "Example:\n  shifu dose --players 4 --agents greedy --vary town_objective_cost_scale=0.5..1.5:0.25 --games 2000\n  \
+        shifu dose --players 4 --agents greedy --per-seat start_coins=0..3 --vectors 32 --games 500"
+    )]
+    Dose(dose::DoseArgs),
     /// Calibrate parameters or data against game-length and supply targets: a grid on the same
     /// seeds, per cell the mean rounds, the capped share and how often each supply runs out.
     /// Knobs varied here stack on the card data's own: `builtin:calibrated` (the default) has
@@ -189,6 +197,7 @@ fn main() -> ExitCode {
         Command::Balance(a) => balance::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Data(a) => data::run(a),
+        Command::Dose(a) => dose::run(a),
         Command::Duel(a) => duel::run(a),
         Command::Encoding(a) => encoding::run(a),
         Command::Export(a) => export::run(a),
