@@ -34,6 +34,8 @@ pub mod hash;
 #[cfg(feature = "cli")]
 pub mod limits;
 #[cfg(feature = "cli")]
+pub mod mechanics;
+#[cfg(feature = "cli")]
 pub mod npz;
 pub mod play;
 #[cfg(feature = "cli")]
