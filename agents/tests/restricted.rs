@@ -63,13 +63,11 @@ fn play<G: Evaluate + Mechanics + 'static>(
 
 /// Every action the games of `agent` meet is classified as its name says, and the classifier gives
 /// the same answer on the seat's determinized copies as on the true state.
-fn classifier_agrees<G: Evaluate + Mechanics + 'static>(
+fn classifier_agrees<G: Evaluate + Mechanics + Present + 'static>(
     players: u8,
     agent: &str,
     expect: impl Fn(&str) -> Option<&'static str>,
-) where
-    G: Present,
-{
+) {
     let g: G = game(players);
     let mut seen = vec![0u64; G::MECHANICS.len()];
     let mut det = rng_from_seed(99);
