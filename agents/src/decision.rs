@@ -1,7 +1,8 @@
 //! What an agent is given when it must decide.
 
+use crate::forbid::Forbid;
 use rand::Rng;
-use shifu_engine::{Game, Seat};
+use shifu_engine::{Game, Mechanics, Seat};
 
 /// One decision of one seat. It holds the true state privately and hands out only what the seat
 /// may see: its [`observation`](Decision::observation) and [`determinized`](Decision::determinize)
@@ -52,5 +53,29 @@ impl<'a, G: Game> Decision<'a, G> {
     /// A copy of the state with everything the seat cannot see re-sampled.
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> G::State {
         self.game.determinize(self.state, self.seat, rng)
+    }
+
+    /// The same decision among `legal`, a subset of these legal actions (how a restricted
+    /// agent hands its inner agent the actions it may take).
+    pub fn with_legal<'b>(&self, legal: &'b [G::Action]) -> Decision<'b, G>
+    where
+        'a: 'b,
+    {
+        debug_assert!(legal.iter().all(|a| self.legal.contains(a)));
+        Decision {
+            game: self.game,
+            state: self.state,
+            seat: self.seat,
+            legal,
+        }
+    }
+
+    /// Whether `action` uses a mechanic in `forbid`. The classifier reads only what the seat
+    /// sees ([`Mechanics::mechanic`]'s contract), so asking it of the true state leaks nothing.
+    pub fn forbids(&self, forbid: Forbid, action: G::Action) -> bool
+    where
+        G: Mechanics,
+    {
+        forbid.forbids(self.game, self.state, action)
     }
 }

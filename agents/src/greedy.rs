@@ -1,7 +1,7 @@
 //! The greedy agent: one-ply lookahead on the game's heuristic evaluation.
 
 use crate::eval::Evaluate;
-use crate::{Agent, Decision};
+use crate::{Agent, Decision, Forbid};
 use shifu_engine::{GameRng, Seat};
 
 /// Scores each legal action by the evaluation of the position it leads to, and plays the best
@@ -19,6 +19,7 @@ pub struct GreedyAgent<G: Evaluate> {
     legal: Vec<G::Action>,
     inner: Vec<G::Action>,
     best: Vec<G::Action>,
+    forbid: Forbid,
 }
 
 impl<G: Evaluate> GreedyAgent<G> {
@@ -31,7 +32,15 @@ impl<G: Evaluate> GreedyAgent<G> {
             legal: Vec::new(),
             inner: Vec::new(),
             best: Vec::new(),
+            forbid: Forbid::NONE,
         }
+    }
+
+    /// The same agent, never completing a turn with a forbidden mechanic (`forbid=`); its own
+    /// choices are restricted by [`crate::Restricted`], which wraps it.
+    pub fn with_forbid(mut self, forbid: Forbid) -> Self {
+        self.forbid = forbid;
+        self
     }
 
     /// The value for `seat` of `state` after `action`, with the rest of `seat`'s turn completed
@@ -45,6 +54,7 @@ impl<G: Evaluate> GreedyAgent<G> {
         while game.to_move(&s) == Some(seat) && game.turns_completed(&s) == turn && guard < 64 {
             guard += 1;
             game.legal_actions(&s, &mut self.inner);
+            self.forbid.filter(game, &s, &mut self.inner);
             let mut best_a = self.inner[0];
             let mut best_v = f64::NEG_INFINITY;
             for i in 0..self.inner.len() {

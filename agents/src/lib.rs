@@ -11,6 +11,7 @@
 
 mod decision;
 pub mod eval;
+mod forbid;
 mod greedy;
 pub mod learned;
 pub mod mcts;
@@ -21,6 +22,7 @@ pub mod tune;
 
 pub use decision::Decision;
 pub use eval::{Evaluate, TofuKingdomWeights, TofuShifuWeights};
+pub use forbid::{Forbid, Restricted};
 pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig, Root};
 pub use random::RandomAgent;

@@ -7,7 +7,7 @@
 //! up a reward vector: each node adds the reward of the seat that chose its action (max^n).
 
 use crate::eval::Evaluate;
-use crate::{Agent, Decision, StopCheck};
+use crate::{Agent, Decision, Forbid, StopCheck};
 use rand::{Rng, SeedableRng};
 use shifu_engine::{GameRng, Outcome, Seat, MAX_SEATS};
 use std::time::{Duration, Instant};
@@ -180,6 +180,8 @@ pub struct MctsAgent<G: Evaluate> {
     pub last_iters: u32,
     /// A check polled every [`STOP_EVERY`] iterations ([`Agent::set_stop`]).
     stop: Option<StopCheck>,
+    /// Mechanics the deciding seat may not use in the tree (`forbid=`).
+    forbid: Forbid,
 }
 
 /// Iterations (or paired worlds) between two polls of a stop check.
@@ -208,7 +210,16 @@ impl<G: Evaluate> MctsAgent<G> {
             last_calls: 0,
             last_iters: 0,
             stop: None,
+            forbid: Forbid::NONE,
         }
+    }
+
+    /// The same agent, whose own decisions in the tree leave out the forbidden mechanics
+    /// (`forbid=`; the other seats' are not restricted, nor are rollouts); its choice at the
+    /// root is restricted by [`crate::Restricted`], which wraps it.
+    pub fn with_forbid(mut self, forbid: Forbid) -> Self {
+        self.forbid = forbid;
+        self
     }
 
     /// Whether the stop check (if any) asks to stop, polled when `count` is a multiple of
@@ -643,6 +654,9 @@ impl<G: Evaluate> MctsAgent<G> {
             // Selection and expansion.
             while let Some(mover) = game.to_move(&s) {
                 game.legal_actions(&s, &mut self.legal);
+                if mover == seat {
+                    self.forbid.filter(game, &s, &mut self.legal);
+                }
                 // Each legal action's child, looked up once (legal actions are distinct).
                 self.untried.clear();
                 self.children.clear();

@@ -4,7 +4,7 @@ use crate::eval::{load_weights, Evaluate};
 use crate::greedy::GreedyAgent;
 use crate::learned::shared_model;
 use crate::mcts::{Belief, Cut, MctsAgent, MctsConfig, Reward, Rollout, Root};
-use crate::{agent_rng, Agent, RandomAgent};
+use crate::{agent_rng, Agent, Forbid, RandomAgent, Restricted};
 
 /// A bad agent spec.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -89,6 +89,10 @@ fn weights<G: Evaluate>(spec: &str, path: Option<&str>) -> Result<G::Weights, Ag
 /// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,belief=uniform|model,horizon=game|round,z=1,confirm=false,top=0,weights=path.toml`
 ///   (every key optional; defaults as in [`MctsConfig`]).
 ///
+/// Every agent also takes `forbid=NAME` (repeatable, or `forbid=a+b`): it never uses the game's
+/// mechanics so named ([`shifu_engine::Mechanics`]), unless every legal action uses one, when
+/// it still moves (see [`Restricted`]). An unknown name is an error listing the game's.
+///
 /// Each agent draws from [`agent_rng`]`(seed, seat)`.
 pub fn build_agent<G: Evaluate + 'static>(
     spec: &str,
@@ -132,17 +136,41 @@ pub fn build_agent_with<G: Evaluate + 'static>(
     seat: u8,
     weights: Option<&G::Weights>,
 ) -> Result<Box<dyn Agent<G>>, AgentError> {
-    let (name, opts) = parse_spec(spec)?;
+    let (name, mut opts) = parse_spec(spec)?;
+    let mut forbid = Forbid::NONE;
+    for (_, v) in opts.iter().filter(|(k, _)| k == "forbid") {
+        forbid = forbid.add::<G>(spec, v)?;
+    }
+    opts.retain(|(k, _)| k != "forbid");
+    let agent = build_unrestricted(spec, &name, &opts, seed, seat, weights, forbid)?;
+    Ok(if forbid.is_empty() {
+        agent
+    } else {
+        Box::new(Restricted::new(agent, forbid, spec.to_string()))
+    })
+}
+
+/// [`build_agent_with`] for the options other than `forbid=`, which greedy and MCTS also apply
+/// inside their look-ahead.
+fn build_unrestricted<G: Evaluate + 'static>(
+    spec: &str,
+    name: &str,
+    opts: &[(String, String)],
+    seed: u64,
+    seat: u8,
+    weights: Option<&G::Weights>,
+    forbid: Forbid,
+) -> Result<Box<dyn Agent<G>>, AgentError> {
     let chosen = |path: Option<&str>| match weights {
         Some(w) => Ok(w.clone()),
         None => self::weights::<G>(spec, path),
     };
     let rng = agent_rng(seed, seat);
     let unknown = |key: &str| AgentError::UnknownKey {
-        agent: name.clone(),
+        agent: name.to_string(),
         key: key.to_string(),
     };
-    match name.as_str() {
+    match name {
         "random" => {
             if let Some((k, _)) = opts.first() {
                 return Err(unknown(k));
@@ -151,20 +179,22 @@ pub fn build_agent_with<G: Evaluate + 'static>(
         }
         "greedy" => {
             let mut path = None;
-            for (k, v) in &opts {
+            for (k, v) in opts {
                 match k.as_str() {
                     "weights" => path = Some(v.as_str()),
                     _ => return Err(unknown(k)),
                 }
             }
             let w = chosen(path)?;
-            Ok(Box::new(GreedyAgent::<G>::new(w, rng, spec.to_string())))
+            Ok(Box::new(
+                GreedyAgent::<G>::new(w, rng, spec.to_string()).with_forbid(forbid),
+            ))
         }
         "mcts" => {
             let mut c = MctsConfig::default();
             let mut path = None;
             let mut margin_scale: Option<f64> = None;
-            for (k, v) in &opts {
+            for (k, v) in opts {
                 match k.as_str() {
                     "iters" => c.iters = parse(spec, k, v)?,
                     "calls" => c.calls = parse(spec, k, v)?,
@@ -266,9 +296,11 @@ pub fn build_agent_with<G: Evaluate + 'static>(
                 });
             }
             let w = chosen(path)?;
-            Ok(Box::new(MctsAgent::<G>::new(c, w, rng, spec.to_string())))
+            Ok(Box::new(
+                MctsAgent::<G>::new(c, w, rng, spec.to_string()).with_forbid(forbid),
+            ))
         }
-        _ => Err(AgentError::UnknownAgent(name)),
+        _ => Err(AgentError::UnknownAgent(name.to_string())),
     }
 }
 

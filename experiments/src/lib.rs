@@ -37,6 +37,8 @@ pub mod hash;
 #[cfg(feature = "cli")]
 pub mod limits;
 #[cfg(feature = "cli")]
+pub mod mechanics;
+#[cfg(feature = "cli")]
 pub mod npz;
 #[cfg(feature = "cli")]
 pub mod paired;

@@ -32,6 +32,7 @@ const DEFAULTS: &[(&str, &str, u64)] = &[
     ("export", "--games", 100),
     ("tournament", "--seeds", 50),
     ("duel", "--seeds", 100),
+    ("mechanics", "--seeds", 200),
     ("train", "--generations", 20),
     ("train", "--games", 64),
     ("train", "--duel-games", 400),

@@ -5,8 +5,8 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 use shifu::{
-    balance, bench, calibrate, completions, data, dose, duel, encoding, export, fit, play, report,
-    runfile, show, sweep, tournament, train,
+    balance, bench, calibrate, completions, data, dose, duel, encoding, export, fit, mechanics,
+    play, report, runfile, show, sweep, tournament, train,
 };
 use std::process::ExitCode;
 
@@ -92,6 +92,15 @@ enum Command {
         shifu duel --players 4 --agents greedy,random --seeds 250"
     )]
     Duel(duel::DuelArgs),
+    /// What each of a game's named mechanics is worth (restricted play): the agent with one
+    /// mechanic forbidden in one seat, rotated through every seat, against unrestricted copies,
+    /// paired on seeds with the unrestricted agent in the same seat (cooperative games: every
+    /// seat restricted, the team's win rate).
+    #[command(
+        after_help = "Example:\n  shifu mechanics --game tofu-shifu --players 4 --agent greedy --seeds 200\n  \
+        shifu mechanics --game wok-star --players 3 --mechanics hustle,dishwasher --seeds 500"
+    )]
+    Mechanics(mechanics::MechanicsArgs),
     /// A game's fixed encoding for learners: the observation vector's layout, field by field,
     /// and the number of action indices.
     #[command(
@@ -199,6 +208,7 @@ fn main() -> ExitCode {
         Command::Data(a) => data::run(a),
         Command::Dose(a) => dose::run(a),
         Command::Duel(a) => duel::run(a),
+        Command::Mechanics(a) => mechanics::run(a),
         Command::Encoding(a) => encoding::run(a),
         Command::Export(a) => export::run(a),
         Command::Fit(a) => fit::run(a),

@@ -185,6 +185,9 @@ impl Encoding for HiddenRace {
     }
 }
 
+/// No named mechanics: nothing to forbid.
+impl shifu_engine::Mechanics for HiddenRace {}
+
 impl shifu_agents::Evaluate for HiddenRace {
     type Weights = ();
     type Belief = ();

@@ -17,12 +17,12 @@ use crate::Decision;
 use rand::Rng;
 
 use serde::{de::DeserializeOwned, Serialize};
-use shifu_engine::{Encoding, Game, Outcome, Seat};
+use shifu_engine::{Encoding, Game, Mechanics, Outcome, Seat};
 use std::fmt::Debug;
 use std::path::Path;
 
 /// A game with a heuristic evaluation and named, tunable weights.
-pub trait Evaluate: Game + Encoding {
+pub trait Evaluate: Game + Encoding + Mechanics {
     /// The evaluation's weights: named, with defaults, loadable from a TOML file.
     type Weights: Clone + Debug + Default + Send + Sync + Serialize + DeserializeOwned;
 

@@ -40,6 +40,7 @@ pub mod state;
 mod apply;
 mod hidden;
 mod invariants;
+mod mechanics;
 mod moves;
 mod present;
 pub use present::GinzaStats;

@@ -21,6 +21,7 @@ mod encode;
 mod hidden;
 mod invariants;
 mod lanes;
+mod mechanics;
 pub mod params;
 mod present;
 pub use present::KingdomStats;

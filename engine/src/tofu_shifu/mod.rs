@@ -29,6 +29,7 @@ mod encode;
 mod hidden;
 mod invariants;
 mod knobs;
+mod mechanics;
 mod moves;
 mod objectives;
 pub mod params;

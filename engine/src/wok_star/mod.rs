@@ -43,6 +43,7 @@ mod apply;
 mod events;
 mod hidden;
 mod invariants;
+mod mechanics;
 mod moves;
 mod powers;
 mod present;
