@@ -191,110 +191,7 @@ fn build_unrestricted<G: Evaluate + 'static>(
             ))
         }
         "mcts" => {
-            let mut c = MctsConfig::default();
-            let mut path = None;
-            let mut margin_scale: Option<f64> = None;
-            for (k, v) in opts {
-                match k.as_str() {
-                    "iters" => c.iters = parse(spec, k, v)?,
-                    "calls" => c.calls = parse(spec, k, v)?,
-                    "time_ms" => {
-                        let t: u64 = parse(spec, k, v)?;
-                        c.time_ms = (t > 0).then_some(t);
-                    }
-                    "c" => c.c = parse(spec, k, v)?,
-                    "z" => c.z = parse(spec, k, v)?,
-                    "confirm" => c.confirm = parse(spec, k, v)?,
-                    "top" => c.top = parse(spec, k, v)?,
-                    "depth" => c.depth = parse(spec, k, v)?,
-                    "rollout" => {
-                        c.rollout = choice(
-                            spec,
-                            k,
-                            v,
-                            &[("random", Rollout::Random), ("greedy", Rollout::Greedy)],
-                        )?
-                    }
-                    "root" => {
-                        c.root = choice(
-                            spec,
-                            k,
-                            v,
-                            &[("tree", Root::Tree), ("paired", Root::Paired)],
-                        )?
-                    }
-                    "horizon" => {
-                        c.round_horizon = choice(spec, k, v, &[("game", false), ("round", true)])?
-                    }
-                    "belief" => {
-                        c.belief = choice(
-                            spec,
-                            k,
-                            v,
-                            &[("uniform", Belief::Uniform), ("model", Belief::Model)],
-                        )?
-                    }
-                    "reward" => {
-                        c.reward =
-                            choice(spec, k, v, &[("win", Reward::Win), ("rank", Reward::Rank)])?
-                    }
-                    "cut" => {
-                        let margin = Cut::Margin(margin_scale.unwrap_or(3.0));
-                        c.cut = choice(spec, k, v, &[("rank", Cut::Rank), ("margin", margin)])?
-                    }
-                    "scale" => {
-                        let x: f64 = parse(spec, k, v)?;
-                        if !(x.is_finite() && x > 0.0) {
-                            return Err(AgentError::Malformed {
-                                spec: spec.into(),
-                                message: "scale must be a number > 0".into(),
-                            });
-                        }
-                        margin_scale = Some(x);
-                        if let Cut::Margin(_) = c.cut {
-                            c.cut = Cut::Margin(x);
-                        }
-                    }
-                    "weights" => path = Some(v.as_str()),
-                    "leaf" => {
-                        c.leaf = Some(shared_model(std::path::Path::new(v)).map_err(|message| {
-                            AgentError::Malformed {
-                                spec: spec.into(),
-                                message,
-                            }
-                        })?)
-                    }
-                    _ => return Err(unknown(k)),
-                }
-            }
-            if c.root == Root::Paired
-                && (c.iters == 0 || c.iters > 1_000_000 || c.calls > 0 || c.time_ms.is_some())
-            {
-                return Err(AgentError::Malformed {
-                    spec: spec.into(),
-                    message: "root=paired is budgeted by iters (rollouts per decision): set \
-                              iters from 1 to 1000000 and leave calls and time_ms out"
-                        .into(),
-                });
-            }
-            if c.iters == 0 && c.calls == 0 && c.time_ms.is_none() {
-                return Err(AgentError::Malformed {
-                    spec: spec.into(),
-                    message: "set a budget: iters, calls or time_ms".into(),
-                });
-            }
-            if !(c.c.is_finite() && c.c >= 0.0) {
-                return Err(AgentError::Malformed {
-                    spec: spec.into(),
-                    message: "c must be a number >= 0".into(),
-                });
-            }
-            if !(c.z.is_finite() && c.z >= 0.0) {
-                return Err(AgentError::Malformed {
-                    spec: spec.into(),
-                    message: "z must be a number >= 0".into(),
-                });
-            }
+            let (c, path) = mcts_config(spec, opts)?;
             let w = chosen(path)?;
             Ok(Box::new(
                 MctsAgent::<G>::new(c, w, rng, spec.to_string()).with_forbid(forbid),
@@ -302,6 +199,128 @@ fn build_unrestricted<G: Evaluate + 'static>(
         }
         _ => Err(AgentError::UnknownAgent(name.to_string())),
     }
+}
+
+/// MCTS's options (`iters=200,c=1.4,...`) as a configuration, checked, and the weights file named
+/// by `weights=`, if any.
+fn mcts_config<'a>(
+    spec: &str,
+    opts: &'a [(String, String)],
+) -> Result<(MctsConfig, Option<&'a str>), AgentError> {
+    let mut c = MctsConfig::default();
+    let mut path = None;
+    let mut margin_scale: Option<f64> = None;
+    for (k, v) in opts {
+        match k.as_str() {
+            "iters" => c.iters = parse(spec, k, v)?,
+            "calls" => c.calls = parse(spec, k, v)?,
+            "time_ms" => {
+                let t: u64 = parse(spec, k, v)?;
+                c.time_ms = (t > 0).then_some(t);
+            }
+            "c" => c.c = parse(spec, k, v)?,
+            "z" => c.z = parse(spec, k, v)?,
+            "confirm" => c.confirm = parse(spec, k, v)?,
+            "top" => c.top = parse(spec, k, v)?,
+            "depth" => c.depth = parse(spec, k, v)?,
+            "rollout" => {
+                c.rollout = choice(
+                    spec,
+                    k,
+                    v,
+                    &[("random", Rollout::Random), ("greedy", Rollout::Greedy)],
+                )?
+            }
+            "root" => {
+                c.root = choice(
+                    spec,
+                    k,
+                    v,
+                    &[("tree", Root::Tree), ("paired", Root::Paired)],
+                )?
+            }
+            "horizon" => c.round_horizon = choice(spec, k, v, &[("game", false), ("round", true)])?,
+            "belief" => {
+                c.belief = choice(
+                    spec,
+                    k,
+                    v,
+                    &[("uniform", Belief::Uniform), ("model", Belief::Model)],
+                )?
+            }
+            "reward" => {
+                c.reward = choice(spec, k, v, &[("win", Reward::Win), ("rank", Reward::Rank)])?
+            }
+            "cut" => {
+                let margin = Cut::Margin(margin_scale.unwrap_or(3.0));
+                c.cut = choice(spec, k, v, &[("rank", Cut::Rank), ("margin", margin)])?
+            }
+            "scale" => {
+                let x: f64 = parse(spec, k, v)?;
+                if !(x.is_finite() && x > 0.0) {
+                    return Err(AgentError::Malformed {
+                        spec: spec.into(),
+                        message: "scale must be a number > 0".into(),
+                    });
+                }
+                margin_scale = Some(x);
+                if let Cut::Margin(_) = c.cut {
+                    c.cut = Cut::Margin(x);
+                }
+            }
+            "weights" => path = Some(v.as_str()),
+            "leaf" => {
+                c.leaf = Some(shared_model(std::path::Path::new(v)).map_err(|message| {
+                    AgentError::Malformed {
+                        spec: spec.into(),
+                        message,
+                    }
+                })?)
+            }
+            _ => {
+                return Err(AgentError::UnknownKey {
+                    agent: "mcts".to_string(),
+                    key: k.to_string(),
+                })
+            }
+        }
+    }
+    check_mcts(spec, &c)?;
+    Ok((c, path))
+}
+
+/// Checks an MCTS configuration: a budget, `root=paired` budgeted by iterations, `c` and `z`
+/// finite and not negative.
+fn check_mcts(spec: &str, c: &MctsConfig) -> Result<(), AgentError> {
+    if c.root == Root::Paired
+        && (c.iters == 0 || c.iters > 1_000_000 || c.calls > 0 || c.time_ms.is_some())
+    {
+        return Err(AgentError::Malformed {
+            spec: spec.into(),
+            message: "root=paired is budgeted by iters (rollouts per decision): set \
+                      iters from 1 to 1000000 and leave calls and time_ms out"
+                .into(),
+        });
+    }
+    if c.iters == 0 && c.calls == 0 && c.time_ms.is_none() {
+        return Err(AgentError::Malformed {
+            spec: spec.into(),
+            message: "set a budget: iters, calls or time_ms".into(),
+        });
+    }
+    if !(c.c.is_finite() && c.c >= 0.0) {
+        return Err(AgentError::Malformed {
+            spec: spec.into(),
+            message: "c must be a number >= 0".into(),
+        });
+    }
+    if !(c.z.is_finite() && c.z >= 0.0) {
+        return Err(AgentError::Malformed {
+            spec: spec.into(),
+            message: "z must be a number >= 0".into(),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
