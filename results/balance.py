@@ -107,10 +107,7 @@ def main():
         "embedded calibrated reconstruction (`builtin:calibrated`): the coin values found depend on",
         "reconstructed objective costs and are not yet rerun on the other two reconstructions.",
         "Agents: greedy in every seat, not the strongest available (MCTS-1000); these are findings",
-        "about greedy play until `--validate-agents mcts:iters=1000` confirms them. Each race",
-        "states its critical z: the 4-player run predates the rule that protects only the best",
-        "setting (z about 3.5 at 4 players instead of its 4.52), so a rerun drops more settings",
-        "sooner; the validation figures do not depend on the race's rule.",
+        "about greedy play until `--validate-agents mcts:iters=1000` confirms them.",
         "",
     ]
     lines += four_players()
