@@ -354,3 +354,29 @@ fn balance_hostile_options_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cooperative"));
 }
+
+#[test]
+fn balance_resume_refuses_a_tampered_progress_file() {
+    let d = tmpdir("tampered");
+    let out = d.join("r.json");
+    let mut args = KINGDOM.to_vec();
+    args.extend(["--out", out.to_str().unwrap()]);
+    let o = shifu(&args, &[("SHIFU_TEST_KILL_BALANCE_AFTER", "1")]);
+    assert!(!o.status.success(), "the kill hook did not fire");
+    let progress = d.join("r.json.race");
+    let bytes = std::fs::read(&progress).unwrap();
+    let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let mut header: Value = serde_json::from_slice(&bytes[..nl]).unwrap();
+    for e in header["entries"].as_array_mut().unwrap() {
+        e["estimate"] = Value::Array(Vec::new());
+    }
+    let mut tampered = serde_json::to_vec(&header).unwrap();
+    tampered.extend_from_slice(&bytes[nl..]);
+    std::fs::write(&progress, tampered).unwrap();
+    args.push("--resume");
+    let o = shifu(&args, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("without its estimates"), "{err}");
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -156,6 +156,29 @@ pub fn load(path: &Path, fingerprint: &str, settings: usize, columns: usize) -> 
     if header.entries.len() != settings {
         return Err(bad("another number of settings"));
     }
+    // Every setting still in the race after a look has its objectives' estimates (the race
+    // ranks them), and an elimination names a setting that exists.
+    let objectives = header
+        .entries
+        .iter()
+        .map(|e| e.estimate.len())
+        .max()
+        .unwrap_or(0);
+    if header.looks_done > 0
+        && header
+            .entries
+            .iter()
+            .any(|e| e.out.is_none() && (e.estimate.is_empty() || e.estimate.len() != objectives))
+    {
+        return Err(bad("a setting without its estimates"));
+    }
+    if header
+        .entries
+        .iter()
+        .any(|e| e.out.as_ref().is_some_and(|o| o.by >= settings))
+    {
+        return Err(bad("an elimination by a setting that does not exist"));
+    }
     let mut rest = &bytes[nl + 1..];
     let mut take = |n: u64| -> Result<Games> {
         let len = usize::try_from(n)

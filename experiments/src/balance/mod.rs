@@ -228,7 +228,7 @@ fn run_race<G: Playable>(
         let have = state.entries[alive[0]].played;
         let mut n = looks[look.min(looks.len() - 1)];
         let left = s.race.budget.saturating_sub(state.spent);
-        if (n - have) * alive.len() as u64 > left {
+        if (n - have).saturating_mul(alive.len() as u64) > left {
             n = have + left / alive.len() as u64;
         }
         if n <= have || n < 2 {

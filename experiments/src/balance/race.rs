@@ -38,7 +38,7 @@ impl RaceConfig {
     pub fn looks(&self) -> Vec<u64> {
         let mut looks = vec![self.first_look.max(2)];
         while *looks.last().unwrap_or(&0) < self.max_games {
-            let next = (looks[looks.len() - 1] * 2).min(self.max_games);
+            let next = looks[looks.len() - 1].saturating_mul(2).min(self.max_games);
             looks.push(next);
         }
         looks
@@ -340,6 +340,12 @@ mod tests {
             full_grid: false,
         };
         assert_eq!(cfg.looks(), [100, 200, 400, 800, 1600, 3200, 6400]);
+        // The doubling saturates rather than overflowing at the largest counts.
+        let huge = RaceConfig {
+            max_games: u64::MAX,
+            ..cfg.clone()
+        };
+        assert_eq!(huge.looks().last(), Some(&u64::MAX));
         let zc = critical_z(&plan, &cfg, 7);
         let at = Look {
             index: 1,
