@@ -17,6 +17,7 @@ pub mod objective;
 pub mod race;
 pub mod result;
 pub mod setup;
+pub mod skill;
 pub mod space;
 pub mod validate;
 
@@ -51,6 +52,12 @@ pub struct BalanceArgs {
     /// The rulebook's value of a searched parameter, for `distance` (default: the game's own).
     #[arg(long, value_name = "KEY=VALUE")]
     pub reference: Vec<String>,
+    /// The stronger agent of `--objective skill=MARGIN` (one spec, for example mcts:iters=200).
+    #[arg(long, value_name = "SPEC")]
+    pub strong: Option<String>,
+    /// The weaker agent of `--objective skill=MARGIN` (one spec, for example random).
+    #[arg(long, value_name = "SPEC")]
+    pub weak: Option<String>,
     /// Agent spec per seat (one for all seats) in the race.
     #[arg(long, default_value = "greedy")]
     pub agents: String,
@@ -125,7 +132,8 @@ pub fn validation_seed(seed: u64) -> u64 {
     shifu_agents::splitmix64(seed ^ 0x7661_6c69_6461_7465)
 }
 
-/// Plays games `range` of `game` from master seed `master`, recording the plan's columns.
+/// Plays games `range` of `game` from master seed `master`, recording the plan's columns (and
+/// each game's skill games, for `--objective skill=MARGIN`).
 pub fn play_games<G: Playable>(
     s: &Setup<G>,
     game: &G,
@@ -136,11 +144,16 @@ pub fn play_games<G: Playable>(
     bar: &indicatif::ProgressBar,
 ) -> Result<()> {
     games.columns = s.plan.columns.len();
-    play_stream(game, specs, master, false, range, &s.pool, |r| {
+    let at = games.len();
+    play_stream(game, specs, master, false, range.clone(), &s.pool, |r| {
         s.plan.record(&r, s.seats, &mut games.data);
         bar.inc(1);
         Ok(())
-    })
+    })?;
+    match &s.skill {
+        Some(k) => skill::play(s, k, game, master, range, at, games, bar),
+        None => Ok(()),
+    }
 }
 
 fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
@@ -178,7 +191,9 @@ fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
         &fingerprint,
         &bar,
     )?;
-    bar.set_length(state.spent + (summary.finalists.len() as u64) * args.validation_games);
+    bar.set_length(
+        state.spent + (summary.finalists.len() as u64) * args.validation_games * s.per_row,
+    );
     let validated = validate::validate(
         &s,
         args,
@@ -228,8 +243,9 @@ fn run_race<G: Playable>(
         let have = state.entries[alive[0]].played;
         let mut n = looks[look.min(looks.len() - 1)];
         let left = s.race.budget.saturating_sub(state.spent);
-        if (n - have).saturating_mul(alive.len() as u64) > left {
-            n = have + left / alive.len() as u64;
+        let row_cost = (alive.len() as u64).saturating_mul(s.per_row);
+        if (n - have).saturating_mul(row_cost) > left {
+            n = have + left / row_cost;
         }
         if n <= have || n < 2 {
             if look == 0 {
@@ -253,7 +269,7 @@ fn run_race<G: Playable>(
                 &mut e.games,
                 bar,
             )?;
-            state.spent += n - e.played;
+            state.spent += (n - e.played) * s.per_row;
             e.played = n;
         }
         stop = race_look(

@@ -52,6 +52,8 @@ pub struct Recommended {
     pub distance: Option<f64>,
     /// The validation's figures and verdict.
     pub validation: Validated,
+    /// The skill figure of `--objective skill=MARGIN` on the validation games.
+    pub skill: Option<super::skill::SkillFigure>,
     /// The verdict as a sentence.
     pub verdict: String,
 }
@@ -91,8 +93,10 @@ pub struct BalanceResult {
     pub race: RaceSummary,
     /// The validation's master seed (fresh: the race never played it).
     pub validation_seed: u64,
-    /// Validation games per finalist.
+    /// Validation games per finalist (rows: each has its skill games too, see `games_per_row`).
     pub validation_games: u64,
+    /// Games per recorded game: 1, plus its skill games under `--objective skill=MARGIN`.
+    pub games_per_row: u64,
     /// Games in all, race and validation.
     pub games: u64,
     /// The finalists, best first: fair ones first, then by the race's order.
@@ -136,6 +140,7 @@ pub fn build<G: Playable>(
                 set: set.set.clone(),
                 name: set.name(),
                 distance: s.has_reference.then_some(s.distances[v.setting]),
+                skill: s.skill.as_ref().and_then(|k| k.figure(&v.metrics)),
                 verdict: v.equivalence.as_ref().map_or_else(
                     || "no equivalence verdict for this objective".to_string(),
                     |e| e.sentence(),
@@ -179,7 +184,8 @@ pub fn build<G: Playable>(
             eliminated_by: e.out.as_ref().map(|o| s.settings[o.by].name()),
         })
         .collect();
-    let validation_total: u64 = recommended.iter().map(|r| r.validation.games).sum();
+    let validation_total: u64 =
+        recommended.iter().map(|r| r.validation.games).sum::<u64>() * s.per_row;
     BalanceResult {
         game: G::INFO.name.to_string(),
         players: s.seats,
@@ -194,10 +200,11 @@ pub fn build<G: Playable>(
         seed: a.seed,
         race_games: state.spent,
         budget: s.race.budget,
-        full_grid_games: s.settings.len() as u64 * s.race.max_games,
+        full_grid_games: s.settings.len() as u64 * s.race.max_games * s.per_row,
         race,
         validation_seed: vseed,
         validation_games: a.validation_games,
+        games_per_row: s.per_row,
         games: state.spent + validation_total,
         recommended,
         fair_found,
@@ -300,6 +307,9 @@ impl fmt::Display for BalanceResult {
                     "   {} {:.4} [{:.4}, {:.4}]",
                     o.name, o.value, o.ci_low, o.ci_high
                 )?;
+            }
+            if let Some(k) = &r.skill {
+                writeln!(f, "   {k}")?;
             }
             writeln!(
                 f,

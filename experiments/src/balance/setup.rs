@@ -146,6 +146,10 @@ pub struct Setup<G> {
     pub race: RaceConfig,
     /// The worker pool.
     pub pool: rayon::ThreadPool,
+    /// The skill games of `--objective skill=MARGIN`.
+    pub skill: Option<super::skill::Skill>,
+    /// Games per recorded row: 1, plus the row's skill games.
+    pub per_row: u64,
 }
 
 pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
@@ -184,6 +188,15 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
         );
     }
     let plan = Plan::new::<G>(&objectives, seats, args.margin)?;
+    let skill = super::skill::from_args(
+        &objectives,
+        args.strong.as_deref(),
+        args.weak.as_deref(),
+        &base,
+        seats,
+        super::skill::column(&plan.columns),
+    )?;
+    let per_row = 1 + skill.as_ref().map_or(0, super::skill::Skill::games_per_row);
     let games = settings
         .iter()
         .map(|s| {
@@ -211,14 +224,14 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
         max_games: args.max_games,
         budget: args
             .budget
-            .unwrap_or((1_000 * settings.len() as u64).max(20_000)),
+            .unwrap_or((1_000 * settings.len() as u64).max(20_000) * per_row),
         error_rate: args.error_rate,
         eliminators: ELIMINATORS,
         full_grid: args.full_grid,
     };
     let race = RaceConfig {
         budget: if args.full_grid {
-            settings.len() as u64 * args.max_games
+            settings.len() as u64 * args.max_games * per_row
         } else {
             race.budget
         },
@@ -238,5 +251,7 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
         seats,
         race,
         pool,
+        skill,
+        per_row,
     })
 }
