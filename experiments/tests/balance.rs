@@ -334,6 +334,40 @@ fn balance_hostile_options_exit_2() {
             &[
                 "--search",
                 "extra_question=true/false",
+                "--method",
+                "ntbea",
+                "--resume",
+                "--out",
+                "x.json",
+            ],
+            "--resume is not supported with --method ntbea",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--method",
+                "ntbea",
+                "--budget",
+                "50",
+            ],
+            "cannot pay for one evaluation",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--method",
+                "ntbea",
+                "--exploration",
+                "-1",
+            ],
+            "--exploration",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
                 "--objective",
                 "skill=0.1",
             ],
@@ -570,4 +604,92 @@ fn balance_skill_of_a_cooperative_game_is_team_against_team() {
         let short = o["value"].as_f64().unwrap();
         assert!((short - (0.1 - x).max(0.0)).abs() < 1e-6, "{short} {x}");
     }
+}
+
+/// NTBEA over Tofu Shifu's start coins 0..15 at 4 players: 16⁴ = 65,536 vectors, more than a
+/// race lists.
+fn ntbea_args(threads: &str) -> Vec<String> {
+    [
+        "balance",
+        "--players",
+        "4",
+        "--agents",
+        "greedy",
+        "--search",
+        "start_coins=0..15",
+        "--method",
+        "ntbea",
+        "--budget",
+        "600",
+        "--batch",
+        "20",
+        "--finalists",
+        "2",
+        "--validation-games",
+        "40",
+        "--threads",
+        threads,
+        "--quiet",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect()
+}
+
+#[test]
+fn balance_ntbea_searches_a_space_too_large_to_list() {
+    let o = shifu(
+        &[
+            "balance",
+            "--players",
+            "4",
+            "--search",
+            "start_coins=0..15",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--method ntbea"));
+    let one = ntbea_args("1");
+    let v = json(&one.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(v["method"], "ntbea");
+    assert_eq!(v["settings"], 65_536);
+    let n = &v["ntbea"];
+    assert_eq!(n["dimensions"], serde_json::json!([16, 16, 16, 16]));
+    assert_eq!(n["evaluations"], 30);
+    assert_eq!(n["games"], 600);
+    assert_eq!(v["race_games"], 600);
+    let rec = v["recommended"].as_array().unwrap();
+    assert!(!rec.is_empty() && rec.len() <= 2);
+    assert_eq!(v["games"].as_u64().unwrap(), 600 + 40 * rec.len() as u64);
+    // The validation plays the fresh validation seed, as `shifu play` replays it.
+    let seed = v["validation_seed"].as_u64().unwrap();
+    assert_ne!(seed, 1);
+    assert_eq!(seed, shifu::balance::validation_seed(1));
+    let r = &rec[0];
+    let set = r["set"][0].as_str().unwrap();
+    assert!(set.starts_with("start_coins="), "{set}");
+    let seed = seed.to_string();
+    let play = json(&[
+        "play",
+        "--players",
+        "4",
+        "--agents",
+        "greedy",
+        "--set",
+        set,
+        "--games",
+        "40",
+        "--seed",
+        &seed,
+        "--quiet",
+    ]);
+    let ours = r["validation"]["mean_rounds"].as_f64().unwrap();
+    let theirs = play["stats"]["mean_rounds"].as_f64().unwrap();
+    assert!((ours - theirs).abs() < 1e-9, "{ours} against {theirs}");
+    // The same result whatever the thread count.
+    let two = ntbea_args("2");
+    let w = json(&two.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(result_only(v), result_only(w));
 }

@@ -7,15 +7,22 @@
 //!    (games per setting doubling) a paired test drops the settings shown worse, at a stated
 //!    error rate (no setting that no other beats is dropped, but with chance α), until one is left, every survivor is shown good enough, the looks
 //!    end or the budget is spent.
+//!
+//!    Or, for a space too large to list, `--method ntbea` ([`search`], [`ntbea`]): the
+//!    N-Tuple Bandit Evolutionary Algorithm over the space's dimensions ([`dims`]), each
+//!    evaluation a batch of games of one setting; the model's best become the finalists.
 //! 3. **The validation** ([`validate`]): the survivors' Pareto set (at most `--finalists`) plays
 //!    fresh seeds the race never saw, so the figures reported carry no winner's curse; each gets
 //!    its seat shares with intervals and the equivalence verdict at `--margin`.
 
 pub mod chart;
 pub mod checkpoint;
+pub mod dims;
+pub mod ntbea;
 pub mod objective;
 pub mod race;
 pub mod result;
+pub mod search;
 pub mod setup;
 pub mod skill;
 pub mod space;
@@ -58,6 +65,19 @@ pub struct BalanceArgs {
     /// The weaker agent of `--objective skill=MARGIN` (one spec, for example random).
     #[arg(long, value_name = "SPEC")]
     pub weak: Option<String>,
+    /// The search: `race` (every setting listed and raced on common seeds) or `ntbea` (the
+    /// N-Tuple Bandit Evolutionary Algorithm, for spaces too large to list).
+    #[arg(long, value_enum, default_value = "race")]
+    pub method: search::Method,
+    /// NTBEA: games per evaluation (one setting, fresh game indices of the race's seed).
+    #[arg(long, default_value_t = 100)]
+    pub batch: u64,
+    /// NTBEA: the UCB exploration constant, in units of the evaluations' spread.
+    #[arg(long, default_value_t = 1.0)]
+    pub exploration: f64,
+    /// NTBEA: neighbours of the current setting the model scores at each step.
+    #[arg(long, default_value_t = 50)]
+    pub neighbourhood: usize,
     /// Agent spec per seat (one for all seats) in the race.
     #[arg(long, default_value = "greedy")]
     pub agents: String,
@@ -77,7 +97,8 @@ pub struct BalanceArgs {
     /// The most games one setting plays in the race.
     #[arg(long, default_value_t = 12_800)]
     pub max_games: u64,
-    /// The most games the race plays in all (default: 1,000 per setting, at least 20,000).
+    /// The most games the race plays in all (default: 1,000 per setting, at least 20,000; NTBEA:
+    /// 500 evaluations of --batch games).
     #[arg(long)]
     pub budget: Option<u64>,
     /// No race: every setting plays --max-games games (the exhaustive grid a race is measured
@@ -157,6 +178,9 @@ pub fn play_games<G: Playable>(
 }
 
 fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
+    if args.method == search::Method::Ntbea {
+        return search::run::<G>(args);
+    }
     let s = setup::<G>(args)?;
     let started = std::time::Instant::now();
     let fingerprint = checkpoint::fingerprint(args);

@@ -1,6 +1,7 @@
 //! A balance run's result: the value `--json` prints, and its text.
 
 use super::checkpoint::State;
+use super::search::NtbeaSummary;
 use super::validate::Validated;
 use super::{validation_seed, BalanceArgs, Setup};
 use crate::equivalence::Verdict;
@@ -107,8 +108,12 @@ pub struct BalanceResult {
     pub answer: String,
     /// The command that re-plays the first recommendation's validation games.
     pub validate_command: String,
-    /// Every setting's race.
+    /// Every setting's race (NTBEA: the finalists, with their search games).
     pub race_entries: Vec<RaceEntry>,
+    /// The search: `race` or `ntbea`.
+    pub method: super::search::Method,
+    /// NTBEA's figures (`--method ntbea`).
+    pub ntbea: Option<super::search::NtbeaSummary>,
     /// Seconds the run took (not part of the result proper: it varies).
     pub seconds: f64,
 }
@@ -211,6 +216,8 @@ pub fn build<G: Playable>(
         answer,
         validate_command,
         race_entries,
+        method: super::search::Method::Race,
+        ntbea: None,
         seconds,
     }
 }
@@ -252,31 +259,10 @@ impl fmt::Display for BalanceResult {
             self.objectives.join(", "),
             self.margin
         )?;
-        writeln!(
-            f,
-            "space: {} settings ({}{}); {}: {} games (budget {}, a full grid at {} games a setting: {}), {} looks, error rate {} (critical z {:.2}); stopped: {}",
-            self.settings,
-            self.search.join(" "),
-            if self.sum.is_empty() { String::new() } else { format!(", sum {}", self.sum.join(" ")) },
-            if self.race.critical_z.is_finite() { "race" } else { "full grid" },
-            self.race_games,
-            self.budget,
-            self.race.looks.last().copied().unwrap_or(0),
-            self.full_grid_games,
-            self.race.looks.len(),
-            self.error_rate,
-            self.race.critical_z,
-            self.race.stop
-        )?;
-        writeln!(
-            f,
-            "{} settings left; validated: {} on {} fresh games each (master seed {}, agents {})",
-            self.race.survivors.len(),
-            self.recommended.len(),
-            self.validation_games,
-            self.validation_seed,
-            self.validate_agents.join(" | ")
-        )?;
+        match &self.ntbea {
+            Some(n) => self.ntbea_lines(f, n)?,
+            None => self.race_lines(f)?,
+        }
         writeln!(f)?;
         for (i, r) in self.recommended.iter().enumerate() {
             let distance = r.distance.map_or(String::new(), |d| {
@@ -327,5 +313,61 @@ impl fmt::Display for BalanceResult {
             self.validate_command
         )?;
         writeln!(f, "{} games in {:.1} s", self.games, self.seconds)
+    }
+}
+
+impl BalanceResult {
+    fn race_lines(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "space: {} settings ({}{}); {}: {} games (budget {}, a full grid at {} games a setting: {}), {} looks, error rate {} (critical z {:.2}); stopped: {}",
+            self.settings,
+            self.search.join(" "),
+            if self.sum.is_empty() { String::new() } else { format!(", sum {}", self.sum.join(" ")) },
+            if self.race.critical_z.is_finite() { "race" } else { "full grid" },
+            self.race_games,
+            self.budget,
+            self.race.looks.last().copied().unwrap_or(0),
+            self.full_grid_games,
+            self.race.looks.len(),
+            self.error_rate,
+            self.race.critical_z,
+            self.race.stop
+        )?;
+        writeln!(
+            f,
+            "{} settings left; validated: {} on {} fresh games each (master seed {}, agents {})",
+            self.race.survivors.len(),
+            self.recommended.len(),
+            self.validation_games,
+            self.validation_seed,
+            self.validate_agents.join(" | ")
+        )?;
+        Ok(())
+    }
+
+    fn ntbea_lines(&self, f: &mut fmt::Formatter<'_>, n: &NtbeaSummary) -> fmt::Result {
+        writeln!(
+            f,
+            "space: {} settings ({}) in {} dimensions; ntbea: {} games (budget {}) in {} evaluations of {} games, {} distinct settings, exploration {}, neighbourhood {}",
+            self.settings,
+            self.search.join(" "),
+            n.dimensions.len(),
+            self.race_games,
+            self.budget,
+            n.evaluations,
+            n.batch * self.games_per_row,
+            n.distinct_settings,
+            n.exploration,
+            n.neighbourhood
+        )?;
+        writeln!(
+            f,
+            "validated: {} (the model's best and the best evaluated) on {} fresh games each (master seed {}, agents {})",
+            self.recommended.len(),
+            self.validation_games,
+            self.validation_seed,
+            self.validate_agents.join(" | ")
+        )
     }
 }
