@@ -1,7 +1,7 @@
 //! `SHIFU_MAX_GAMES=N`: an upper bound on every count that sets how long a run takes, for
 //! trying the README's commands (and for CI, which runs each of them). It caps the values of
 //! `--games`, `--seeds`, `--generations`, `--duel-games` (kept a multiple of `--players`),
-//! `--epochs`, `dose`'s `--vectors` and `balance`'s `--max-games`, `--first-look` and `--validation-games`, and `iters=` in agent specs, at N, including the defaults a command line leaves
+//! `--epochs`, `dose`'s `--vectors` and `balance`'s `--max-games`, `--first-look`, `--validation-games` and `--batch`, and `iters=` in agent specs, at N, including the defaults a command line leaves
 //! out; and it says so on standard error, so that nobody mistakes a cut run for the real one.
 
 use std::ffi::OsString;
@@ -20,6 +20,7 @@ const COUNTED: &[&str] = &[
     "--first-look",
     "--validation-games",
     "--vectors",
+    "--batch",
 ];
 
 /// Defaults above any sensible cap, which a command line that leaves the flag out still gets:
@@ -40,6 +41,7 @@ const DEFAULTS: &[(&str, &str, u64)] = &[
     ("balance", "--max-games", 12_800),
     ("balance", "--first-look", 100),
     ("balance", "--validation-games", 10_000),
+    ("balance", "--batch", 100),
     ("dose", "--games", 10_000),
     ("dose", "--vectors", 64),
 ];

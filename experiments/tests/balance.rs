@@ -330,6 +330,110 @@ fn balance_hostile_options_exit_2() {
             "--first-look",
         ),
         (&["--search", "players=2..4"], "--players"),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--method",
+                "ntbea",
+                "--resume",
+                "--out",
+                "x.json",
+            ],
+            "--resume is not supported with --method ntbea",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--method",
+                "ntbea",
+                "--budget",
+                "50",
+            ],
+            "cannot pay for one evaluation",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--method",
+                "ntbea",
+                "--exploration",
+                "-1",
+            ],
+            "--exploration",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "skill=0.1",
+            ],
+            "needs --strong SPEC and --weak SPEC",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "skill=0.9",
+                "--strong",
+                "greedy",
+                "--weak",
+                "random",
+            ],
+            "MARGIN must be at least 0",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "skill=much",
+                "--strong",
+                "greedy",
+                "--weak",
+                "random",
+            ],
+            "`much` is not a number",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "skill=0.1",
+                "--strong",
+                "wizard",
+                "--weak",
+                "random",
+            ],
+            "--strong `wizard`",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--objective",
+                "skill=0.1",
+                "--strong",
+                "greedy",
+                "--weak",
+                "random,greedy",
+            ],
+            "one agent spec",
+        ),
+        (
+            &[
+                "--search",
+                "extra_question=true/false",
+                "--strong",
+                "greedy",
+            ],
+            "add that objective",
+        ),
     ];
     for (extra, needle) in cases {
         let mut a = base.to_vec();
@@ -379,4 +483,213 @@ fn balance_resume_refuses_a_tampered_progress_file() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("without its estimates"), "{err}");
     std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn balance_skill_games_are_counted_and_are_the_games_named() {
+    let v = json(&[
+        "balance",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--agents",
+        "random",
+        "--search",
+        "extra_question=true/false",
+        "--objective",
+        "fair",
+        "--objective",
+        "skill=0.05",
+        "--strong",
+        "greedy",
+        "--weak",
+        "random",
+        "--first-look",
+        "20",
+        "--max-games",
+        "40",
+        "--finalists",
+        "1",
+        "--validation-games",
+        "100",
+        "--quiet",
+    ]);
+    // Each recorded game has one skill game: twice the games.
+    assert_eq!(v["games_per_row"], 2);
+    let race = v["race_games"].as_u64().unwrap();
+    assert_eq!(race % 2, 0);
+    assert_eq!(v["games"].as_u64().unwrap(), race + 2 * 100);
+    let r = &v["recommended"][0];
+    let k = &r["skill"];
+    assert_eq!(k["needed"].as_f64().unwrap(), 0.3);
+    let value = k["value"].as_f64().unwrap();
+    assert!(k["ci_low"].as_f64().unwrap() <= value && value <= k["ci_high"].as_f64().unwrap());
+    // Row i's skill game is game i/4 of the skill master of seat i mod 4, the strong agent in
+    // that seat: `shifu play` on those seeds gives the same wins.
+    let vseed = v["validation_seed"].as_u64().unwrap();
+    let set: Vec<String> = r["set"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
+    let mut wins = 0.0;
+    for seat in 0..4 {
+        let agents: Vec<&str> = (0..4)
+            .map(|x| if x == seat { "greedy" } else { "random" })
+            .collect();
+        let agents = agents.join(",");
+        let seed = shifu::balance::skill::skill_master(vseed, seat as u64).to_string();
+        let mut args = vec!["play", "--game", "tofu-kingdom", "--players", "4"];
+        args.extend([
+            "--agents", &agents, "--games", "25", "--seed", &seed, "--quiet",
+        ]);
+        for s in &set {
+            args.extend(["--set", s]);
+        }
+        let play = json(&args);
+        wins += 25.0 * play["stats"]["seats"][seat]["win_share"].as_f64().unwrap();
+    }
+    assert!(
+        (wins / 100.0 - value).abs() < 1e-6,
+        "{wins} against {value}"
+    );
+}
+
+#[test]
+fn balance_skill_of_a_cooperative_game_is_team_against_team() {
+    let v = json(&[
+        "balance",
+        "--game",
+        "wok-star",
+        "--players",
+        "3",
+        "--agents",
+        "greedy",
+        "--search",
+        "goal_scale=0.5..1:0.5",
+        "--objective",
+        "target:win=0.5",
+        "--objective",
+        "skill=0.1",
+        "--strong",
+        "greedy",
+        "--weak",
+        "random",
+        "--first-look",
+        "10",
+        "--max-games",
+        "20",
+        "--finalists",
+        "2",
+        "--validation-games",
+        "40",
+        "--quiet",
+    ]);
+    assert_eq!(v["games_per_row"], 3);
+    assert_eq!(
+        v["games"].as_u64().unwrap(),
+        v["race_games"].as_u64().unwrap() + 3 * 80
+    );
+    for r in v["recommended"].as_array().unwrap() {
+        let k = &r["skill"];
+        assert_eq!(k["needed"].as_f64().unwrap(), 0.1);
+        assert!(k["measure"].as_str().unwrap().contains("all-strong team"));
+        let x = k["value"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&x), "{x}");
+        // The objective is the shortfall below the margin.
+        let o = &r["validation"]["objectives"][1];
+        assert_eq!(o["name"], "skill=0.1");
+        let short = o["value"].as_f64().unwrap();
+        assert!((short - (0.1 - x).max(0.0)).abs() < 1e-6, "{short} {x}");
+    }
+}
+
+/// NTBEA over Tofu Shifu's start coins 0..15 at 4 players: 16⁴ = 65,536 vectors, more than a
+/// race lists.
+fn ntbea_args(threads: &str) -> Vec<String> {
+    [
+        "balance",
+        "--players",
+        "4",
+        "--agents",
+        "greedy",
+        "--search",
+        "start_coins=0..15",
+        "--method",
+        "ntbea",
+        "--budget",
+        "600",
+        "--batch",
+        "20",
+        "--finalists",
+        "2",
+        "--validation-games",
+        "40",
+        "--threads",
+        threads,
+        "--quiet",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect()
+}
+
+#[test]
+fn balance_ntbea_searches_a_space_too_large_to_list() {
+    let o = shifu(
+        &[
+            "balance",
+            "--players",
+            "4",
+            "--search",
+            "start_coins=0..15",
+            "--quiet",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--method ntbea"));
+    let one = ntbea_args("1");
+    let v = json(&one.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(v["method"], "ntbea");
+    assert_eq!(v["settings"], 65_536);
+    let n = &v["ntbea"];
+    assert_eq!(n["dimensions"], serde_json::json!([16, 16, 16, 16]));
+    assert_eq!(n["evaluations"], 30);
+    assert_eq!(n["games"], 600);
+    assert_eq!(v["race_games"], 600);
+    let rec = v["recommended"].as_array().unwrap();
+    assert!(!rec.is_empty() && rec.len() <= 2);
+    assert_eq!(v["games"].as_u64().unwrap(), 600 + 40 * rec.len() as u64);
+    // The validation plays the fresh validation seed, as `shifu play` replays it.
+    let seed = v["validation_seed"].as_u64().unwrap();
+    assert_ne!(seed, 1);
+    assert_eq!(seed, shifu::balance::validation_seed(1));
+    let r = &rec[0];
+    let set = r["set"][0].as_str().unwrap();
+    assert!(set.starts_with("start_coins="), "{set}");
+    let seed = seed.to_string();
+    let play = json(&[
+        "play",
+        "--players",
+        "4",
+        "--agents",
+        "greedy",
+        "--set",
+        set,
+        "--games",
+        "40",
+        "--seed",
+        &seed,
+        "--quiet",
+    ]);
+    let ours = r["validation"]["mean_rounds"].as_f64().unwrap();
+    let theirs = play["stats"]["mean_rounds"].as_f64().unwrap();
+    assert!((ours - theirs).abs() < 1e-9, "{ours} against {theirs}");
+    // The same result whatever the thread count.
+    let two = ntbea_args("2");
+    let w = json(&two.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(result_only(v), result_only(w));
 }

@@ -35,7 +35,7 @@ pub fn fingerprint(a: &BalanceArgs) -> String {
         a.first_look,
         a.max_games,
         a.budget.map_or("default".into(), |b| b.to_string()),
-        (&a.reference, &a.validate_agents),
+        (&a.reference, &a.validate_agents, &a.strong, &a.weak),
         a.agents,
         a.finalists,
         a.validation_games,

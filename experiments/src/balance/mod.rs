@@ -7,16 +7,24 @@
 //!    (games per setting doubling) a paired test drops the settings shown worse, at a stated
 //!    error rate (no setting that no other beats is dropped, but with chance α), until one is left, every survivor is shown good enough, the looks
 //!    end or the budget is spent.
+//!
+//!    Or, for a space too large to list, `--method ntbea` ([`search`], [`ntbea`]): the
+//!    N-Tuple Bandit Evolutionary Algorithm over the space's dimensions ([`dims`]), each
+//!    evaluation a batch of games of one setting; the model's best become the finalists.
 //! 3. **The validation** ([`validate`]): the survivors' Pareto set (at most `--finalists`) plays
 //!    fresh seeds the race never saw, so the figures reported carry no winner's curse; each gets
 //!    its seat shares with intervals and the equivalence verdict at `--margin`.
 
 pub mod chart;
 pub mod checkpoint;
+pub mod dims;
+pub mod ntbea;
 pub mod objective;
 pub mod race;
 pub mod result;
+pub mod search;
 pub mod setup;
+pub mod skill;
 pub mod space;
 pub mod validate;
 
@@ -51,6 +59,25 @@ pub struct BalanceArgs {
     /// The rulebook's value of a searched parameter, for `distance` (default: the game's own).
     #[arg(long, value_name = "KEY=VALUE")]
     pub reference: Vec<String>,
+    /// The stronger agent of `--objective skill=MARGIN` (one spec, for example mcts:iters=200).
+    #[arg(long, value_name = "SPEC")]
+    pub strong: Option<String>,
+    /// The weaker agent of `--objective skill=MARGIN` (one spec, for example random).
+    #[arg(long, value_name = "SPEC")]
+    pub weak: Option<String>,
+    /// The search: `race` (every setting listed and raced on common seeds) or `ntbea` (the
+    /// N-Tuple Bandit Evolutionary Algorithm, for spaces too large to list).
+    #[arg(long, value_enum, default_value = "race")]
+    pub method: search::Method,
+    /// NTBEA: games per evaluation (one setting, fresh game indices of the race's seed).
+    #[arg(long, default_value_t = 100)]
+    pub batch: u64,
+    /// NTBEA: the UCB exploration constant, in units of the evaluations' spread.
+    #[arg(long, default_value_t = 1.0)]
+    pub exploration: f64,
+    /// NTBEA: neighbours of the current setting the model scores at each step.
+    #[arg(long, default_value_t = 50)]
+    pub neighbourhood: usize,
     /// Agent spec per seat (one for all seats) in the race.
     #[arg(long, default_value = "greedy")]
     pub agents: String,
@@ -70,7 +97,8 @@ pub struct BalanceArgs {
     /// The most games one setting plays in the race.
     #[arg(long, default_value_t = 12_800)]
     pub max_games: u64,
-    /// The most games the race plays in all (default: 1,000 per setting, at least 20,000).
+    /// The most games the race plays in all (default: 1,000 per setting, at least 20,000; NTBEA:
+    /// 500 evaluations of --batch games).
     #[arg(long)]
     pub budget: Option<u64>,
     /// No race: every setting plays --max-games games (the exhaustive grid a race is measured
@@ -125,7 +153,8 @@ pub fn validation_seed(seed: u64) -> u64 {
     shifu_agents::splitmix64(seed ^ 0x7661_6c69_6461_7465)
 }
 
-/// Plays games `range` of `game` from master seed `master`, recording the plan's columns.
+/// Plays games `range` of `game` from master seed `master`, recording the plan's columns (and
+/// each game's skill games, for `--objective skill=MARGIN`).
 pub fn play_games<G: Playable>(
     s: &Setup<G>,
     game: &G,
@@ -136,14 +165,22 @@ pub fn play_games<G: Playable>(
     bar: &indicatif::ProgressBar,
 ) -> Result<()> {
     games.columns = s.plan.columns.len();
-    play_stream(game, specs, master, false, range, &s.pool, |r| {
+    let at = games.len();
+    play_stream(game, specs, master, false, range.clone(), &s.pool, |r| {
         s.plan.record(&r, s.seats, &mut games.data);
         bar.inc(1);
         Ok(())
-    })
+    })?;
+    match &s.skill {
+        Some(k) => skill::play(s, k, game, master, range, at, games, bar),
+        None => Ok(()),
+    }
 }
 
 fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
+    if args.method == search::Method::Ntbea {
+        return search::run::<G>(args);
+    }
     let s = setup::<G>(args)?;
     let started = std::time::Instant::now();
     let fingerprint = checkpoint::fingerprint(args);
@@ -178,7 +215,9 @@ fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
         &fingerprint,
         &bar,
     )?;
-    bar.set_length(state.spent + (summary.finalists.len() as u64) * args.validation_games);
+    bar.set_length(
+        state.spent + (summary.finalists.len() as u64) * args.validation_games * s.per_row,
+    );
     let validated = validate::validate(
         &s,
         args,
@@ -228,8 +267,9 @@ fn run_race<G: Playable>(
         let have = state.entries[alive[0]].played;
         let mut n = looks[look.min(looks.len() - 1)];
         let left = s.race.budget.saturating_sub(state.spent);
-        if (n - have).saturating_mul(alive.len() as u64) > left {
-            n = have + left / alive.len() as u64;
+        let row_cost = (alive.len() as u64).saturating_mul(s.per_row);
+        if (n - have).saturating_mul(row_cost) > left {
+            n = have + left / row_cost;
         }
         if n <= have || n < 2 {
             if look == 0 {
@@ -253,7 +293,7 @@ fn run_race<G: Playable>(
                 &mut e.games,
                 bar,
             )?;
-            state.spent += n - e.played;
+            state.spent += (n - e.played) * s.per_row;
             e.played = n;
         }
         stop = race_look(

@@ -11,6 +11,8 @@
 //!   `target:stats.finds/stats.princess_dealt=0.5` (Tofu Kingdom's find rate);
 //! - `range:METRIC=LO..HI`: how far METRIC lies outside [LO, HI] (0 inside), for example
 //!   `range:rounds=30..45`;
+//! - `skill=MARGIN`: how far a stronger agent falls short of beating a weaker one by MARGIN
+//!   (see [`super::skill`]; 0 when it does);
 //! - `distance`: how far the setting lies from the rulebook's (no noise).
 
 use crate::games::Playable;
@@ -37,6 +39,9 @@ pub enum Column {
     Event(usize, EventKind),
     /// A number in the game's statistics: a JSON path of field names and indices.
     Stat(String),
+    /// The row's skill game(s): the strong seat's win share, or (cooperative) the all-strong
+    /// team's win minus the all-weak team's. Recorded as 0, then filled by [`super::skill`].
+    Skill,
 }
 
 /// A metric: the sum of one column over the sum of another.
@@ -116,7 +121,7 @@ impl Plan {
             plan.objectives.push(o);
         }
         if !plan.objectives.iter().any(Objective::noisy) {
-            bail!("--objective: give at least one measured objective (fair, target:..., range:...), not only distance");
+            bail!("--objective: give at least one measured objective (fair, skill=..., target:..., range:...), not only distance");
         }
         if !plan.objectives[0].noisy() {
             let d = plan.objectives.remove(0);
@@ -156,6 +161,18 @@ impl Plan {
         if spec == "distance" {
             return Ok(o);
         }
+        if let Some(m) = spec.strip_prefix("skill=") {
+            let target = super::skill::threshold(m, G::INFO.cooperative, seats)?;
+            let metric = self.metric("skill", Column::Skill)?;
+            o.gaps.push(Gap {
+                metric,
+                sign: -1.0,
+                target,
+            });
+            o.floor = true;
+            o.good_below = 0.0;
+            return Ok(o);
+        }
         if spec == "fair" {
             if G::INFO.cooperative {
                 bail!("--objective fair: {} is cooperative (every seat wins or loses together); aim the team's win rate instead, for example --objective target:win=0.5", G::INFO.title);
@@ -173,7 +190,7 @@ impl Plan {
             return Ok(o);
         }
         let (kind, rest) = spec.split_once(':').with_context(|| {
-            format!("--objective `{spec}`: expected fair, distance, target:METRIC=V or range:METRIC=LO..HI")
+            format!("--objective `{spec}`: expected fair, distance, skill=MARGIN, target:METRIC=V or range:METRIC=LO..HI")
         })?;
         let (metric, value) = rest
             .split_once('=')
@@ -209,7 +226,7 @@ impl Plan {
                 o.floor = true;
                 o.good_below = 0.0;
             }
-            _ => bail!("--objective `{spec}`: `{kind}` is not an objective; the objectives: fair, distance, target:METRIC=V, range:METRIC=LO..HI"),
+            _ => bail!("--objective `{spec}`: `{kind}` is not an objective; the objectives: fair, distance, skill=MARGIN, target:METRIC=V, range:METRIC=LO..HI"),
         }
         Ok(o)
     }
@@ -293,6 +310,7 @@ impl Plan {
                 Column::Event(i, EventKind::RanOut) => f64::from(u8::from(r.events[*i].is_some())),
                 Column::Event(i, _) => r.events[*i].map_or(0.0, f64::from),
                 Column::Stat(path) => stats.as_ref().map_or(0.0, |s| stat_at(s, path)),
+                Column::Skill => 0.0,
             };
             out.push(v as f32);
         }

@@ -1,6 +1,7 @@
 //! A balance run's result: the value `--json` prints, and its text.
 
 use super::checkpoint::State;
+use super::search::NtbeaSummary;
 use super::validate::Validated;
 use super::{validation_seed, BalanceArgs, Setup};
 use crate::equivalence::Verdict;
@@ -52,6 +53,8 @@ pub struct Recommended {
     pub distance: Option<f64>,
     /// The validation's figures and verdict.
     pub validation: Validated,
+    /// The skill figure of `--objective skill=MARGIN` on the validation games.
+    pub skill: Option<super::skill::SkillFigure>,
     /// The verdict as a sentence.
     pub verdict: String,
 }
@@ -91,8 +94,10 @@ pub struct BalanceResult {
     pub race: RaceSummary,
     /// The validation's master seed (fresh: the race never played it).
     pub validation_seed: u64,
-    /// Validation games per finalist.
+    /// Validation games per finalist (rows: each has its skill games too, see `games_per_row`).
     pub validation_games: u64,
+    /// Games per recorded game: 1, plus its skill games under `--objective skill=MARGIN`.
+    pub games_per_row: u64,
     /// Games in all, race and validation.
     pub games: u64,
     /// The finalists, best first: fair ones first, then by the race's order.
@@ -103,8 +108,12 @@ pub struct BalanceResult {
     pub answer: String,
     /// The command that re-plays the first recommendation's validation games.
     pub validate_command: String,
-    /// Every setting's race.
+    /// Every setting's race (NTBEA: the finalists, with their search games).
     pub race_entries: Vec<RaceEntry>,
+    /// The search: `race` or `ntbea`.
+    pub method: super::search::Method,
+    /// NTBEA's figures (`--method ntbea`).
+    pub ntbea: Option<super::search::NtbeaSummary>,
     /// Seconds the run took (not part of the result proper: it varies).
     pub seconds: f64,
 }
@@ -136,6 +145,7 @@ pub fn build<G: Playable>(
                 set: set.set.clone(),
                 name: set.name(),
                 distance: s.has_reference.then_some(s.distances[v.setting]),
+                skill: s.skill.as_ref().and_then(|k| k.figure(&v.metrics)),
                 verdict: v.equivalence.as_ref().map_or_else(
                     || "no equivalence verdict for this objective".to_string(),
                     |e| e.sentence(),
@@ -179,7 +189,8 @@ pub fn build<G: Playable>(
             eliminated_by: e.out.as_ref().map(|o| s.settings[o.by].name()),
         })
         .collect();
-    let validation_total: u64 = recommended.iter().map(|r| r.validation.games).sum();
+    let validation_total: u64 =
+        recommended.iter().map(|r| r.validation.games).sum::<u64>() * s.per_row;
     BalanceResult {
         game: G::INFO.name.to_string(),
         players: s.seats,
@@ -194,16 +205,19 @@ pub fn build<G: Playable>(
         seed: a.seed,
         race_games: state.spent,
         budget: s.race.budget,
-        full_grid_games: s.settings.len() as u64 * s.race.max_games,
+        full_grid_games: s.settings.len() as u64 * s.race.max_games * s.per_row,
         race,
         validation_seed: vseed,
         validation_games: a.validation_games,
+        games_per_row: s.per_row,
         games: state.spent + validation_total,
         recommended,
         fair_found,
         answer,
         validate_command,
         race_entries,
+        method: super::search::Method::Race,
+        ntbea: None,
         seconds,
     }
 }
@@ -245,31 +259,10 @@ impl fmt::Display for BalanceResult {
             self.objectives.join(", "),
             self.margin
         )?;
-        writeln!(
-            f,
-            "space: {} settings ({}{}); {}: {} games (budget {}, a full grid at {} games a setting: {}), {} looks, error rate {} (critical z {:.2}); stopped: {}",
-            self.settings,
-            self.search.join(" "),
-            if self.sum.is_empty() { String::new() } else { format!(", sum {}", self.sum.join(" ")) },
-            if self.race.critical_z.is_finite() { "race" } else { "full grid" },
-            self.race_games,
-            self.budget,
-            self.race.looks.last().copied().unwrap_or(0),
-            self.full_grid_games,
-            self.race.looks.len(),
-            self.error_rate,
-            self.race.critical_z,
-            self.race.stop
-        )?;
-        writeln!(
-            f,
-            "{} settings left; validated: {} on {} fresh games each (master seed {}, agents {})",
-            self.race.survivors.len(),
-            self.recommended.len(),
-            self.validation_games,
-            self.validation_seed,
-            self.validate_agents.join(" | ")
-        )?;
+        match &self.ntbea {
+            Some(n) => self.ntbea_lines(f, n)?,
+            None => self.race_lines(f)?,
+        }
         writeln!(f)?;
         for (i, r) in self.recommended.iter().enumerate() {
             let distance = r.distance.map_or(String::new(), |d| {
@@ -301,6 +294,9 @@ impl fmt::Display for BalanceResult {
                     o.name, o.value, o.ci_low, o.ci_high
                 )?;
             }
+            if let Some(k) = &r.skill {
+                writeln!(f, "   {k}")?;
+            }
             writeln!(
                 f,
                 "   {}",
@@ -317,5 +313,61 @@ impl fmt::Display for BalanceResult {
             self.validate_command
         )?;
         writeln!(f, "{} games in {:.1} s", self.games, self.seconds)
+    }
+}
+
+impl BalanceResult {
+    fn race_lines(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "space: {} settings ({}{}); {}: {} games (budget {}, a full grid at {} games a setting: {}), {} looks, error rate {} (critical z {:.2}); stopped: {}",
+            self.settings,
+            self.search.join(" "),
+            if self.sum.is_empty() { String::new() } else { format!(", sum {}", self.sum.join(" ")) },
+            if self.race.critical_z.is_finite() { "race" } else { "full grid" },
+            self.race_games,
+            self.budget,
+            self.race.looks.last().copied().unwrap_or(0),
+            self.full_grid_games,
+            self.race.looks.len(),
+            self.error_rate,
+            self.race.critical_z,
+            self.race.stop
+        )?;
+        writeln!(
+            f,
+            "{} settings left; validated: {} on {} fresh games each (master seed {}, agents {})",
+            self.race.survivors.len(),
+            self.recommended.len(),
+            self.validation_games,
+            self.validation_seed,
+            self.validate_agents.join(" | ")
+        )?;
+        Ok(())
+    }
+
+    fn ntbea_lines(&self, f: &mut fmt::Formatter<'_>, n: &NtbeaSummary) -> fmt::Result {
+        writeln!(
+            f,
+            "space: {} settings ({}) in {} dimensions; ntbea: {} games (budget {}) in {} evaluations of {} games, {} distinct settings, exploration {}, neighbourhood {}",
+            self.settings,
+            self.search.join(" "),
+            n.dimensions.len(),
+            self.race_games,
+            self.budget,
+            n.evaluations,
+            n.batch * self.games_per_row,
+            n.distinct_settings,
+            n.exploration,
+            n.neighbourhood
+        )?;
+        writeln!(
+            f,
+            "validated: {} (the model's best and the best evaluated) on {} fresh games each (master seed {}, agents {})",
+            self.recommended.len(),
+            self.validation_games,
+            self.validation_seed,
+            self.validate_agents.join(" | ")
+        )
     }
 }

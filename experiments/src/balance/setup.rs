@@ -1,6 +1,7 @@
 //! A balance run's set-up: the options checked, the axes probed against the game, every
 //! setting's game built and its distance from the rulebook's measured, before any game is played.
 
+use super::dims::Probe;
 use super::objective::Plan;
 use super::race::RaceConfig;
 use super::space::{self, Axis, Setting, Value};
@@ -46,11 +47,11 @@ pub(super) fn check_args(a: &BalanceArgs) -> Result<()> {
 
 /// The axes of `--search`, each checked against the game: a `LO..HI` axis is per seat when the
 /// game takes a single integer for the key, or else one per seat.
-fn axes<G: Playable>(args: &BalanceArgs, seats: usize) -> Result<Vec<Axis>> {
-    let mut axes: Vec<Axis> = Vec::new();
+fn probes<G: Playable>(args: &BalanceArgs, seats: usize) -> Result<Vec<Probe>> {
+    let mut probes: Vec<Probe> = Vec::new();
     for s in &args.search {
         let (key, spec) = space::parse_axis(s)?;
-        if axes.iter().any(|a| a.key == key) {
+        if probes.iter().any(|a| a.key == key) {
             bail!("--search {key} is given twice; give all its values in one --search");
         }
         if key == "players" {
@@ -71,14 +72,27 @@ fn axes<G: Playable>(args: &BalanceArgs, seats: usize) -> Result<Vec<Axis>> {
             }
             _ => None,
         };
-        let values = spec.values(per_seat)?;
-        axes.push(Axis {
+        probes.push(Probe {
             key,
-            values,
-            per_seat: per_seat.is_some(),
+            spec,
+            per_seat,
         });
     }
-    Ok(axes)
+    Ok(probes)
+}
+
+/// The axes listed: every value, every per-seat vector.
+fn axes(probes: &[Probe]) -> Result<Vec<Axis>> {
+    probes
+        .iter()
+        .map(|p| {
+            Ok(Axis {
+                key: p.key.clone(),
+                values: p.spec.values(p.per_seat)?,
+                per_seat: p.per_seat.is_some(),
+            })
+        })
+        .collect()
 }
 
 fn try_build<G: Playable>(base: &GameArgs, set: &[String]) -> Result<()> {
@@ -91,7 +105,7 @@ fn try_build<G: Playable>(base: &GameArgs, set: &[String]) -> Result<()> {
 fn references<G: Playable>(
     args: &BalanceArgs,
     base: &G,
-    axes: &[Axis],
+    axes: &[Probe],
 ) -> Result<Vec<Option<Value>>> {
     let toml: toml::Table = base.params_toml().parse().unwrap_or_default();
     axes.iter()
@@ -146,20 +160,38 @@ pub struct Setup<G> {
     pub race: RaceConfig,
     /// The worker pool.
     pub pool: rayon::ThreadPool,
+    /// The space as dimensions, for `--method ntbea` (the settings are then left unlisted).
+    pub dims: Option<super::dims::Space>,
+    /// The skill games of `--objective skill=MARGIN`.
+    pub skill: Option<super::skill::Skill>,
+    /// Games per recorded row: 1, plus the row's skill games.
+    pub per_row: u64,
 }
 
 pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
     check_args(args)?;
     let base: G = args.game.build()?;
     let seats = base.num_seats();
-    let axes = axes::<G>(args, seats)?;
+    let probes = probes::<G>(args, seats)?;
     let sums: Vec<space::Sum> = args
         .sum
         .iter()
         .map(|s| space::parse_sum(s))
         .collect::<Result<_>>()?;
-    let settings = space::settings(&axes, &sums)?;
-    let reference = references(args, &base, &axes)?;
+    let reference = references(args, &base, &probes)?;
+    // The race lists every setting; NTBEA computes them from the dimensions when needed.
+    let (axes, dims) = if args.method == super::search::Method::Ntbea {
+        super::search::check_args(args)?;
+        let dims = super::dims::Space::new(&probes, reference.clone())?;
+        (Vec::new(), Some(dims))
+    } else {
+        (axes(&probes)?, None)
+    };
+    let settings = if dims.is_some() {
+        Vec::new()
+    } else {
+        space::settings(&axes, &sums)?
+    };
     let objectives = if args.objective.is_empty() {
         vec![if G::INFO.cooperative {
             "target:win=0.5".to_string()
@@ -169,10 +201,8 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
     } else {
         args.objective.clone()
     };
-    if objectives.iter().any(|o| o == "distance")
-        && axes.iter().zip(&reference).any(|(_, r)| r.is_none())
-    {
-        let missing: Vec<&str> = axes
+    if objectives.iter().any(|o| o == "distance") && reference.iter().any(Option::is_none) {
+        let missing: Vec<&str> = probes
             .iter()
             .zip(&reference)
             .filter(|(_, r)| r.is_none())
@@ -184,6 +214,15 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
         );
     }
     let plan = Plan::new::<G>(&objectives, seats, args.margin)?;
+    let skill = super::skill::from_args(
+        &objectives,
+        args.strong.as_deref(),
+        args.weak.as_deref(),
+        &base,
+        seats,
+        super::skill::column(&plan.columns),
+    )?;
+    let per_row = 1 + skill.as_ref().map_or(0, super::skill::Skill::games_per_row);
     let games = settings
         .iter()
         .map(|s| {
@@ -209,16 +248,18 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
     let race = RaceConfig {
         first_look: args.first_look,
         max_games: args.max_games,
-        budget: args
-            .budget
-            .unwrap_or((1_000 * settings.len() as u64).max(20_000)),
+        budget: args.budget.unwrap_or(if dims.is_some() {
+            super::search::DEFAULT_EVALUATIONS * args.batch * per_row
+        } else {
+            (1_000 * settings.len() as u64).max(20_000) * per_row
+        }),
         error_rate: args.error_rate,
         eliminators: ELIMINATORS,
         full_grid: args.full_grid,
     };
     let race = RaceConfig {
         budget: if args.full_grid {
-            settings.len() as u64 * args.max_games
+            settings.len() as u64 * args.max_games * per_row
         } else {
             race.budget
         },
@@ -238,5 +279,8 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
         seats,
         race,
         pool,
+        dims,
+        skill,
+        per_row,
     })
 }

@@ -128,7 +128,7 @@ impl AxisSpec {
                     .checked_pow(seats as u32)
                     .filter(|&c| c <= MAX_SETTINGS * 16)
                     .with_context(|| {
-                        format!("{width}^{seats} per-seat vectors is too many to list")
+                        format!("{width}^{seats} per-seat vectors is too many for a race to list; search the space with --method ntbea")
                     })?;
                 (0..count)
                     .map(|mut i| {
@@ -231,7 +231,7 @@ pub fn settings(axes: &[Axis], sums: &[Sum]) -> Result<Vec<Setting>> {
     let total: usize = axes.iter().try_fold(1usize, |acc, a| {
         acc.checked_mul(a.values.len())
             .filter(|&n| n <= MAX_SETTINGS * 16)
-            .context("the space is too large to list")
+            .context("the space is too large for a race to list; search it with --method ntbea")
     })?;
     let mut out = Vec::new();
     for mut i in 0..total {
@@ -261,7 +261,7 @@ pub fn settings(axes: &[Axis], sums: &[Sum]) -> Result<Vec<Setting>> {
     }
     if out.len() > MAX_SETTINGS {
         bail!(
-            "the space has {} settings; a race lists at most {MAX_SETTINGS}: narrow the axes or fix a total with --sum",
+            "the space has {} settings; a race lists at most {MAX_SETTINGS}: narrow the axes, fix a total with --sum, or search it with --method ntbea",
             out.len()
         );
     }
