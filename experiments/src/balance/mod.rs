@@ -17,6 +17,7 @@ pub mod objective;
 pub mod race;
 pub mod result;
 pub mod setup;
+pub mod shard;
 pub mod space;
 pub mod validate;
 
@@ -104,11 +105,17 @@ pub struct BalanceArgs {
     /// Print the result as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub shard: shard::ShardArgs,
 }
 
 /// Runs `shifu balance`.
 pub fn run(args: BalanceArgs) -> Result<()> {
-    let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    let (result, shard) = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    if shard.is_some_and(|k| k != 0) {
+        // Every shard prints the result; shard 0 alone writes the files.
+        return crate::render::emit(&result, args.json);
+    }
     if let Some(svg) = &args.svg {
         let text = chart::race_chart(&result).context("drawing the race chart")?;
         shifu_engine::files::write_atomic(svg, text.as_bytes())?;
@@ -143,11 +150,17 @@ pub fn play_games<G: Playable>(
     })
 }
 
-fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
-    let s = setup::<G>(args)?;
+/// Runs the balance `args` describe in memory: the result, and the shard it played (none for a
+/// one-machine run). Writes only the progress file (and a sharded run's parts).
+pub fn run_game<G: Playable>(args: &BalanceArgs) -> Result<(BalanceResult, Option<u64>)> {
+    let mut s = setup::<G>(args)?;
     let started = std::time::Instant::now();
     let fingerprint = checkpoint::fingerprint(args);
-    let progress = args.out.as_ref().map(|o| checkpoint::path(o));
+    s.shard = shard::Sharding::new(&args.shard, args.out.as_deref(), &fingerprint, args.resume)?;
+    // A sharded run's progress is its parts.
+    let progress = (s.shard.is_none())
+        .then(|| args.out.as_ref().map(|o| checkpoint::path(o)))
+        .flatten();
     let mut state = match (&progress, args.resume) {
         (Some(p), true) if p.exists() => checkpoint::load(p, &fingerprint, s.settings.len(), s.plan.columns.len())?,
         (Some(p), false) if p.exists() => bail!(
@@ -200,7 +213,10 @@ fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
     if let Some(p) = &progress {
         std::fs::remove_file(p).ok();
     }
-    Ok(result)
+    if let Some(sh) = &s.shard {
+        shard::finish(sh)?;
+    }
+    Ok((result, s.shard.as_ref().map(|sh| sh.k)))
 }
 
 /// The race: looks until one setting is left, every survivor is shown good enough, the looks
@@ -242,17 +258,16 @@ fn run_race<G: Playable>(
             stop = Some("the budget is spent".into());
             break;
         }
-        for &c in &alive {
+        let jobs: Vec<_> = alive
+            .iter()
+            .map(|&c| (c, state.entries[c].played..n))
+            .collect();
+        let step = shard::look_step(look + 1);
+        let played = shard::play_jobs(s, &step, &jobs, &s.specs, args.seed, bar)?;
+        for (&c, g) in alive.iter().zip(played) {
             let e = &mut state.entries[c];
-            play_games(
-                s,
-                &s.games[c],
-                &s.specs,
-                args.seed,
-                e.played..n,
-                &mut e.games,
-                bar,
-            )?;
+            e.games.columns = g.columns;
+            e.games.data.extend(g.data);
             state.spent += n - e.played;
             e.played = n;
         }

@@ -146,6 +146,8 @@ pub struct Setup<G> {
     pub race: RaceConfig,
     /// The worker pool.
     pub pool: rayon::ThreadPool,
+    /// The shard this process plays, in a sharded run.
+    pub shard: Option<super::shard::Sharding>,
 }
 
 pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
@@ -238,5 +240,6 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
         seats,
         race,
         pool,
+        shard: None,
     })
 }
