@@ -309,3 +309,70 @@ pub fn finish(sh: &Sharding) -> Result<()> {
     std::fs::remove_dir(&sh.dir).ok();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sharding(dir: &Path, k: u64, n: u64) -> Sharding {
+        Sharding {
+            k,
+            n,
+            dir: dir.to_path_buf(),
+            fingerprint: "abc-seed1".into(),
+            wait: Duration::from_millis(50),
+        }
+    }
+
+    #[test]
+    fn balance_shard_slices_cover_each_job_once_in_order() {
+        let d = std::env::temp_dir();
+        for n in 1..6 {
+            let mut next = 37;
+            for k in 0..n {
+                let r = sharding(&d, k, n).slice(k, &(37..50));
+                assert_eq!(r.start, next);
+                next = r.end;
+            }
+            assert_eq!(next, 50);
+        }
+    }
+
+    #[test]
+    fn balance_shard_part_reads_back_and_refuses_a_bad_one() {
+        let d = std::env::temp_dir().join(format!("shifu-part-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let sh = sharding(&d, 1, 2);
+        let jobs = [(0, 0..4), (3, 10..13)];
+        let header = sh.header("look-1", 1, 2, &jobs);
+        assert_eq!(header.jobs, [(0, 2, 4), (3, 11, 13)]);
+        let mut bytes = header.bytes().unwrap();
+        for x in 0..8u8 {
+            bytes.extend_from_slice(&f32::from(x).to_le_bytes());
+        }
+        let path = d.join("part");
+        std::fs::write(&path, &bytes).unwrap();
+        let mut out = vec![Games::default(), Games::default()];
+        read_part(&sh, &path, &header, &mut out).unwrap();
+        assert_eq!(out[0].data, [0.0, 1.0, 2.0, 3.0]);
+        assert_eq!(out[1].data, [4.0, 5.0, 6.0, 7.0]);
+        // Truncated, trailing bytes, another run: each refused, naming the file.
+        let other = Sharding {
+            fingerprint: "other-seed2".into(),
+            ..sh.clone()
+        };
+        let cases = [
+            (&bytes[..bytes.len() - 1], &sh, "truncated"),
+            (&[bytes.as_slice(), b"x"].concat()[..], &sh, "trailing"),
+            (&bytes[..], &other, "other options"),
+        ];
+        for (b, reader, why) in cases {
+            std::fs::write(&path, b).unwrap();
+            let header = reader.header("look-1", 1, 2, &jobs);
+            let e = read_part(reader, &path, &header, &mut out).unwrap_err();
+            let e = format!("{e:#}");
+            assert!(e.contains(why) && e.contains("part"), "{e}");
+        }
+        std::fs::remove_dir_all(&d).ok();
+    }
+}
