@@ -105,6 +105,7 @@ pub struct BalanceArgs {
     /// Print the result as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Sharding across machines (`--shard`, `--shard-count`, `--shard-wait`).
     #[command(flatten)]
     pub shard: shard::ShardArgs,
 }
@@ -112,8 +113,9 @@ pub struct BalanceArgs {
 /// Runs `shifu balance`.
 pub fn run(args: BalanceArgs) -> Result<()> {
     let (result, shard) = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
-    if shard.is_some_and(|k| k != 0) {
+    if let Some(sh) = shard.as_ref().filter(|sh| sh.k != 0) {
         // Every shard prints the result; shard 0 alone writes the files.
+        shard::finish(sh)?;
         return crate::render::emit(&result, args.json);
     }
     if let Some(svg) = &args.svg {
@@ -123,6 +125,10 @@ pub fn run(args: BalanceArgs) -> Result<()> {
     if let Some(out) = &args.out {
         let text = serde_json::to_string_pretty(&result)?;
         shifu_engine::files::write_atomic(out, text.as_bytes())?;
+    }
+    if let Some(sh) = &shard {
+        // The parts go once the result is written.
+        shard::finish(sh)?;
     }
     crate::render::emit(&result, args.json)
 }
@@ -151,8 +157,11 @@ pub fn play_games<G: Playable>(
 }
 
 /// Runs the balance `args` describe in memory: the result, and the shard it played (none for a
-/// one-machine run). Writes only the progress file (and a sharded run's parts).
-pub fn run_game<G: Playable>(args: &BalanceArgs) -> Result<(BalanceResult, Option<u64>)> {
+/// one-machine run; its parts are left for [`shard::finish`]). Writes only the progress file
+/// (and a sharded run's parts).
+pub fn run_game<G: Playable>(
+    args: &BalanceArgs,
+) -> Result<(BalanceResult, Option<shard::Sharding>)> {
     let mut s = setup::<G>(args)?;
     let started = std::time::Instant::now();
     let fingerprint = checkpoint::fingerprint(args);
@@ -213,10 +222,7 @@ pub fn run_game<G: Playable>(args: &BalanceArgs) -> Result<(BalanceResult, Optio
     if let Some(p) = &progress {
         std::fs::remove_file(p).ok();
     }
-    if let Some(sh) = &s.shard {
-        shard::finish(sh)?;
-    }
-    Ok((result, s.shard.as_ref().map(|sh| sh.k)))
+    Ok((result, s.shard))
 }
 
 /// The race: looks until one setting is left, every survivor is shown good enough, the looks
