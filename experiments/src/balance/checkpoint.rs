@@ -126,7 +126,7 @@ pub fn saved() {
     static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let saves = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
     if std::env::var(KILL_AFTER).ok().and_then(|v| v.parse().ok()) == Some(saves) {
-        crate::export::kill_self();
+        crate::runner::kill_self();
     }
 }
 

@@ -11,6 +11,7 @@
 //!    fresh seeds the race never saw, so the figures reported carry no winner's curse; each gets
 //!    its seat shares with intervals and the equivalence verdict at `--margin`.
 
+pub mod api;
 pub mod chart;
 pub mod checkpoint;
 pub mod objective;

@@ -5,8 +5,8 @@
 //! `FILE.parts/STEP.shard-k-of-n`, waits until the n parts of the step exist, and reads them all.
 //! Every shard then holds every game in game order, so every shard makes the same eliminations and
 //! the result is the one-machine run's. The parts are the progress: a killed shard rerun with
-//! `--resume` reads its finished parts instead of playing them again. Shard 0 removes the parts
-//! once every shard has read them all.
+//! `--resume` reads its finished parts instead of playing them again. Shard 0 writes FILE, then
+//! removes the parts once every shard has read them all.
 
 use super::objective::Games;
 use super::{play_games, Setup};
