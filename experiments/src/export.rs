@@ -349,22 +349,12 @@ fn export_games<G: Playable + 'static>(
             npz.checkpoint(serde_json::to_value(*mark)?)?;
             saved = std::time::Instant::now();
             if kill_after.is_some_and(|n| last >= n) {
-                kill_self();
+                crate::runner::kill_self();
             }
         }
     }
     bar.finish_and_clear();
     Ok(())
-}
-
-/// Ends the process with SIGKILL, as a kill from outside would (the [`KILL_AFTER`] hook).
-pub(crate) fn kill_self() -> ! {
-    #[cfg(unix)]
-    // SAFETY: sending a signal to this process.
-    unsafe {
-        libc::kill(libc::getpid(), libc::SIGKILL);
-    }
-    std::process::abort()
 }
 
 /// Writes game `index`'s decisions (one in `every`) and returns how many it wrote.

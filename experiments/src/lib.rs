@@ -5,7 +5,7 @@
 // Statistics walk parallel per-seat arrays; index loops say that best.
 #![allow(clippy::needless_range_loop)]
 
-#[cfg(feature = "cli")]
+#[cfg(feature = "balance")]
 pub mod balance;
 #[cfg(feature = "cli")]
 pub mod bench;
@@ -56,7 +56,7 @@ pub mod setup;
 #[cfg(feature = "cli")]
 pub mod show;
 pub mod stats;
-#[cfg(feature = "cli")]
+#[cfg(feature = "balance")]
 pub mod suggest;
 pub mod summary;
 #[cfg(feature = "cli")]

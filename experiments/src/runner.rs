@@ -21,6 +21,17 @@ pub fn progress_bar(games: u64, quiet: bool) -> ProgressBar {
     b
 }
 
+/// Ends the process with SIGKILL, as a kill from outside would (the tests' kill hooks, such as
+/// `export`'s and `balance`'s).
+pub fn kill_self() -> ! {
+    #[cfg(unix)]
+    // SAFETY: sending a signal to this process.
+    unsafe {
+        libc::kill(libc::getpid(), libc::SIGKILL);
+    }
+    std::process::abort()
+}
+
 /// Splits the agents option into one spec per seat.
 pub fn seat_specs(agents: &str, seats: usize) -> Result<Vec<String>> {
     let specs: Vec<String> = split_specs(agents);
@@ -70,6 +81,17 @@ pub fn checked_specs<G: Playable>(game: &G, run: &RunArgs) -> Result<Vec<String>
 /// [k*G/n, (k+1)*G/n) (0-based k), so `shifu merge` of all shards gives the single-run file.
 /// Returns the first game, the end, and the shard's name `k/n`.
 pub fn shard(spec: Option<&str>, count: Option<u64>, games: u64) -> Result<(u64, u64, String)> {
+    let (k, n) = shard_index(spec, count)?;
+    if n > games {
+        bail!("{n} shards for {games} games: each shard needs at least one game");
+    }
+    let (lo, hi) = shard_bounds(k, n, games);
+    Ok((lo, hi, format!("{k}/{n}")))
+}
+
+/// The shard (k, n) that `--shard k/n` (`spec`) or `--shard-count n` (`count`, k from
+/// SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX) names, checked; (0, 1) when neither is given.
+pub fn shard_index(spec: Option<&str>, count: Option<u64>) -> Result<(u64, u64)> {
     let (k, n) = match (spec, count) {
         (Some(_), Some(_)) => {
             bail!("--shard and --shard-count both name the shard; give one of them")
@@ -81,11 +103,7 @@ pub fn shard(spec: Option<&str>, count: Option<u64>, games: u64) -> Result<(u64,
     if n == 0 || k >= n {
         bail!("shard {k}/{n} is out of range: k counts from 0 and must be below n");
     }
-    if n > games {
-        bail!("{n} shards for {games} games: each shard needs at least one game");
-    }
-    let (lo, hi) = shard_bounds(k, n, games);
-    Ok((lo, hi, format!("{k}/{n}")))
+    Ok((k, n))
 }
 
 /// `--shard k/n` as (k, n).
@@ -126,7 +144,7 @@ fn shard_from_env() -> Result<u64> {
 
 /// Games `[k*G/n, (k+1)*G/n)` of shard k of n, computed in 128 bits (k * G overflows 64 bits
 /// for huge runs).
-fn shard_bounds(k: u64, n: u64, games: u64) -> (u64, u64) {
+pub fn shard_bounds(k: u64, n: u64, games: u64) -> (u64, u64) {
     let g = u128::from(games);
     let lo = u128::from(k) * g / u128::from(n);
     let hi = (u128::from(k) + 1) * g / u128::from(n);

@@ -7,6 +7,7 @@ Wok Star, Ginza Retro Café), over a Rust engine.
 - ``shifu.play(game, players, agents, games, seed, params)``: many games in Rust on every core;
   a pandas DataFrame with the columns of ``shifu play --out``.
 - ``shifu.seats(...)``: the seat analysis of ``shifu seats``.
+- ``shifu.balance(...)``: the search of ``shifu balance``; the document ``--json`` prints, as a dict.
 - ``shifu.ray``: a study spread across a Ray cluster (``pip install shifu[ray]``).
 
 Parameters are the command's ``--set key=value`` options as keywords: ``start_coins=[2, 2, 2, 3]``
@@ -22,7 +23,7 @@ from . import _shifu
 from .env import ShifuEnv, _set_list
 
 __version__ = _shifu.__version__
-__all__ = ["env", "parallel_env", "games", "game_info", "play", "play_csv", "seats", "SeatAnalysis", "ShifuEnv"]
+__all__ = ["env", "parallel_env", "games", "game_info", "play", "play_csv", "seats", "balance", "SeatAnalysis", "ShifuEnv"]
 
 
 def games() -> list[str]:
@@ -220,3 +221,77 @@ def seats(
         summary=s,
         text=text,
     )
+
+
+def _strings(x) -> list[str]:
+    if x is None:
+        return []
+    if isinstance(x, str):
+        return [x]
+    return [str(v) for v in x]
+
+
+def balance(
+    game: str = "tofu-shifu",
+    players: int | None = None,
+    search=(),
+    sum=(),
+    objective=(),
+    agents=None,
+    validate_agents=None,
+    margin: float | None = None,
+    budget: int | None = None,
+    max_games: int | None = None,
+    first_look: int | None = None,
+    finalists: int | None = None,
+    validation_games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    params: dict | None = None,
+    *,
+    reference=(),
+    error_rate: float | None = None,
+    full_grid: bool = False,
+    data=None,
+    config=None,
+) -> dict:
+    """``shifu balance``: searches the space of ``search`` (``"start_coins=0..3"``, or a list of
+    axes) for the settings that best meet ``objective`` under ``agents``, then re-tests the best
+    on fresh seeds. The keywords are the command's options (``sum``, ``objective`` and
+    ``reference`` take a string or a list; ``params`` are ``--set`` options as keywords); one left
+    at None takes the command's default. Returns the document ``shifu balance --json`` prints, as
+    a dict (``recommended``: the settings, best first, each with ``set``, its validation figures
+    and verdict). A bad option raises ValueError with the command's message."""
+    import json
+
+    def opt(x, kind):
+        return None if x is None else kind(x)
+
+    if isinstance(agents, (list, tuple)):
+        agents = ",".join(agents)
+    if isinstance(validate_agents, (list, tuple)):
+        validate_agents = ",".join(validate_agents)
+    options = {
+        "game": str(game),
+        "players": opt(players, int),
+        "search": _strings(search),
+        "sum": _strings(sum),
+        "objective": _strings(objective),
+        "reference": _strings(reference),
+        "set": _set_list(dict(params or {})),
+        "agents": opt(agents, str),
+        "validate_agents": opt(validate_agents, str),
+        "margin": opt(margin, float),
+        "error_rate": opt(error_rate, float),
+        "budget": opt(budget, int),
+        "max_games": opt(max_games, int),
+        "first_look": opt(first_look, int),
+        "finalists": opt(finalists, int),
+        "validation_games": opt(validation_games, int),
+        "seed": opt(seed, int),
+        "threads": opt(threads, int),
+        "full_grid": bool(full_grid),
+        "data": opt(data, str),
+        "config": opt(config, str),
+    }
+    return json.loads(_shifu.balance(options))

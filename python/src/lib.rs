@@ -2,6 +2,7 @@
 //! (`python/shifu/`) builds the PettingZoo environments, the DataFrames and the Ray studies on
 //! top of it.
 
+mod balance;
 mod batch;
 mod env;
 
@@ -254,6 +255,7 @@ fn _shifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Env>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(balance::balance, m)?)?;
     m.add_function(wrap_pyfunction!(text_columns, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

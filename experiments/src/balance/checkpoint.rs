@@ -117,16 +117,22 @@ pub fn save(path: &Path, fingerprint: &str, s: &State) -> Result<()> {
         }
     }
     shifu_engine::files::write_atomic(path, &bytes)?;
-    static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let saves = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-    if std::env::var(KILL_AFTER).ok().and_then(|v| v.parse().ok()) == Some(saves) {
-        crate::export::kill_self();
-    }
+    saved();
     Ok(())
 }
 
+/// Counts a save of progress (a progress file, or a shard's part) for the [`KILL_AFTER`] hook.
+pub fn saved() {
+    static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let saves = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    if std::env::var(KILL_AFTER).ok().and_then(|v| v.parse().ok()) == Some(saves) {
+        crate::runner::kill_self();
+    }
+}
+
 /// A test hook: with `SHIFU_TEST_KILL_BALANCE_AFTER=N`, the run kills itself (SIGKILL) right
-/// after saving its progress for the N-th time, as a kill from outside would.
+/// after saving its progress (or, in a sharded run, its part) for the N-th time, as a kill from
+/// outside would.
 pub const KILL_AFTER: &str = "SHIFU_TEST_KILL_BALANCE_AFTER";
 
 /// Loads a saved state, checking that it belongs to this run.

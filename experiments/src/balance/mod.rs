@@ -15,6 +15,7 @@
 //!    fresh seeds the race never saw, so the figures reported carry no winner's curse; each gets
 //!    its seat shares with intervals and the equivalence verdict at `--margin`.
 
+pub mod api;
 pub mod chart;
 pub mod checkpoint;
 pub mod dims;
@@ -24,6 +25,7 @@ pub mod race;
 pub mod result;
 pub mod search;
 pub mod setup;
+pub mod shard;
 pub mod skill;
 pub mod space;
 pub mod validate;
@@ -132,11 +134,19 @@ pub struct BalanceArgs {
     /// Print the result as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Sharding across machines (`--shard`, `--shard-count`, `--shard-wait`).
+    #[command(flatten)]
+    pub shard: shard::ShardArgs,
 }
 
 /// Runs `shifu balance`.
 pub fn run(args: BalanceArgs) -> Result<()> {
-    let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    let (result, shard) = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
+    if let Some(sh) = shard.as_ref().filter(|sh| sh.k != 0) {
+        // Every shard prints the result; shard 0 alone writes the files.
+        shard::finish(sh)?;
+        return crate::render::emit(&result, args.json);
+    }
     if let Some(svg) = &args.svg {
         let text = chart::race_chart(&result).context("drawing the race chart")?;
         shifu_engine::files::write_atomic(svg, text.as_bytes())?;
@@ -144,6 +154,10 @@ pub fn run(args: BalanceArgs) -> Result<()> {
     if let Some(out) = &args.out {
         let text = serde_json::to_string_pretty(&result)?;
         shifu_engine::files::write_atomic(out, text.as_bytes())?;
+    }
+    if let Some(sh) = &shard {
+        // The parts go once the result is written.
+        shard::finish(sh)?;
     }
     crate::render::emit(&result, args.json)
 }
@@ -177,14 +191,26 @@ pub fn play_games<G: Playable>(
     }
 }
 
-fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
+/// Runs the balance `args` describe in memory: the result, and the shard it played (none for a
+/// one-machine run; its parts are left for [`shard::finish`]). Writes only the progress file
+/// (and a sharded run's parts).
+pub fn run_game<G: Playable>(
+    args: &BalanceArgs,
+) -> Result<(BalanceResult, Option<shard::Sharding>)> {
     if args.method == search::Method::Ntbea {
-        return search::run::<G>(args);
+        if args.shard.shard.is_some() || args.shard.shard_count.is_some() {
+            bail!("--method ntbea runs on one machine: --shard and --shard-count are for the race");
+        }
+        return Ok((search::run::<G>(args)?, None));
     }
-    let s = setup::<G>(args)?;
+    let mut s = setup::<G>(args)?;
     let started = std::time::Instant::now();
     let fingerprint = checkpoint::fingerprint(args);
-    let progress = args.out.as_ref().map(|o| checkpoint::path(o));
+    s.shard = shard::Sharding::new(&args.shard, args.out.as_deref(), &fingerprint, args.resume)?;
+    // A sharded run's progress is its parts.
+    let progress = (s.shard.is_none())
+        .then(|| args.out.as_ref().map(|o| checkpoint::path(o)))
+        .flatten();
     let mut state = match (&progress, args.resume) {
         (Some(p), true) if p.exists() => checkpoint::load(p, &fingerprint, s.settings.len(), s.plan.columns.len())?,
         (Some(p), false) if p.exists() => bail!(
@@ -239,7 +265,7 @@ fn run_game<G: Playable>(args: &BalanceArgs) -> Result<BalanceResult> {
     if let Some(p) = &progress {
         std::fs::remove_file(p).ok();
     }
-    Ok(result)
+    Ok((result, s.shard))
 }
 
 /// The race: looks until one setting is left, every survivor is shown good enough, the looks
@@ -282,17 +308,16 @@ fn run_race<G: Playable>(
             stop = Some("the budget is spent".into());
             break;
         }
-        for &c in &alive {
+        let jobs: Vec<_> = alive
+            .iter()
+            .map(|&c| (c, state.entries[c].played..n))
+            .collect();
+        let step = shard::look_step(look + 1);
+        let played = shard::play_jobs(s, &step, &jobs, &s.specs, args.seed, bar)?;
+        for (&c, g) in alive.iter().zip(played) {
             let e = &mut state.entries[c];
-            play_games(
-                s,
-                &s.games[c],
-                &s.specs,
-                args.seed,
-                e.played..n,
-                &mut e.games,
-                bar,
-            )?;
+            e.games.columns = g.columns;
+            e.games.data.extend(g.data);
             state.spent += (n - e.played) * s.per_row;
             e.played = n;
         }

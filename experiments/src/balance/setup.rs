@@ -166,6 +166,8 @@ pub struct Setup<G> {
     pub skill: Option<super::skill::Skill>,
     /// Games per recorded row: 1, plus the row's skill games.
     pub per_row: u64,
+    /// The shard this process plays, in a sharded run.
+    pub shard: Option<super::shard::Sharding>,
 }
 
 pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
@@ -282,5 +284,6 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
         dims,
         skill,
         per_row,
+        shard: None,
     })
 }

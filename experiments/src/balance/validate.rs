@@ -4,7 +4,7 @@
 
 use super::checkpoint::State;
 use super::objective::{objective_value, Games, Plan};
-use super::{play_games, validation_seed, BalanceArgs, Setup};
+use super::{validation_seed, BalanceArgs, Setup};
 use crate::equivalence::{self, Component, Equivalence};
 use crate::games::Playable;
 use anyhow::Result;
@@ -59,18 +59,11 @@ pub fn validate<G: Playable>(
     bar: &indicatif::ProgressBar,
 ) -> Result<Vec<Validated>> {
     let master = validation_seed(args.seed);
-    for &f in finalists.iter().skip(state.validated.len()) {
-        let mut g = Games::default();
-        play_games(
-            s,
-            &s.games[f],
-            &s.validate_specs,
-            master,
-            0..args.validation_games,
-            &mut g,
-            bar,
-        )?;
-        state.validated.push(g);
+    for (i, &f) in finalists.iter().enumerate().skip(state.validated.len()) {
+        let job = [(f, 0..args.validation_games)];
+        let step = super::shard::validation_step(i);
+        let g = super::shard::play_jobs(s, &step, &job, &s.validate_specs, master, bar)?;
+        state.validated.extend(g);
         if let Some(p) = progress {
             super::checkpoint::save(p, fingerprint, state)?;
         }
