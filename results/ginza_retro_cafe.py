@@ -74,6 +74,7 @@ def parse(out, players, games):
     r["left"] = num(r"left unserved ([\d.]+)", out)
     r["left_share"] = num(r"left unserved [\d.]+ \(([\d.]+) of those", out)
     r["start"] = num(r"start player \(lowest dice total\) wins ([\d.]+)", out)
+    r["verdict"] = num(r"(?m)^verdict: (.*)$", out, cast=str)
     offsets = num(r"wins by seat after the start player \(0 = the start player\): (.*)", out, cast=str)
     r["offset"] = [float(x.split(": ")[1]) for x in offsets.split(", ")]
     pts = re.search(r"points per player: orders ([\d.]+), bonus cards ([\d.]+), coins ([\d.]+)", out)
@@ -110,15 +111,10 @@ def seat_section(runs, agent="greedy"):
         lines.append(f"| {p} | {n} | {r['capped']:.1%} | {seats} | {r['chi_p']:.3g} | "
                      f"{ci(r['start'] * n, n)} | {1 / p:.3f} | {offs} |")
     lines.append("")
-    out = []
-    for p, r in runs.items():
-        n = r["games"]
-        lo, hi = wilson(r["start"] * n, n)
-        fair = 1 / p
-        where = "above" if lo > fair else "below" if hi < fair else "not apart from"
-        out.append(f"{p} players: the start player's interval is {where} the even share {fair:.3f}; "
-                   f"seats {'differ' if r['chi_p'] < 0.05 else 'do not differ'} at 5% (p = {r['chi_p']:.3g}).")
-    return lines + ["Reading: " + " ".join(out), ""]
+    # The verdict is shifu's own: a TOST at ±0.02 on each turn position's win share, counted from
+    # the first start player (a large chi-square p is not fairness).
+    out = [f"{p} players: {r['verdict']}" for p, r in runs.items()]
+    return lines + ["Verdicts by turn position (TOST, margin ±0.02):", ""] + [f"- {x}" for x in out] + [""]
 
 
 def cards_section(r):
