@@ -607,8 +607,23 @@ impl<G: Evaluate> MctsAgent<G> {
 
     /// Runs the search from the decision's information set; returns the chosen action.
     fn search(&mut self, d: &Decision<'_, G>) -> G::Action {
-        let game = d.game();
-        let seat = d.seat();
+        self.plant_root(d);
+        let ln = ln_table();
+        let started = Instant::now();
+        let limit = self.config.time_ms.map(Duration::from_millis);
+        let mut calls = 0u64;
+        let mut iters = 0u32;
+        while !self.out_of_budget(iters, calls, started, limit) {
+            iters += 1;
+            calls += self.iterate(d, ln);
+        }
+        self.last_calls = calls;
+        self.last_iters = iters;
+        self.most_visited_root_action(d)
+    }
+
+    /// Empties the tree and plants its root, the decision's seat to move.
+    fn plant_root(&mut self, d: &Decision<'_, G>) {
         self.nodes.clear();
         // With an iteration budget the tree never outgrows one node per iteration: reserve it
         // once and no later decision allocates a node (up to a million nodes: a budget of
@@ -619,105 +634,149 @@ impl<G: Evaluate> MctsAgent<G> {
         }
         self.nodes.push(Node {
             action: d.legal()[0],
-            actor: seat,
+            actor: d.seat(),
             first_child: NO_NODE,
             next_sibling: NO_NODE,
             visits: 0,
             avail: 0,
             reward: 0.0,
         });
-        let ln = ln_table();
-        let started = Instant::now();
-        let limit = self.config.time_ms.map(Duration::from_millis);
-        let mut calls = 0u64;
-        let mut iters = 0u32;
-        loop {
-            if self.config.iters > 0 && iters >= self.config.iters {
-                break;
-            }
-            if self.config.calls > 0 && calls >= self.config.calls {
-                break;
-            }
-            if let Some(l) = limit {
-                if iters.is_multiple_of(16) && started.elapsed() >= l {
-                    break;
-                }
-            }
-            if self.stopped(iters) {
-                break;
-            }
-            iters += 1;
-            let mut s = Self::sample(self.belief.as_ref(), d, &mut self.rng);
-            let mut node = 0u32;
-            self.path.clear();
-            self.path.push(0);
-            // Selection and expansion.
-            while let Some(mover) = game.to_move(&s) {
-                game.legal_actions(&s, &mut self.legal);
-                if mover == seat {
-                    self.forbid.filter(game, &s, &mut self.legal);
-                }
-                // Each legal action's child, looked up once (legal actions are distinct).
-                self.untried.clear();
-                self.children.clear();
-                for i in 0..self.legal.len() {
-                    let a = self.legal[i];
-                    let c = self.child_with(node, a);
-                    if c == NO_NODE {
-                        self.untried.push(a);
-                    }
-                    self.children.push(c);
-                }
-                if !self.untried.is_empty() {
-                    let a = self.untried[self.rng.gen_range(0..self.untried.len())];
-                    let child = self.add_child(node, a, mover);
-                    self.nodes[child as usize].avail = 1;
-                    // Siblings that were selectable this time are available too.
-                    for &c in &self.children {
-                        if c != NO_NODE {
-                            self.nodes[c as usize].avail += 1;
-                        }
-                    }
-                    game.apply(&mut s, a, &mut self.rng);
-                    calls += 1;
-                    self.path.push(child);
-                    break;
-                }
-                let mut best = NO_NODE;
-                let mut best_u = f64::NEG_INFINITY;
-                for &c in &self.children {
-                    let n = &mut self.nodes[c as usize];
-                    n.avail += 1;
-                    let ln_avail = match ln.get(n.avail as usize) {
-                        Some(&x) => x,
-                        None => (n.avail as f64).ln(),
-                    };
-                    let u = n.reward / n.visits as f64
-                        + self.config.c * (ln_avail / n.visits as f64).sqrt();
-                    if u > best_u {
-                        best_u = u;
-                        best = c;
-                    }
-                }
-                let a = self.nodes[best as usize].action;
-                game.apply(&mut s, a, &mut self.rng);
-                calls += 1;
-                node = best;
-                self.path.push(best);
-            }
-            // Simulation.
-            let (reward, used) = self.rollout(game, &mut s);
-            calls += used;
-            // Backpropagation: each node adds the reward of the seat that chose it.
-            for &id in &self.path {
-                let n = &mut self.nodes[id as usize];
-                n.visits += 1;
-                n.reward += reward[n.actor as usize];
+    }
+
+    /// Whether the search stops before another iteration: its iteration, call or time budget
+    /// is spent (the clock read every 16 iterations), or it was stopped from outside.
+    #[inline]
+    fn out_of_budget(
+        &mut self,
+        iters: u32,
+        calls: u64,
+        started: Instant,
+        limit: Option<Duration>,
+    ) -> bool {
+        if self.config.iters > 0 && iters >= self.config.iters {
+            return true;
+        }
+        if self.config.calls > 0 && calls >= self.config.calls {
+            return true;
+        }
+        if let Some(l) = limit {
+            if iters.is_multiple_of(16) && started.elapsed() >= l {
+                return true;
             }
         }
-        self.last_calls = calls;
-        self.last_iters = iters;
-        // The most visited root action that is legal here (ties: the first in legal order).
+        self.stopped(iters)
+    }
+
+    /// One iteration: a determinization, the tree policy down to a new leaf, a rollout from it
+    /// and its backup along the path. Returns the engine calls it made.
+    #[inline]
+    fn iterate(&mut self, d: &Decision<'_, G>, ln: &[f64]) -> u64 {
+        let game = d.game();
+        let mut s = Self::sample(self.belief.as_ref(), d, &mut self.rng);
+        let mut calls = self.descend(game, d.seat(), &mut s, ln);
+        let (reward, used) = self.rollout(game, &mut s);
+        calls += used;
+        self.backup(&reward);
+        calls
+    }
+
+    /// Selection and expansion: from the root, the UCB-best child while every legal action has
+    /// one, until a node with an untried action (expanded: one new child) or the end of the
+    /// game. Leaves the nodes visited in `path`, `s` at the new leaf; returns the actions
+    /// applied.
+    #[inline]
+    fn descend(&mut self, game: &G, seat: Seat, s: &mut G::State, ln: &[f64]) -> u64 {
+        let mut calls = 0u64;
+        let mut node = 0u32;
+        self.path.clear();
+        self.path.push(0);
+        while let Some(mover) = game.to_move(s) {
+            game.legal_actions(s, &mut self.legal);
+            if mover == seat {
+                self.forbid.filter(game, s, &mut self.legal);
+            }
+            self.look_up_children(node);
+            calls += 1;
+            if !self.untried.is_empty() {
+                let child = self.expand(node, mover);
+                game.apply(s, self.nodes[child as usize].action, &mut self.rng);
+                self.path.push(child);
+                break;
+            }
+            node = self.select(ln);
+            game.apply(s, self.nodes[node as usize].action, &mut self.rng);
+            self.path.push(node);
+        }
+        calls
+    }
+
+    /// Each legal action's child of `node` (or [`NO_NODE`]) into `children`, looked up once
+    /// (legal actions are distinct), and the actions without one into `untried`.
+    #[inline]
+    fn look_up_children(&mut self, node: u32) {
+        self.untried.clear();
+        self.children.clear();
+        for i in 0..self.legal.len() {
+            let a = self.legal[i];
+            let c = self.child_with(node, a);
+            if c == NO_NODE {
+                self.untried.push(a);
+            }
+            self.children.push(c);
+        }
+    }
+
+    /// Adds a child of `node` for a random untried action of `mover`; it and the siblings that
+    /// were selectable this time count one more availability. Returns the child.
+    #[inline]
+    fn expand(&mut self, node: u32, mover: Seat) -> u32 {
+        let a = self.untried[self.rng.gen_range(0..self.untried.len())];
+        let child = self.add_child(node, a, mover);
+        self.nodes[child as usize].avail = 1;
+        for &c in &self.children {
+            if c != NO_NODE {
+                self.nodes[c as usize].avail += 1;
+            }
+        }
+        child
+    }
+
+    /// The child in `children` (all present) with the highest upper confidence bound, each
+    /// counted available once more; the first of equals.
+    #[inline]
+    fn select(&mut self, ln: &[f64]) -> u32 {
+        let mut best = NO_NODE;
+        let mut best_u = f64::NEG_INFINITY;
+        for &c in &self.children {
+            let n = &mut self.nodes[c as usize];
+            n.avail += 1;
+            let ln_avail = match ln.get(n.avail as usize) {
+                Some(&x) => x,
+                None => (n.avail as f64).ln(),
+            };
+            let u =
+                n.reward / n.visits as f64 + self.config.c * (ln_avail / n.visits as f64).sqrt();
+            if u > best_u {
+                best_u = u;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// Backpropagation: each node on the path adds a visit and the reward of the seat that
+    /// chose it.
+    #[inline]
+    fn backup(&mut self, reward: &[f64; MAX_SEATS]) {
+        for &id in &self.path {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            n.reward += reward[n.actor as usize];
+        }
+    }
+
+    /// The most visited root action that is legal here (ties: the first in legal order).
+    fn most_visited_root_action(&self, d: &Decision<'_, G>) -> G::Action {
         let mut best = d.legal()[0];
         let mut most = 0u32;
         for &a in d.legal() {

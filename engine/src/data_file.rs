@@ -83,6 +83,49 @@ pub trait DataFile: Serialize + Sized {
     }
 }
 
+/// A bad value at a field of a data file, before the file (and line) it sits in is attached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadField {
+    /// The field's path, for example `setup.hand_size`.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl BadField {
+    /// The error at this field of `file` (line unknown).
+    pub fn in_file(self, file: &str) -> EngineError {
+        EngineError::field(file, self.field, self.message)
+    }
+}
+
+/// A data file's numeric bound, one line per field in every game's compiler: `Ok` when `value`
+/// lies in `lo..=hi`, else the [`BadField`] at `field` saying `must be from LO to HI, got
+/// VALUE`.
+pub fn range(field: impl Into<String>, value: u64, lo: u64, hi: u64) -> Result<(), BadField> {
+    if (lo..=hi).contains(&value) {
+        Ok(())
+    } else {
+        Err(BadField {
+            field: field.into(),
+            message: format!("must be from {lo} to {hi}, got {value}"),
+        })
+    }
+}
+
+/// A data file's bound on a list's length: like [`range`], with the message `N entries; from LO
+/// to HI are allowed`.
+pub fn entries(field: impl Into<String>, n: usize, lo: usize, hi: usize) -> Result<(), BadField> {
+    if (lo..=hi).contains(&n) {
+        Ok(())
+    } else {
+        Err(BadField {
+            field: field.into(),
+            message: format!("{n} entries; from {lo} to {hi} are allowed"),
+        })
+    }
+}
+
 /// The data of a game whose rules hold everything: no data file. The only built-in set is
 /// empty, and a `--data` file is refused unless it is empty too.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -168,6 +211,28 @@ mod tests {
     impl PartialEqJson for tk::CardData {}
     impl PartialEqJson for ws::WokData {}
     impl PartialEqJson for gz::GinzaData {}
+
+    #[test]
+    fn range_takes_both_bounds_and_names_the_field() {
+        assert_eq!(range("a.b", 3, 3, 5), Ok(()));
+        assert_eq!(range("a.b", 5, 3, 5), Ok(()));
+        let e = range("a.b", 6, 3, 5).unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("a.b", "must be from 3 to 5, got 6")
+        );
+        let e = range(String::from("c"), 2, 3, 5)
+            .unwrap_err()
+            .in_file("f.yaml");
+        assert_eq!(
+            e.to_string(),
+            "f.yaml:0:0: field `c`: must be from 3 to 5, got 2"
+        );
+        assert_eq!(entries("l", 1, 1, 8), Ok(()));
+        let e = entries("l", 9, 1, 8).unwrap_err();
+        assert_eq!(e.message, "9 entries; from 1 to 8 are allowed");
+        assert!(entries("l", 0, 1, 8).is_err());
+    }
 
     #[test]
     fn every_game_shares_the_loaders() {

@@ -165,112 +165,66 @@ fn dose_capped_values_leave_the_fit() {
     assert!(v["points"][0]["in_fit"] == false);
 }
 
+/// Each bad `dose` command line (its words split at spaces) and what its error must name.
+const HOSTILE_DOSE: &[(&str, &str)] = &[
+    ("dose --games 5", "--vary"),
+    (
+        "dose --vary town_objective_cost_scale=1/2 --per-seat start_coins=0..1",
+        "cannot be used with",
+    ),
+    (
+        "dose --vary town_objective_cost_scale=1.5..0.5:0.25",
+        "LO must be below HI",
+    ),
+    (
+        "dose --vary town_objective_cost_scale=a/b",
+        "is not a number",
+    ),
+    (
+        "dose --vary town_objective_cost_scale=1",
+        "at least two values",
+    ),
+    (
+        "dose --vary town_objective_cost_scale=0..1:0",
+        "STEP must be above 0",
+    ),
+    ("dose --vary no_such_key=1/2 --games 2", "no_such_key"),
+    (
+        "dose --vary town_objective_cost_scale=-1/1 --games 2",
+        "town_objective_cost_scale",
+    ),
+    (
+        "dose --per-seat town_objective_cost_scale=0..1 --games 2",
+        "not a per-seat parameter",
+    ),
+    ("dose --per-seat start_coins=3..1", "LO must be below HI"),
+    ("dose --per-seat start_coins=0.5..2", "not a whole number"),
+    ("dose --per-seat start_coins", "expected key=LO..HI"),
+    (
+        "dose --vary town_objective_cost_scale=1/2 --games 1",
+        "--games must be at least 2",
+    ),
+    (
+        "dose --per-seat start_coins=0..1 --vectors 1",
+        "--vectors must be at least 2",
+    ),
+    (
+        "dose --vary town_objective_cost_scale=1/2 --rotate --agents greedy,random",
+        "--rotate",
+    ),
+    (
+        "dose --vary town_objective_cost_scale=1/2 --agents nobody",
+        "nobody",
+    ),
+];
+
 #[test]
 fn dose_hostile_options_exit_2() {
-    let cases: &[(&[&str], &str)] = &[
-        (&["dose", "--games", "5"], "--vary"),
-        (
-            &[
-                "dose",
-                "--vary",
-                "town_objective_cost_scale=1/2",
-                "--per-seat",
-                "start_coins=0..1",
-            ],
-            "cannot be used with",
-        ),
-        (
-            &["dose", "--vary", "town_objective_cost_scale=1.5..0.5:0.25"],
-            "LO must be below HI",
-        ),
-        (
-            &["dose", "--vary", "town_objective_cost_scale=a/b"],
-            "is not a number",
-        ),
-        (
-            &["dose", "--vary", "town_objective_cost_scale=1"],
-            "at least two values",
-        ),
-        (
-            &["dose", "--vary", "town_objective_cost_scale=0..1:0"],
-            "STEP must be above 0",
-        ),
-        (
-            &["dose", "--vary", "no_such_key=1/2", "--games", "2"],
-            "no_such_key",
-        ),
-        (
-            &[
-                "dose",
-                "--vary",
-                "town_objective_cost_scale=-1/1",
-                "--games",
-                "2",
-            ],
-            "town_objective_cost_scale",
-        ),
-        (
-            &[
-                "dose",
-                "--per-seat",
-                "town_objective_cost_scale=0..1",
-                "--games",
-                "2",
-            ],
-            "not a per-seat parameter",
-        ),
-        (
-            &["dose", "--per-seat", "start_coins=3..1"],
-            "LO must be below HI",
-        ),
-        (
-            &["dose", "--per-seat", "start_coins=0.5..2"],
-            "not a whole number",
-        ),
-        (
-            &["dose", "--per-seat", "start_coins"],
-            "expected key=LO..HI",
-        ),
-        (
-            &[
-                "dose",
-                "--vary",
-                "town_objective_cost_scale=1/2",
-                "--games",
-                "1",
-            ],
-            "--games must be at least 2",
-        ),
-        (
-            &["dose", "--per-seat", "start_coins=0..1", "--vectors", "1"],
-            "--vectors must be at least 2",
-        ),
-        (
-            &[
-                "dose",
-                "--vary",
-                "town_objective_cost_scale=1/2",
-                "--rotate",
-                "--agents",
-                "greedy,random",
-            ],
-            "--rotate",
-        ),
-        (
-            &[
-                "dose",
-                "--vary",
-                "town_objective_cost_scale=1/2",
-                "--agents",
-                "nobody",
-            ],
-            "nobody",
-        ),
-    ];
-    for (args, want) in cases {
-        let o = shifu(args);
+    for (line, want) in HOSTILE_DOSE {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let o = shifu(&args);
         let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(want), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(2), "{line}: {err}");
+        assert!(err.contains(want), "{line}: {err}");
     }
 }

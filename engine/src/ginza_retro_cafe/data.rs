@@ -6,7 +6,7 @@
 //! reconstruction (`../shared/data/ginza_retro_cafe_*.reconstructed.yaml`) in one file. A user
 //! replaces it with `--data file.yaml`; errors name the file, line and field.
 
-use crate::data_file::DataFile;
+use crate::data_file::{range, BadField, DataFile};
 use crate::data_names::unique_names;
 use crate::error::{locate, EngineError};
 use serde::{Deserialize, Serialize};
@@ -490,8 +490,10 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<GinzaData, EngineErro
         field,
         message,
     };
-    check_rulebook(&raw.rulebook)
-        .map_err(|(f, m)| at("rulebook", f, format!("rulebook.{f}"), m))?;
+    check_rulebook(&raw.rulebook).map_err(|b| {
+        let field = format!("rulebook.{}", b.field);
+        at("rulebook", &b.field, field, b.message)
+    })?;
     let mut arrange_of_category = [u8::MAX; 3];
     for (cat, kind) in &raw.arrange_of_category {
         let field = format!("arrange_of_category.{cat}");
@@ -556,28 +558,26 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<GinzaData, EngineErro
 
 type At<'a> = dyn Fn(&str, &str, String, String) -> EngineError + 'a;
 
-fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
-    let range = |f: &'static str, v: u32, lo: u32, hi: u32| {
-        if (lo..=hi).contains(&v) {
-            Ok(())
-        } else {
-            Err((f, format!("must be from {lo} to {hi}, got {v}")))
-        }
+/// The rulebook's numbers, each against its bounds.
+fn check_rulebook(rb: &Rulebook) -> Result<(), BadField> {
+    let bad = |field: &str, message: String| BadField {
+        field: field.into(),
+        message,
     };
     for (&p, &t) in &rb.action_tokens {
-        range("action_tokens", u32::from(p), 2, 4)?;
-        range("action_tokens", u32::from(t), 1, 6)?;
+        range("action_tokens", p.into(), 2, 4)?;
+        range("action_tokens", t.into(), 1, 6)?;
     }
     for p in 2..=4u8 {
         if !rb.action_tokens.contains_key(&p) {
-            return Err(("action_tokens", format!("no entry for {p} players")));
+            return Err(bad("action_tokens", format!("no entry for {p} players")));
         }
     }
     range(
         "dice_per_colour",
         rb.dice_per_colour.into(),
         1,
-        u32::from(MAX_DICE),
+        MAX_DICE.into(),
     )?;
     range(
         "start_dice",
@@ -601,7 +601,7 @@ fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
     )?;
     let top = u32::from(rb.start_dice) + rb.dice_limit_prices.len() as u32;
     if top > u32::from(rb.dice_per_colour) {
-        return Err((
+        return Err(bad(
             "dice_limit_prices",
             format!(
                 "{} raises from {} dice pass the {} dice of a colour",
@@ -622,7 +622,7 @@ fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
         range("rerolls", r.into(), 1, 6)?;
     }
     for &a in &rb.add_dice {
-        range("add_dice", a.into(), 1, u32::from(MAX_DICE))?;
+        range("add_dice", a.into(), 1, MAX_DICE.into())?;
     }
     range("bank_yen", rb.bank_yen.into(), 0, 10_000)?;
     Ok(())

@@ -6,7 +6,7 @@
 //! project's reconstruction (eyes and symbols found in secondary sources, rewards proposed). A
 //! user replaces it with `--data file.yaml`; errors name the file, line, column and field.
 
-use crate::data_file::DataFile;
+use crate::data_file::{range, BadField, DataFile};
 use crate::error::EngineError;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -206,9 +206,9 @@ type FieldErr<'a> = dyn Fn(String, String) -> EngineError + 'a;
 
 fn compile(raw: RawData, file: &str, text: &str) -> Result<CardData, EngineError> {
     let err = |field: String, msg: String| EngineError::field(file, field, msg);
-    if raw.winning_score == 0 {
-        return Err(err("winning_score".into(), "must be at least 1".into()));
-    }
+    let placed = |b: BadField| err(b.field, b.message);
+    let score = raw.winning_score.into();
+    range("winning_score", score, 1, u16::MAX.into()).map_err(placed)?;
     let protect_round_gains = match raw.steal_rule.as_deref() {
         None | Some(STEAL_PROTECTED) => true,
         Some(STEAL_ANY) => false,
@@ -245,9 +245,7 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<CardData, EngineError
     let mut blue_orange = BTreeMap::new();
     for (&players, list) in &raw.deal_modes.blue_orange {
         let field = format!("deal_modes.blue_orange.{players}");
-        if !(3..=8).contains(&players) {
-            return Err(err(field, "player counts run from 3 to 8".into()));
-        }
+        range(field.as_str(), players.into(), 3, 8).map_err(placed)?;
         let ids = deal_list(list, &field, &cards, &characters, prince, &err)?;
         if ids.len() < players as usize - 1 {
             return Err(err(

@@ -7,7 +7,7 @@
 //! ([`CardData::from_path`]).
 
 use super::types::*;
-use crate::data_file::DataFile;
+use crate::data_file::{entries, range, BadField, DataFile};
 use crate::error::EngineError;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -554,78 +554,57 @@ const MAX_FLAGS_OF_A_GROUP: usize = 127;
 /// Most symbols in one list (a cost, an order, an objective): the counters are small.
 const MAX_LIST: usize = 8;
 
-/// Size checks against one file: lists of at most [`MAX_LIST`] entries, numbers below a bound.
-struct Sizes<'a> {
-    file: &'a str,
+/// A list of at most [`MAX_LIST`] entries.
+fn list(field: String, n: usize) -> Result<(), BadField> {
+    entries(field, n, 0, MAX_LIST)
 }
 
-impl Sizes<'_> {
-    fn list(&self, field: String, n: usize) -> Result<(), EngineError> {
-        if n > MAX_LIST {
-            Err(EngineError::field(
-                self.file,
-                field,
-                format!("{n} entries; at most {MAX_LIST}"),
-            ))
-        } else {
-            Ok(())
-        }
-    }
-
-    fn at_most(&self, field: &str, n: u64, max: u64) -> Result<(), EngineError> {
-        if n > max {
-            Err(EngineError::field(
-                self.file,
-                field.to_string(),
-                format!("{n} is more than {max}"),
-            ))
-        } else {
-            Ok(())
-        }
-    }
+/// A number from 0 to `max`.
+fn at_most(field: &str, n: u64, max: u64) -> Result<(), BadField> {
+    range(field, n, 0, max)
 }
 
 /// Checks every list and number against the sizes the compiled tables hold, and that ids are
 /// unique, before anything is compiled.
 fn check_sizes(raw: &RawData, file: &str) -> Result<(), EngineError> {
-    let sizes = Sizes { file };
-    check_counts(raw, &sizes)?;
+    let in_file = |b: BadField| b.in_file(file);
+    check_counts(raw).map_err(in_file)?;
     for (s, r) in &raw.spaces {
-        check_space_sizes(*s, r, &sizes)?;
+        check_space_sizes(*s, r).map_err(in_file)?;
     }
-    check_card_sizes(raw, &sizes)?;
+    check_card_sizes(raw).map_err(in_file)?;
     check_unique_ids(raw, file)
 }
 
 /// Dish values, the supply and the set-up numbers.
-fn check_counts(raw: &RawData, sizes: &Sizes) -> Result<(), EngineError> {
+fn check_counts(raw: &RawData) -> Result<(), BadField> {
     for (d, &n) in &raw.dish_values {
-        sizes.at_most(&format!("dish_values.{d:?}"), n as u64, 1_000)?;
+        at_most(&format!("dish_values.{d:?}"), n as u64, 1_000)?;
     }
     for (d, &n) in &raw.supply.dish_tokens {
-        sizes.at_most(&format!("supply.dish_tokens.{d:?}"), n as u64, 1_000)?;
+        at_most(&format!("supply.dish_tokens.{d:?}"), n as u64, 1_000)?;
     }
     for (h, &n) in &raw.supply.hat_tokens {
-        sizes.at_most(&format!("supply.hat_tokens.{h:?}"), n as u64, 1_000)?;
+        at_most(&format!("supply.hat_tokens.{h:?}"), n as u64, 1_000)?;
     }
-    sizes.at_most("supply.coins", raw.supply.coins as u64, 10_000)?;
+    at_most("supply.coins", raw.supply.coins as u64, 10_000)?;
     for (i, &c) in raw.setup.start_coins_by_seat.iter().enumerate() {
-        sizes.at_most(&format!("setup.start_coins_by_seat[{i}]"), c as u64, 1_000)?;
+        at_most(&format!("setup.start_coins_by_seat[{i}]"), c as u64, 1_000)?;
     }
-    sizes.at_most("setup.hand_size", raw.setup.hand_size as u64, 32)?;
-    sizes.at_most("setup.hand_limit", raw.setup.hand_limit as u64, 32)?;
-    sizes.at_most(
+    at_most("setup.hand_size", raw.setup.hand_size as u64, 32)?;
+    at_most("setup.hand_limit", raw.setup.hand_limit as u64, 32)?;
+    at_most(
         "setup.end_trigger_objectives",
         raw.setup.end_trigger_objectives as u64,
         32,
     )?;
-    sizes.list(
+    list(
         "setup.player_board_flags".into(),
         raw.setup.player_board_flags.len(),
     )
 }
 
-fn check_space_sizes(s: Space, r: &RawSpace, sizes: &Sizes) -> Result<(), EngineError> {
+fn check_space_sizes(s: Space, r: &RawSpace) -> Result<(), BadField> {
     let name = serde_json::to_value(s)
         .ok()
         .and_then(|v| v.as_str().map(String::from))
@@ -637,7 +616,7 @@ fn check_space_sizes(s: Space, r: &RawSpace, sizes: &Sizes) -> Result<(), Engine
         ("cost", &r.cost),
     ] {
         if let Some(v) = v {
-            sizes.list(format!("spaces.{name}.{k}"), v.len())?;
+            list(format!("spaces.{name}.{k}"), v.len())?;
         }
     }
     for (k, v) in [
@@ -648,7 +627,7 @@ fn check_space_sizes(s: Space, r: &RawSpace, sizes: &Sizes) -> Result<(), Engine
         ),
     ] {
         for (i, o) in v.iter().flatten().enumerate() {
-            sizes.list(format!("spaces.{name}.{k}[{i}]"), o.len())?;
+            list(format!("spaces.{name}.{k}[{i}]"), o.len())?;
         }
     }
     for (k, v) in [
@@ -657,23 +636,23 @@ fn check_space_sizes(s: Space, r: &RawSpace, sizes: &Sizes) -> Result<(), Engine
         ("max_extra_payments", r.max_extra_payments),
         ("market_sales_per_action", r.market_sales_per_action),
     ] {
-        sizes.at_most(&format!("spaces.{name}.{k}"), v.unwrap_or(0) as u64, 16)?;
+        at_most(&format!("spaces.{name}.{k}"), v.unwrap_or(0) as u64, 16)?;
     }
     Ok(())
 }
 
 /// Production cards, market prices and objectives' coin requirements.
-fn check_card_sizes(raw: &RawData, sizes: &Sizes) -> Result<(), EngineError> {
+fn check_card_sizes(raw: &RawData) -> Result<(), BadField> {
     for (i, c) in raw.production_cards.iter().enumerate() {
         let f = |k: &str| format!("production_cards[{i}].{k}");
-        sizes.list(f("upgrade_cost.hats"), c.upgrade_cost.hats.len())?;
-        sizes.list(f("upgrade_cost.dishes"), c.upgrade_cost.dishes.len())?;
-        sizes.list(f("objective_requirement"), c.objective_requirement.len())?;
-        sizes.at_most(&f("upgrade_cost.coins"), c.upgrade_cost.coins as u64, 1_000)?;
-        sizes.at_most(&f("alt_card_price"), c.alt_card_price as u64, 1_000)?;
+        list(f("upgrade_cost.hats"), c.upgrade_cost.hats.len())?;
+        list(f("upgrade_cost.dishes"), c.upgrade_cost.dishes.len())?;
+        list(f("objective_requirement"), c.objective_requirement.len())?;
+        at_most(&f("upgrade_cost.coins"), c.upgrade_cost.coins as u64, 1_000)?;
+        at_most(&f("alt_card_price"), c.alt_card_price as u64, 1_000)?;
     }
     for (i, &p) in raw.market.slot_prices_left_to_right.iter().enumerate() {
-        sizes.at_most(
+        at_most(
             &format!("market.slot_prices_left_to_right[{i}]"),
             p as u64,
             1_000,
@@ -682,11 +661,11 @@ fn check_card_sizes(raw: &RawData, sizes: &Sizes) -> Result<(), EngineError> {
     let coins = |r: &BTreeMap<String, u16>| *r.get("coins").unwrap_or(&0) as u64;
     for (i, o) in raw.town_objectives.iter().enumerate() {
         let f = format!("town_objectives[{i}].requirement.coins");
-        sizes.at_most(&f, coins(&o.requirement), 1_000)?;
+        at_most(&f, coins(&o.requirement), 1_000)?;
     }
     for (i, o) in raw.player_objectives.iter().enumerate() {
         let f = format!("player_objectives[{i}].requirement.coins");
-        sizes.at_most(&f, coins(&o.requirement), 1_000)?;
+        at_most(&f, coins(&o.requirement), 1_000)?;
     }
     Ok(())
 }
@@ -722,6 +701,11 @@ fn check_unique_ids(raw: &RawData, file: &str) -> Result<(), EngineError> {
 
 /// Builds an error at a field of the file being compiled.
 type At<'a> = dyn Fn(&str, String) -> EngineError + 'a;
+
+/// A [`BadField`] as the error `err` builds at its field.
+fn placed<'a>(err: &'a At) -> impl Fn(BadField) -> EngineError + Copy + 'a {
+    move |b| err(&b.field, b.message)
+}
 
 fn compile(raw: RawData, file: &str) -> Result<CardData, EngineError> {
     check_sizes(&raw, file)?;
@@ -872,9 +856,13 @@ fn compile_spaces(raw: &RawData, err: &At) -> Result<Spaces, EngineError> {
             .get(&s)
             .ok_or_else(|| err("spaces", format!("missing {name}")))?;
         let def = space_def(s, r, &f, err)?;
-        if def.capacity == 0 {
-            return Err(err(&format!("{f}.capacity"), "must be at least 1".into()));
-        }
+        range(
+            format!("{f}.capacity"),
+            def.capacity.into(),
+            1,
+            u8::MAX.into(),
+        )
+        .map_err(placed(err))?;
         spaces[s as usize] = def;
         if s == Space::Seat {
             seat = Some(r.clone());
@@ -896,12 +884,10 @@ fn compile_spaces(raw: &RawData, err: &At) -> Result<Spaces, EngineError> {
         .as_ref()
         .map(|v| v.iter().map(|o| hat_counts(o)).collect())
         .unwrap_or_else(|| seat_extra_options.clone());
-    if seat_extra_options.len() > 8 || seat_extra_options_copied.len() > 8 {
-        return Err(err(
-            "spaces.SEAT.extra_payment_options",
-            "at most 8 options".into(),
-        ));
-    }
+    let options = "spaces.SEAT.extra_payment_options";
+    entries(options, seat_extra_options.len(), 0, 8).map_err(placed(err))?;
+    let copied = format!("{options}_when_copied");
+    entries(copied, seat_extra_options_copied.len(), 0, 8).map_err(placed(err))?;
     Ok(Spaces {
         spaces,
         seat,
@@ -952,12 +938,7 @@ fn space_def(s: Space, r: &RawSpace, f: &str, err: &At) -> Result<SpaceDef, Engi
 }
 
 fn check_market(m: &RawMarket, err: &At) -> Result<(), EngineError> {
-    if m.slots == 0 || m.slots > MAX_MARKET {
-        return Err(err(
-            "market.slots",
-            format!("must be 1 to {MAX_MARKET}, got {}", m.slots),
-        ));
-    }
+    range("market.slots", m.slots as u64, 1, MAX_MARKET as u64).map_err(placed(err))?;
     if m.slot_prices_left_to_right.len() != m.slots {
         return Err(err(
             "market.slot_prices_left_to_right",
@@ -1025,26 +1006,25 @@ fn compile_board(setup: &RawSetup, err: &At) -> Result<Board, EngineError> {
     Ok(b)
 }
 
+/// The tables: how many, how many open at the start, and their seats.
 fn check_tables(t: &RawTables, err: &At) -> Result<(), EngineError> {
-    if t.total as usize > MAX_TABLES || t.total == 0 {
-        return Err(err(
-            "setup.tables.total",
-            format!("must be 1 to {MAX_TABLES}"),
-        ));
-    }
-    if t.unlocked_at_start == 0 || t.unlocked_at_start > t.total {
-        return Err(err(
-            "setup.tables.unlocked_at_start",
-            "must be 1 to tables.total".into(),
-        ));
-    }
-    if t.customers_per_table as usize > SEATS_PER_TABLE || t.customers_per_table == 0 {
-        return Err(err(
-            "setup.tables.customers_per_table",
-            format!("must be 1 to {SEATS_PER_TABLE}"),
-        ));
-    }
-    Ok(())
+    let f = |k: &str| format!("setup.tables.{k}");
+    let (most, seats) = (MAX_TABLES as u64, SEATS_PER_TABLE as u64);
+    range(f("total"), t.total.into(), 1, most).map_err(placed(err))?;
+    range(
+        f("unlocked_at_start"),
+        t.unlocked_at_start.into(),
+        1,
+        t.total.into(),
+    )
+    .map_err(placed(err))?;
+    range(
+        f("customers_per_table"),
+        t.customers_per_table.into(),
+        1,
+        seats,
+    )
+    .map_err(placed(err))
 }
 
 fn compile_objectives(
@@ -1058,12 +1038,8 @@ fn compile_objectives(
             "no Town objectives: the face-up display, one per player, is dealt from them".into(),
         ));
     }
-    if raw.town_objectives.len() > MAX_TOWN_OBJECTIVES {
-        return Err(err(
-            "town_objectives",
-            format!("at most {MAX_TOWN_OBJECTIVES} cards"),
-        ));
-    }
+    let n = raw.town_objectives.len();
+    entries("town_objectives", n, 1, MAX_TOWN_OBJECTIVES).map_err(placed(err))?;
     let mut town_objectives = Vec::new();
     for (i, o) in raw.town_objectives.iter().enumerate() {
         let f = format!("town_objectives[{i}].requirement");
@@ -1084,12 +1060,8 @@ fn compile_objectives(
             ),
         ));
     }
-    if raw.player_objectives.len() > MAX_PLAYER_OBJECTIVES {
-        return Err(err(
-            "player_objectives",
-            format!("at most {MAX_PLAYER_OBJECTIVES} cards"),
-        ));
-    }
+    let n = raw.player_objectives.len();
+    entries("player_objectives", n, 0, MAX_PLAYER_OBJECTIVES).map_err(placed(err))?;
     let mut player_objectives = Vec::new();
     for (i, o) in raw.player_objectives.iter().enumerate() {
         let f = format!("player_objectives[{i}].requirement");
@@ -1106,12 +1078,8 @@ fn compile_cards(
     board: &Board,
     err: &At,
 ) -> Result<Vec<ProductionCard>, EngineError> {
-    if raw.production_cards.len() > MAX_CARDS {
-        return Err(err(
-            "production_cards",
-            format!("at most {MAX_CARDS} cards"),
-        ));
-    }
+    let n = raw.production_cards.len();
+    entries("production_cards", n, 0, MAX_CARDS).map_err(placed(err))?;
     if raw.supply.production_cards != raw.production_cards.len() {
         return Err(err(
             "supply.production_cards",
@@ -1198,9 +1166,7 @@ fn check_flag_groups(cards: &[ProductionCard], b: &Board, err: &At) -> Result<()
 }
 
 fn compile_customers(raw: &RawData, err: &At) -> Result<Vec<Customer>, EngineError> {
-    if raw.customers.len() > MAX_TILES {
-        return Err(err("customers", format!("at most {MAX_TILES} tiles")));
-    }
+    entries("customers", raw.customers.len(), 0, MAX_TILES).map_err(placed(err))?;
     if raw.supply.customer_tiles != raw.customers.len() {
         return Err(err(
             "supply.customer_tiles",
@@ -1344,6 +1310,14 @@ mod tests {
             (
                 edit("/town_objectives/0/requirement/coins", json!(65_536)),
                 "town_objectives[0].requirement.coins",
+            ),
+            (
+                edit("/setup/tables/unlocked_at_start", json!(9)),
+                "field `setup.tables.unlocked_at_start`: must be from 1 to ",
+            ),
+            (
+                edit("/market/slots", json!(0)),
+                "field `market.slots`: must be from 1 to 8, got 0",
             ),
         ];
         for (text, field) in cases {

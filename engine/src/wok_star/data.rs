@@ -7,7 +7,7 @@
 //! the rulebook prints under `rulebook`. A user replaces it with `--data file.yaml`; errors name
 //! the file, line and field.
 
-use crate::data_file::DataFile;
+use crate::data_file::{entries, range, BadField, DataFile};
 use crate::data_names::unique_names;
 use crate::error::{locate, EngineError};
 use serde::{Deserialize, Serialize};
@@ -622,8 +622,10 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
         message,
     };
     let rb = &raw.rulebook;
-    check_rulebook(rb)
-        .map_err(|(field, msg)| at("rulebook", field, format!("rulebook.{field}"), msg))?;
+    check_rulebook(rb).map_err(|b| {
+        let field = format!("rulebook.{}", b.field);
+        at("rulebook", &b.field, field, b.message)
+    })?;
     let t = raw.track;
     check_track(&t, &at)?;
     let ingredients = compile_ingredients(&raw.ingredients, &t, &at)?;
@@ -666,19 +668,12 @@ fn compile(raw: RawData, file: &str, text: &str) -> Result<WokData, EngineError>
     })
 }
 
+/// The track's slots: `min <= start <= max <= 20`.
 fn check_track(t: &Track, at: &At) -> Result<(), EngineError> {
-    if !(t.min <= t.start && t.start <= t.max && t.max <= 20) {
-        return Err(at(
-            "track",
-            "track",
-            "track".into(),
-            format!(
-                "need min <= start <= max <= 20, got min {}, start {}, max {}",
-                t.min, t.start, t.max
-            ),
-        ));
-    }
-    Ok(())
+    let placed = |b: BadField| at("track", "track", format!("track.{}", b.field), b.message);
+    range("max", t.max.into(), 0, 20).map_err(placed)?;
+    range("min", t.min.into(), 0, t.max.into()).map_err(placed)?;
+    range("start", t.start.into(), t.min.into(), t.max.into()).map_err(placed)
 }
 
 fn compile_ingredients(
@@ -765,20 +760,15 @@ fn compile_recipe(
 ) -> Result<Recipe, EngineError> {
     let field = format!("recipes[{i}]");
     let here = |f: &str, msg: String| at("recipes", &r.name, format!("{field}.{f}"), msg);
-    if r.price == 0 || r.price > 1000 {
-        return Err(here(
-            "price",
-            format!("must be from 1 to 1000, got {}", r.price),
-        ));
-    }
-    if r.ingredients.is_empty() || r.ingredients.len() > 4 {
-        return Err(here(
-            "ingredients",
-            format!(
-                "a recipe needs 1 to 4 ingredients, got {}",
-                r.ingredients.len()
-            ),
-        ));
+    let placed = |b: BadField| here(&b.field, b.message);
+    range("price", r.price.into(), 1, 1000).map_err(placed)?;
+    entries("ingredients", r.ingredients.len(), 1, 4).map_err(placed)?;
+    entries("regular", r.regular.len(), 1, MAX_REGULAR).map_err(placed)?;
+    entries("coupon", r.coupon.len(), 0, MAX_COUPON).map_err(placed)?;
+    for (f, list) in [("regular", &r.regular), ("coupon", &r.coupon)] {
+        for (j, &v) in list.iter().enumerate() {
+            range(format!("{f}[{j}]"), v.into(), 1, 100).map_err(placed)?;
+        }
     }
     let mut ids = Vec::new();
     let mut set = 0u16;
@@ -794,29 +784,6 @@ fn compile_recipe(
         }
         set |= 1 << k;
         ids.push(k as u8);
-    }
-    if r.regular.is_empty() || r.regular.len() > MAX_REGULAR {
-        return Err(here(
-            "regular",
-            format!(
-                "1 to {MAX_REGULAR} Regular customers, got {}",
-                r.regular.len()
-            ),
-        ));
-    }
-    if r.coupon.len() > MAX_COUPON {
-        return Err(here(
-            "coupon",
-            format!(
-                "at most {MAX_COUPON} Coupon customers, got {}",
-                r.coupon.len()
-            ),
-        ));
-    }
-    for (f, list) in [("regular", &r.regular), ("coupon", &r.coupon)] {
-        if let Some(v) = list.iter().find(|&&v| v == 0 || v > 100) {
-            return Err(here(f, format!("incomes run from $1 to $100, got {v}")));
-        }
     }
     Ok(Recipe {
         name: r.name.clone(),
@@ -864,21 +831,11 @@ fn compile_goals(
                     format!("{DAYS} goals, one per day, got {}", goals.len()),
                 )
             })?;
-            if !(2..=4).contains(&players) {
-                return Err(at(
-                    "income_goals",
-                    difficulty,
-                    field,
-                    "player counts run from 2 to 4".into(),
-                ));
-            }
-            if goals.iter().any(|&g| g > 10_000) {
-                return Err(at(
-                    "income_goals",
-                    difficulty,
-                    field,
-                    "goals run from $0 to $10000".into(),
-                ));
+            let placed = |b: BadField| at("income_goals", difficulty, b.field, b.message);
+            // A player count, then each day's goal in dollars.
+            range(field.as_str(), players.into(), 2, 4).map_err(placed)?;
+            for (day, &g) in goals.iter().enumerate() {
+                range(format!("{field}[{day}]"), g.into(), 0, 10_000).map_err(placed)?;
             }
             m.insert(players, goals);
         }
@@ -933,13 +890,11 @@ fn check_events(events: &[Event], at: &At) -> Result<(), EngineError> {
     Ok(())
 }
 
-fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
-    let range = |name: &'static str, v: u32, lo: u32, hi: u32| {
-        if (lo..=hi).contains(&v) {
-            Ok(())
-        } else {
-            Err((name, format!("must be from {lo} to {hi}, got {v}")))
-        }
+/// The rulebook's numbers, each against its bounds, and a setup price list per player count.
+fn check_rulebook(rb: &Rulebook) -> Result<(), BadField> {
+    let bad = |field: &str, message: String| BadField {
+        field: field.into(),
+        message,
     };
     range("start_dice", rb.start_dice.into(), 1, 5)?;
     range("max_dice", rb.max_dice.into(), rb.start_dice.into(), 5)?;
@@ -947,7 +902,7 @@ fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
         "two_player_extra_dice",
         rb.two_player_extra_dice.into(),
         0,
-        u32::from(rb.max_dice - rb.start_dice),
+        (rb.max_dice - rb.start_dice).into(),
     )?;
     range("start_fortune_cubes", rb.start_fortune_cubes.into(), 0, 20)?;
     range("fortune_cubes", rb.fortune_cubes.into(), 0, 100)?;
@@ -964,7 +919,7 @@ fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
         match rb.setup_recipes.get(&p) {
             Some(list) if list.len() == p as usize => {}
             Some(list) => {
-                return Err((
+                return Err(bad(
                     "setup_recipes",
                     format!(
                         "{p} players need {p} prices, one per player, got {}",
@@ -972,11 +927,11 @@ fn check_rulebook(rb: &Rulebook) -> Result<(), (&'static str, String)> {
                     ),
                 ))
             }
-            None => return Err(("setup_recipes", format!("no entry for {p} players"))),
+            None => return Err(bad("setup_recipes", format!("no entry for {p} players"))),
         }
     }
     if rb.setup_recipes.keys().any(|p| !(2..=4).contains(p)) {
-        return Err(("setup_recipes", "player counts run from 2 to 4".into()));
+        return Err(bad("setup_recipes", "player counts run from 2 to 4".into()));
     }
     Ok(())
 }
@@ -1012,6 +967,38 @@ mod tests {
         let text = WokData::embedded_text().replacen(from, to, 1);
         assert_ne!(text, WokData::embedded_text(), "{from} not found");
         WokData::parse(&text, "w.yaml").unwrap_err().to_string()
+    }
+
+    /// Numbers and list lengths out of their bounds: the error names the field (down to the
+    /// entry), the bounds and the value, at the value's line.
+    #[test]
+    fn out_of_range_numbers_name_the_field_bounds_and_value() {
+        for (from, to, want) in [
+            (
+                "track: {min: 0, start: 1, max: 6}",
+                "track: {min: 0, start: 7, max: 6}",
+                "field `track.start`: must be from 0 to 6, got 7",
+            ),
+            (
+                "regular: [2,2,3], coupon: [1,1]}  # name FOUND (earlier ed.)",
+                "regular: [2,0,3], coupon: [1,1]}  # name FOUND (earlier ed.)",
+                "field `recipes[0].regular[1]`: must be from 1 to 100, got 0",
+            ),
+            (
+                "coupon: [1,1]}  # name FOUND (earlier ed.)",
+                "coupon: [1,1,1,1]}  # name FOUND (earlier ed.)",
+                "field `recipes[0].coupon`: 4 entries; from 0 to 3 are allowed",
+            ),
+            (
+                "2: [7, 12, 18, 25]",
+                "2: [7, 12, 18, 25000]",
+                "field `income_goals.mild.2[3]`: must be from 0 to 10000, got 25000",
+            ),
+        ] {
+            let e = broken(from, to);
+            assert!(e.starts_with("w.yaml:") && e.contains(want), "{e}");
+            assert!(!e.contains(":0:0:"), "{e}");
+        }
     }
 
     #[test]
