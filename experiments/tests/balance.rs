@@ -256,192 +256,43 @@ fn balance_per_seat_axis_lists_vectors() {
     assert!(r["distance"].as_f64().is_some(), "{r}");
 }
 
+/// Hostile `shifu balance` options (after a Tofu Kingdom base command) and the text each
+/// error must contain.
+const HOSTILE_BALANCE: &[(&str, &str)] = &[
+    ("--search extra_question", "expected key=LO..HI"),
+    ("--search winning_score=9..3", "LO is above HI"),
+    ("--search no_such_key=1..2", "no_such_key"),
+    ("--search extra_question=true/false --sum extra_question=1", "per-seat"),
+    ("--search extra_question=true/false --margin 0", "--margin"),
+    ("--search extra_question=true/false --error-rate 1", "--error-rate"),
+    ("--search extra_question=true/false --objective loud", "loud"),
+    ("--search extra_question=true/false --objective target:nope=0.5", "metric `nope`"),
+    ("--search extra_question=true/false --objective target:stats.nope=1", "no statistic `nope`"),
+    ("--search extra_question=true/false --objective distance", "measured objective"),
+    ("--search extra_question=true/false --first-look 1", "--first-look"),
+    ("--search players=2..4", "--players"),
+    ("--search extra_question=true/false --method ntbea --resume --out x.json", "--resume is not supported with --method ntbea"),
+    ("--search extra_question=true/false --method ntbea --budget 50", "cannot pay for one evaluation"),
+    ("--search extra_question=true/false --method ntbea --exploration -1", "--exploration"),
+    ("--search extra_question=true/false --method ntbea --shard 0/2 --out x.json", "--method ntbea runs on one machine"),
+    ("--search extra_question=true/false --objective skill=0.1", "needs --strong SPEC and --weak SPEC"),
+    ("--search extra_question=true/false --objective skill=0.9 --strong greedy --weak random", "MARGIN must be at least 0"),
+    ("--search extra_question=true/false --objective skill=much --strong greedy --weak random", "`much` is not a number"),
+    ("--search extra_question=true/false --objective skill=0.1 --strong wizard --weak random", "--strong `wizard`"),
+    ("--search extra_question=true/false --objective skill=0.1 --strong greedy --weak random,greedy", "one agent spec"),
+    ("--search extra_question=true/false --strong greedy", "add that objective"),
+];
+
 #[test]
 fn balance_hostile_options_exit_2() {
-    let base = [
-        "balance",
-        "--game",
-        "tofu-kingdom",
-        "--players",
-        "4",
-        "--agents",
-        "random",
-        "--quiet",
-    ];
-    let cases: &[(&[&str], &str)] = &[
-        (&["--search", "extra_question"], "expected key=LO..HI"),
-        (&["--search", "winning_score=9..3"], "LO is above HI"),
-        (&["--search", "no_such_key=1..2"], "no_such_key"),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--sum",
-                "extra_question=1",
-            ],
-            "per-seat",
-        ),
-        (
-            &["--search", "extra_question=true/false", "--margin", "0"],
-            "--margin",
-        ),
-        (
-            &["--search", "extra_question=true/false", "--error-rate", "1"],
-            "--error-rate",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "loud",
-            ],
-            "loud",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "target:nope=0.5",
-            ],
-            "metric `nope`",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "target:stats.nope=1",
-            ],
-            "no statistic `nope`",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "distance",
-            ],
-            "measured objective",
-        ),
-        (
-            &["--search", "extra_question=true/false", "--first-look", "1"],
-            "--first-look",
-        ),
-        (&["--search", "players=2..4"], "--players"),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--method",
-                "ntbea",
-                "--resume",
-                "--out",
-                "x.json",
-            ],
-            "--resume is not supported with --method ntbea",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--method",
-                "ntbea",
-                "--budget",
-                "50",
-            ],
-            "cannot pay for one evaluation",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--method",
-                "ntbea",
-                "--exploration",
-                "-1",
-            ],
-            "--exploration",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "skill=0.1",
-            ],
-            "needs --strong SPEC and --weak SPEC",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "skill=0.9",
-                "--strong",
-                "greedy",
-                "--weak",
-                "random",
-            ],
-            "MARGIN must be at least 0",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "skill=much",
-                "--strong",
-                "greedy",
-                "--weak",
-                "random",
-            ],
-            "`much` is not a number",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "skill=0.1",
-                "--strong",
-                "wizard",
-                "--weak",
-                "random",
-            ],
-            "--strong `wizard`",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--objective",
-                "skill=0.1",
-                "--strong",
-                "greedy",
-                "--weak",
-                "random,greedy",
-            ],
-            "one agent spec",
-        ),
-        (
-            &[
-                "--search",
-                "extra_question=true/false",
-                "--strong",
-                "greedy",
-            ],
-            "add that objective",
-        ),
-    ];
-    for (extra, needle) in cases {
-        let mut a = base.to_vec();
-        a.extend_from_slice(extra);
+    let base = "balance --game tofu-kingdom --players 4 --agents random --quiet";
+    for (extra, needle) in HOSTILE_BALANCE {
+        let line = format!("{base} {extra}");
+        let a: Vec<&str> = line.split_whitespace().collect();
         let o = shifu(&a, &[]);
         let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
-        assert!(err.contains(needle), "{extra:?}: `{needle}` not in {err}");
+        assert_eq!(o.status.code(), Some(2), "{extra}: {err}");
+        assert!(err.contains(needle), "{extra}: `{needle}` not in {err}");
     }
     let o = shifu(
         &[

@@ -194,27 +194,7 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
     } else {
         space::settings(&axes, &sums)?
     };
-    let objectives = if args.objective.is_empty() {
-        vec![if G::INFO.cooperative {
-            "target:win=0.5".to_string()
-        } else {
-            "fair".to_string()
-        }]
-    } else {
-        args.objective.clone()
-    };
-    if objectives.iter().any(|o| o == "distance") && reference.iter().any(Option::is_none) {
-        let missing: Vec<&str> = probes
-            .iter()
-            .zip(&reference)
-            .filter(|(_, r)| r.is_none())
-            .map(|(a, _)| a.key.as_str())
-            .collect();
-        bail!(
-            "--objective distance: no rulebook value for {}; give it with --reference KEY=VALUE",
-            missing.join(", ")
-        );
-    }
+    let objectives = objectives::<G>(args, &probes, &reference)?;
     let plan = Plan::new::<G>(&objectives, seats, args.margin)?;
     let skill = super::skill::from_args(
         &objectives,
@@ -234,39 +214,13 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
                 .with_context(|| format!("setting {}", s.name()))
         })
         .collect::<Result<Vec<G>>>()?;
-    let specs = seat_specs(&args.agents, seats)?;
-    let validate_specs = seat_specs(
-        args.validate_agents.as_deref().unwrap_or(&args.agents),
-        seats,
-    )?;
-    for s in specs.iter().chain(&validate_specs) {
-        check_agent(&base, s)?;
-    }
+    let (specs, validate_specs) = agents(args, &base, seats)?;
     let has_reference = reference.iter().all(Option::is_some);
     let distances = settings
         .iter()
         .map(|s| space::distance(&axes, s, &reference))
         .collect();
-    let race = RaceConfig {
-        first_look: args.first_look,
-        max_games: args.max_games,
-        budget: args.budget.unwrap_or(if dims.is_some() {
-            super::search::DEFAULT_EVALUATIONS * args.batch * per_row
-        } else {
-            (1_000 * settings.len() as u64).max(20_000) * per_row
-        }),
-        error_rate: args.error_rate,
-        eliminators: ELIMINATORS,
-        full_grid: args.full_grid,
-    };
-    let race = RaceConfig {
-        budget: if args.full_grid {
-            settings.len() as u64 * args.max_games * per_row
-        } else {
-            race.budget
-        },
-        ..race
-    };
+    let race = race_config(args, settings.len() as u64, dims.is_some(), per_row);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
@@ -286,4 +240,74 @@ pub fn setup<G: Playable>(args: &BalanceArgs) -> Result<Setup<G>> {
         per_row,
         shard: None,
     })
+}
+
+/// The objectives: the given ones, else `fair` (`target:win=0.5` for a cooperative game);
+/// `distance` needs a rulebook value for every searched key.
+fn objectives<G: Playable>(
+    args: &BalanceArgs,
+    probes: &[Probe],
+    reference: &[Option<Value>],
+) -> Result<Vec<String>> {
+    let objectives = if args.objective.is_empty() {
+        vec![if G::INFO.cooperative {
+            "target:win=0.5".to_string()
+        } else {
+            "fair".to_string()
+        }]
+    } else {
+        args.objective.clone()
+    };
+    if objectives.iter().any(|o| o == "distance") && reference.iter().any(Option::is_none) {
+        let missing: Vec<&str> = probes
+            .iter()
+            .zip(reference)
+            .filter(|(_, r)| r.is_none())
+            .map(|(a, _)| a.key.as_str())
+            .collect();
+        bail!(
+            "--objective distance: no rulebook value for {}; give it with --reference KEY=VALUE",
+            missing.join(", ")
+        );
+    }
+    Ok(objectives)
+}
+
+/// The race's and the validation's agent specs, one per seat, each checked against the game.
+fn agents<G: Playable>(
+    args: &BalanceArgs,
+    base: &G,
+    seats: usize,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let specs = seat_specs(&args.agents, seats)?;
+    let validate_specs = seat_specs(
+        args.validate_agents.as_deref().unwrap_or(&args.agents),
+        seats,
+    )?;
+    for s in specs.iter().chain(&validate_specs) {
+        check_agent(base, s)?;
+    }
+    Ok((specs, validate_specs))
+}
+
+/// The race's looks and budget: by default 1,000 games per setting (at least 20,000), or
+/// NTBEA's default evaluations; a full grid plays every setting to --max-games.
+fn race_config(args: &BalanceArgs, settings: u64, ntbea: bool, per_row: u64) -> RaceConfig {
+    let budget = if args.full_grid {
+        settings * args.max_games * per_row
+    } else {
+        args.budget.unwrap_or(if ntbea {
+            super::search::DEFAULT_EVALUATIONS * args.batch * per_row
+        } else {
+            (1_000 * settings).max(20_000) * per_row
+        })
+    };
+    RaceConfig {
+        first_look: args.first_look,
+        max_games: args.max_games,
+        budget,
+        error_rate: args.error_rate,
+        eliminators: ELIMINATORS,
+        full_grid: args.full_grid,
+    }
 }
