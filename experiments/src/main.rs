@@ -51,7 +51,7 @@ enum Command {
         shifu balance --players 3 --search start_coins=0..3 --sum start_coins=6 --objective fair --objective distance\n  \
         shifu balance --game wok-star --players 4 --search difficulty=1..4 --objective target:win=0.5"
     )]
-    Balance(balance::BalanceArgs),
+    Balance(Box<balance::BalanceArgs>),
     /// Designer analyses on common seeds, each a fitted slope with a 95% interval: a
     /// dose-response curve over one parameter (--vary), or the win share one more unit of a
     /// per-seat parameter buys (--per-seat start_coins=0..3).
@@ -203,7 +203,7 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Seats(a) => play::run_seats(a),
         Command::Bench(a) => bench::run(a),
-        Command::Balance(a) => balance::run(a),
+        Command::Balance(a) => balance::run(*a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Data(a) => data::run(a),
         Command::Dose(a) => dose::run(a),
