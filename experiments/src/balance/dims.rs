@@ -109,18 +109,12 @@ impl Space {
                     return f64::from(u8::from(text.join(",") != r.text));
                 }
                 let dim = self.dims.iter().find(|d| d.axis == a);
-                let (lo, hi) = dim
-                    .into_iter()
-                    .flat_map(|d| d.values.iter().flat_map(|v| v.coords.iter().copied()))
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-                        (a.min(x), b.max(x))
-                    });
-                let width = if hi > lo { hi - lo } else { 1.0 };
-                coords
-                    .iter()
-                    .zip(&r.coords)
-                    .map(|(a, b)| (a - b).abs() / width)
-                    .sum()
+                super::space::scaled_distance(
+                    dim.into_iter()
+                        .flat_map(|d| d.values.iter().flat_map(|v| v.coords.iter().copied())),
+                    &coords,
+                    &r.coords,
+                )
             })
             .sum()
     }

@@ -281,20 +281,26 @@ pub fn distance(axes: &[Axis], s: &Setting, reference: &[Option<Value>]) -> f64 
             if v.coords.is_empty() || v.coords.len() != r.coords.len() {
                 return f64::from(u8::from(v.text != r.text));
             }
-            let (lo, hi) = axis
-                .values
-                .iter()
-                .flat_map(|x| x.coords.iter().copied())
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-                    (a.min(x), b.max(x))
-                });
-            let width = if hi > lo { hi - lo } else { 1.0 };
-            v.coords
-                .iter()
-                .zip(&r.coords)
-                .map(|(a, b)| (a - b).abs() / width)
-                .sum()
+            scaled_distance(
+                axis.values.iter().flat_map(|x| x.coords.iter().copied()),
+                &v.coords,
+                &r.coords,
+            )
         })
+        .sum()
+}
+
+/// The absolute differences of `coords` from `reference`, scaled by the range of `all` (the
+/// axis's values; a range of 0 counts as 1). Shared by the listed race and NTBEA's dimensions.
+pub fn scaled_distance(all: impl Iterator<Item = f64>, coords: &[f64], reference: &[f64]) -> f64 {
+    let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let width = if hi > lo { hi - lo } else { 1.0 };
+    coords
+        .iter()
+        .zip(reference)
+        .map(|(a, b)| (a - b).abs() / width)
         .sum()
 }
 
