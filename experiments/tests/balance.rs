@@ -38,34 +38,9 @@ fn tmpdir(name: &str) -> std::path::PathBuf {
     d
 }
 
-/// A small race over Tofu Kingdom's question options, aiming the Prince's find rate at one
-/// half (random agents: fast, and games end by the rules).
-const KINGDOM: &[&str] = &[
-    "balance",
-    "--game",
-    "tofu-kingdom",
-    "--players",
-    "4",
-    "--agents",
-    "random",
-    "--search",
-    "extra_question=true/false",
-    "--search",
-    "ask_where=true/false",
-    "--objective",
-    "target:stats.finds/stats.princess_dealt=0.5",
-    "--first-look",
-    "40",
-    "--max-games",
-    "160",
-    "--budget",
-    "400",
-    "--finalists",
-    "2",
-    "--validation-games",
-    "150",
-    "--quiet",
-];
+#[path = "common/kingdom_race.rs"]
+mod kingdom_race;
+use kingdom_race::KINGDOM;
 
 #[test]
 fn balance_json_recommends_settings_with_a_verdict() {

@@ -6,38 +6,14 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-/// A small race over Tofu Kingdom's question options (random agents: fast).
-const KINGDOM: &[&str] = &[
-    "balance",
-    "--game",
-    "tofu-kingdom",
-    "--players",
-    "4",
-    "--agents",
-    "random",
-    "--search",
-    "extra_question=true/false",
-    "--search",
-    "ask_where=true/false",
-    "--objective",
-    "target:stats.finds/stats.princess_dealt=0.5",
-    "--first-look",
-    "40",
-    "--max-games",
-    "160",
-    "--budget",
-    "400",
-    "--finalists",
-    "2",
-    "--validation-games",
-    "150",
-    "--quiet",
-    "--json",
-];
+#[path = "common/kingdom_race.rs"]
+mod kingdom_race;
+use kingdom_race::KINGDOM;
 
 fn command(out: &Path, extra: &[&str], env: &[(&str, &str)]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_shifu"));
     c.args(KINGDOM)
+        .arg("--json")
         .args(["--out", out.to_str().unwrap()])
         .args(extra)
         .stdout(Stdio::piped())
@@ -176,7 +152,11 @@ fn balance_shard_refusals_exit_2() {
         assert!(err.contains(needle), "{extra:?}: `{needle}` not in {err}");
     }
     let mut c = Command::new(env!("CARGO_BIN_EXE_shifu"));
-    let o = c.args(KINGDOM).args(["--shard", "0/2"]).output().unwrap();
+    let o = c
+        .args(KINGDOM)
+        .args(["--json", "--shard", "0/2"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--shard needs --out"));
     std::fs::remove_dir_all(&d).ok();
