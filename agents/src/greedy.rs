@@ -49,6 +49,10 @@ impl<G: Evaluate> GreedyAgent<G> {
         let mut s = state.clone();
         let turn = game.turns_completed(&s);
         game.apply(&mut s, action, &mut self.rng);
+        if game.mid_decision(&s) {
+            // A step of a choice split into steps: its value is that of its best completion.
+            return self.best_completion(game, &s, seat);
+        }
         // Finish the turn: each step takes the action with the best immediate evaluation.
         let mut guard = 0;
         while game.to_move(&s) == Some(seat) && game.turns_completed(&s) == turn && guard < 64 {
@@ -61,7 +65,7 @@ impl<G: Evaluate> GreedyAgent<G> {
                 let a = self.inner[i];
                 let mut t = s.clone();
                 game.apply(&mut t, a, &mut self.rng);
-                let v = game.evaluate(&t, seat, &self.weights);
+                let v = self.immediate(game, &mut t, seat);
                 if v > best_v {
                     best_v = v;
                     best_a = a;
@@ -73,6 +77,46 @@ impl<G: Evaluate> GreedyAgent<G> {
             Some(o) => 1000.0 * o.win_share(seat) + game.evaluate(&s, seat, &self.weights),
             None => game.evaluate(&s, seat, &self.weights),
         }
+    }
+}
+
+impl<G: Evaluate> GreedyAgent<G> {
+    /// The best value over the completions of the choice `state` is in the middle of
+    /// ([`shifu_engine::Game::mid_decision`]), each scored as [`GreedyAgent::score`] scores an
+    /// action.
+    fn best_completion(&mut self, game: &G, state: &G::State, seat: Seat) -> f64 {
+        let mut steps = Vec::new();
+        game.legal_actions(state, &mut steps);
+        self.forbid.filter(game, state, &mut steps);
+        let mut best = f64::NEG_INFINITY;
+        for a in steps {
+            best = best.max(self.score(game, state, a, seat));
+        }
+        best
+    }
+
+    /// The immediate evaluation of `state`, looking through a choice split into steps to its
+    /// best completion (applied to `state`).
+    fn immediate(&mut self, game: &G, state: &mut G::State, seat: Seat) -> f64 {
+        let mut steps = Vec::new();
+        while game.mid_decision(state) {
+            game.legal_actions(state, &mut steps);
+            self.forbid.filter(game, state, &mut steps);
+            let mut best = (f64::NEG_INFINITY, None);
+            for &a in &steps {
+                let mut t = state.clone();
+                game.apply(&mut t, a, &mut self.rng);
+                let v = self.immediate(game, &mut t, seat);
+                if v > best.0 {
+                    best = (v, Some(a));
+                }
+            }
+            match best.1 {
+                Some(a) => game.apply(state, a, &mut self.rng),
+                None => break,
+            }
+        }
+        game.evaluate(state, seat, &self.weights)
     }
 }
 

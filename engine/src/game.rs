@@ -263,6 +263,14 @@ pub trait Game: Send + Sync {
 
     /// A human-readable name for `action` in `state`, for example `move to Seat (Chopsticks)`.
     fn action_name(&self, state: &Self::State, action: Self::Action) -> String;
+
+    /// Whether `state` is in the middle of one choice that the action model splits into small
+    /// steps (a Wok Star preparation chosen die by die): the seat to move is completing a choice
+    /// it began, and nothing an evaluation sees has changed yet. Agents that score positions look
+    /// through such states to the complete choice. Never, by default.
+    fn mid_decision(&self, _state: &Self::State) -> bool {
+        false
+    }
 }
 
 /// Panics when `action` is not legal in `state`: the check every game's [`Game::apply`] makes
