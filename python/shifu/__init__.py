@@ -2,6 +2,9 @@
 Wok Star, Ginza Retro Café), over a Rust engine.
 
 - ``shifu.env(game, players=..., **params)``: a PettingZoo AEC environment.
+- ``shifu.gym.make(game, players=..., opponents="greedy", seat=0, **params)``: a Gymnasium
+  environment of one seat, the others played by built-in agents (also registered as
+  ``shifu/TofuShifu-v0`` and so on for ``gymnasium.make``).
 - ``shifu.parallel_env(...)``: the same game through PettingZoo's parallel API (turn-based: the
   acting agent is ``infos[agent]["active_agent"]``; the others' actions are ignored).
 - ``shifu.play(game, players, agents, games, seed, params)``: many games in Rust on every core;
@@ -19,11 +22,11 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 
-from . import _shifu
+from . import _shifu, gym
 from .env import ShifuEnv, _set_list
 
 __version__ = _shifu.__version__
-__all__ = ["env", "parallel_env", "games", "game_info", "play", "play_csv", "seats", "balance", "SeatAnalysis", "ShifuEnv"]
+__all__ = ["env", "parallel_env", "gym", "games", "game_info", "play", "play_csv", "seats", "balance", "SeatAnalysis", "ShifuEnv"]
 
 
 def games() -> list[str]:

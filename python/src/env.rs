@@ -41,6 +41,9 @@ pub trait DynEnv: Send + Sync {
     /// the seat to move, deciding from that seat's view only; its RNG comes from `seed`. A long
     /// search polls `stop` and ends when it says so.
     fn agent_action(&mut self, spec: &str, seed: u64, stop: StopCheck) -> Result<usize, String>;
+    /// Checks that `spec` names a built-in agent this game can use for `seat`, with the message
+    /// `shifu play --agents` gives when it cannot.
+    fn check_agent(&self, spec: &str, seat: Seat) -> Result<(), String>;
     /// The position as JSON.
     fn state_json(&self) -> String;
 }
@@ -148,6 +151,12 @@ impl<G: Playable + 'static> DynEnv for EnvOf<G> {
         self.game.legal_actions(&self.state, &mut self.legal);
         let d = Decision::new(&*self.game, &self.state, seat, &self.legal);
         Ok(self.game.action_index(agent.choose(&d)))
+    }
+    fn check_agent(&self, spec: &str, seat: Seat) -> Result<(), String> {
+        shifu_agents::check_agent(&*self.game, spec).map_err(|e| e.to_string())?;
+        build_agent::<G>(spec, 0, seat)
+            .map(drop)
+            .map_err(|e| e.to_string())
     }
     fn state_json(&self) -> String {
         serde_json::to_string(&self.state).unwrap_or_default()

@@ -165,6 +165,18 @@ impl Env {
         action.map_err(value_error)
     }
 
+    /// Checks, without playing, that the built-in agent `spec` can play `seat` of this game
+    /// (ValueError with the message of `shifu play --agents` when not).
+    fn check_agent(&self, spec: &str, seat: u8) -> PyResult<()> {
+        if usize::from(seat) >= self.inner.num_seats() {
+            return Err(value_error(format!(
+                "seat {seat} is not at the table ({} seats)",
+                self.inner.num_seats()
+            )));
+        }
+        self.inner.check_agent(spec, seat).map_err(value_error)
+    }
+
     /// The position as JSON (the format of `shifu show --state`).
     fn state_json(&self) -> String {
         self.inner.state_json()
