@@ -2,8 +2,9 @@
 # The Python module as a user gets it: a fresh virtual environment with maturin, pettingzoo,
 # numpy, pandas, pytest and ray from PyPI; the wheel built with maturin and installed; then the
 # tests in python/tests (PettingZoo's api_test, seed_test and parallel_api_test for every game and
-# player count, the batch API against the `shifu` command byte for byte, a Ray study on a local
-# Ray against the one-process run).
+# player count, Gymnasium's check_env for every game, the batch API against the `shifu` command
+# byte for byte, a Ray study on a local Ray against the one-process run); then the MaskablePPO
+# example at a smoke size, with sb3-contrib and torch from .ci/rl-requirements.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -27,3 +28,10 @@ bin="$root/target/debug/shifu"
 # From outside the repository, so that the installed wheel (not python/shifu) is what is tested.
 (cd "$work" && SHIFU_BIN="$bin" "$py" -m pytest -q -p no:cacheprovider --durations=5 "$root/python/tests")
 echo "python: the wheel's tests passed"
+# The MaskablePPO example end to end at a smoke size (512 timesteps, 20 evaluation games, a few
+# seconds); its full run is results/maskable_ppo.md.
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r .ci/rl-requirements.txt
+(cd "$work" && "$py" "$root/examples/maskable_ppo.py" --timesteps 512 --eval-games 20 --out "$work/rl")
+grep -q '^| MaskablePPO (deterministic) | 20 |' "$work/rl/maskable_ppo.md"
+test -s "$work/rl/maskable_ppo_curve.csv" && test -s "$work/rl/maskable_ppo_curve.svg"
+echo "python: the MaskablePPO example ran at a smoke size"
