@@ -226,7 +226,7 @@ def report(args, curve, results, times, command) -> str:
         f"## Evaluation: {n:,} fresh seeds, the same for every policy",
         "",
         "Each policy plays the learner's seat on the same game seeds (the deal and the opponents' seeds are the same; "
-        "the games part where the choices differ). Win rate with its Wilson 95% interval; ties count 1/k.",
+        "the games diverge where the choices differ). Win rate with its Wilson 95% interval; ties count 1/k.",
         "",
         "| policy in the seat | games | win rate | Wilson 95% |",
         "| --- | --- | --- | --- |",
