@@ -1,5 +1,10 @@
-//! Fixed encodings for learners: each game's observation as a fixed-length `f32` vector with a
+//! Fixed encodings for learners: each game's observation as a fixed-length vector with a
 //! documented layout, and each of its actions as an index below a game-wide bound.
+//!
+//! The vector comes in two forms from one encoding pass: `f32` values (counts scaled to about
+//! 0..1), or `u8` values, a quarter of the memory, exact for flags, one-hot and bit fields and
+//! for counts up to 255 (see [`Bound`]). Every field declares the bound its values lie in, so a
+//! learner can build a bounded observation space ([`Encoding::bounds`]).
 //!
 //! A game implements [`Encoding`] by writing its observation through an [`Encoder`], one named
 //! field at a time. The same code writes the vector and, on a recording pass, the layout
@@ -15,7 +20,7 @@ use crate::game::{Game, Seat};
 use rand::SeedableRng;
 
 /// One named field of an encoding.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Field {
     /// The field's name, for example `seat1.coins`.
     pub name: String,
@@ -25,24 +30,121 @@ pub struct Field {
     pub len: usize,
     /// What the values mean and how they are scaled.
     pub doc: &'static str,
+    /// The values each of its entries can take, and their `u8` form.
+    pub bound: Bound,
 }
 
-/// Writes named fields into an observation vector; on a recording pass, also their layout.
+/// The values one field's entries can take in the `f32` observation, and how the `u8`
+/// observation stores them.
 ///
-/// Writing past the end of the vector is ignored (the length is still counted), so an encoder
-/// that writes more or fewer values than the layout says is caught by [`Encoder::written`].
+/// Every reachable position encodes to a value in `low..=high`. The `u8` observation stores a
+/// value `v` as `q = round((v - zero) / step)` clamped to `0..=255`, which reads back as
+/// `zero + q * step`: exact for flags, one-hot and bit fields (`zero` 0, `step` 1) and for
+/// counts from 0 to 255 (`step` is one count), clamped beyond.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Bound {
+    /// The smallest value.
+    pub low: f32,
+    /// The largest value.
+    pub high: f32,
+    /// The value the `u8` form 0 stands for.
+    pub zero: f32,
+    /// The value of one `u8` step.
+    pub step: f32,
+}
+
+impl Bound {
+    /// 0 or 1: flags, one-hot and bit fields.
+    pub const UNIT: Bound = Bound {
+        low: 0.0,
+        high: 1.0,
+        zero: 0.0,
+        step: 1.0,
+    };
+
+    /// A count from 0 to `max`, encoded as `count / div`; the `u8` form is the count itself
+    /// (clamped to 255).
+    pub fn count(max: f32, div: f32) -> Bound {
+        Bound {
+            low: 0.0,
+            high: max / div,
+            zero: 0.0,
+            step: 1.0 / div,
+        }
+    }
+
+    /// A count from `min` to `max` (`min < 0`), encoded as `count / div`; the `u8` form is
+    /// `count + 128` (clamped to `0..=255`: counts from -128 to 127 are exact).
+    pub fn signed(min: f32, max: f32, div: f32) -> Bound {
+        Bound {
+            low: min / div,
+            high: max / div,
+            zero: -128.0 / div,
+            step: 1.0 / div,
+        }
+    }
+
+    /// A measure from 0 to `high` (a time, say); the `u8` form splits `0..=top` into 255 even
+    /// steps (clamped above `top`).
+    pub fn measure(high: f32, top: f32) -> Bound {
+        Bound {
+            low: 0.0,
+            high,
+            zero: 0.0,
+            step: top / 255.0,
+        }
+    }
+
+    /// The `u8` form of `v`.
+    #[inline]
+    pub fn quantize(&self, v: f32) -> u8 {
+        // Rounds half up; `as` saturates at 0 and 255 (and takes NaN to 0).
+        ((v - self.zero) / self.step + 0.5) as u8
+    }
+
+    /// The value the `u8` form `q` stands for.
+    pub fn dequantize(&self, q: u8) -> f32 {
+        self.zero + f32::from(q) * self.step
+    }
+}
+
+/// Where an [`Encoder`] writes.
+enum Out<'a> {
+    F32(&'a mut [f32]),
+    U8(&'a mut [u8]),
+}
+
+/// Writes named fields into an observation vector of `f32` or `u8` values; on a recording pass,
+/// also their layout.
+///
+/// The vector is zero-filled once and only the non-zero values are written, so a one-hot or bit
+/// field costs what it holds, not its length. Writing past the end of the vector is ignored
+/// (the length is still counted), so an encoder that writes more or fewer values than the
+/// layout says is caught by [`Encoder::written`].
 pub struct Encoder<'a> {
-    out: &'a mut [f32],
+    out: Out<'a>,
     at: usize,
     prefix: Option<(&'static str, usize)>,
     layout: Option<&'a mut Vec<Field>>,
 }
 
 impl<'a> Encoder<'a> {
-    /// An encoder writing into `out` from its start.
+    /// An encoder writing `f32` values into `out` from its start.
     pub fn new(out: &'a mut [f32]) -> Self {
+        out.fill(0.0);
         Encoder {
-            out,
+            out: Out::F32(out),
+            at: 0,
+            prefix: None,
+            layout: None,
+        }
+    }
+
+    /// An encoder writing the `u8` form of each value (see [`Bound`]) into `out`.
+    pub fn new_u8(out: &'a mut [u8]) -> Self {
+        out.fill(0);
+        Encoder {
+            out: Out::U8(out),
             at: 0,
             prefix: None,
             layout: None,
@@ -52,10 +154,8 @@ impl<'a> Encoder<'a> {
     /// An encoder that also records each field into `layout`.
     pub fn recording(out: &'a mut [f32], layout: &'a mut Vec<Field>) -> Self {
         Encoder {
-            out,
-            at: 0,
-            prefix: None,
             layout: Some(layout),
+            ..Encoder::new(out)
         }
     }
 
@@ -75,7 +175,17 @@ impl<'a> Encoder<'a> {
         self.prefix = entry;
     }
 
-    fn field(&mut self, name: &str, len: usize, doc: &'static str) {
+    #[inline(always)]
+    fn field(&mut self, name: &str, len: usize, doc: &'static str, bound: Bound) {
+        if self.layout.is_some() {
+            self.record(name, len, doc, bound);
+        }
+    }
+
+    /// Records one field (the recording pass only).
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, name: &str, len: usize, doc: &'static str, bound: Bound) {
         if let Some(l) = self.layout.as_deref_mut() {
             let name = match self.prefix {
                 Some((list, k)) => format!("{list}{k}.{name}"),
@@ -86,34 +196,68 @@ impl<'a> Encoder<'a> {
                 offset: self.at,
                 len,
                 doc,
+                bound,
             });
         }
     }
 
-    fn put(&mut self, v: f32) {
-        if let Some(x) = self.out.get_mut(self.at) {
-            *x = v;
+    /// Writes a 1 at `at + i` (in either form).
+    #[inline]
+    fn one(&mut self, i: usize) {
+        match &mut self.out {
+            Out::F32(o) => {
+                if let Some(x) = o.get_mut(self.at + i) {
+                    *x = 1.0;
+                }
+            }
+            Out::U8(o) => {
+                if let Some(x) = o.get_mut(self.at + i) {
+                    *x = 1;
+                }
+            }
         }
-        self.at += 1;
     }
 
-    /// One value.
-    pub fn scalar(&mut self, name: &str, doc: &'static str, v: f32) {
-        self.field(name, 1, doc);
-        self.put(v);
+    /// Writes `v` at `at + i`: as it is, or in its `u8` form under `bound`.
+    #[inline]
+    fn value(&mut self, i: usize, v: f32, bound: &Bound) {
+        match &mut self.out {
+            Out::F32(o) => {
+                if let Some(x) = o.get_mut(self.at + i) {
+                    *x = v;
+                }
+            }
+            Out::U8(o) => {
+                if let Some(x) = o.get_mut(self.at + i) {
+                    *x = bound.quantize(v);
+                }
+            }
+        }
+    }
+
+    /// One value, within `bound`.
+    pub fn scalar(&mut self, name: &str, doc: &'static str, v: f32, bound: Bound) {
+        self.field(name, 1, doc, bound);
+        self.value(0, v, &bound);
+        self.at += 1;
     }
 
     /// A flag: 1 or 0.
     pub fn flag(&mut self, name: &str, doc: &'static str, v: bool) {
-        self.scalar(name, doc, if v { 1.0 } else { 0.0 });
+        self.field(name, 1, doc, Bound::UNIT);
+        if v {
+            self.one(0);
+        }
+        self.at += 1;
     }
 
     /// `n` values, 1 at `v` and 0 elsewhere (all 0 for `None` or `v >= n`).
     pub fn one_hot(&mut self, name: &str, doc: &'static str, v: Option<usize>, n: usize) {
-        self.field(name, n, doc);
-        for i in 0..n {
-            self.put(if v == Some(i) { 1.0 } else { 0.0 });
+        self.field(name, n, doc, Bound::UNIT);
+        if let Some(v) = v.filter(|&v| v < n) {
+            self.one(v);
         }
+        self.at += n;
     }
 
     /// The two fields every game's vector starts with: `observer` (the observing seat) and
@@ -135,22 +279,56 @@ impl<'a> Encoder<'a> {
 
     /// The low `n` bits of `mask`, one value (1 or 0) per bit.
     pub fn bits(&mut self, name: &str, doc: &'static str, mask: u128, n: usize) {
-        self.field(name, n, doc);
-        for i in 0..n {
-            self.put(if i < 128 && mask >> i & 1 == 1 {
-                1.0
-            } else {
-                0.0
-            });
+        self.field(name, n, doc, Bound::UNIT);
+        let mut m = if n >= 128 {
+            mask
+        } else {
+            mask & ((1u128 << n) - 1)
+        };
+        while m != 0 {
+            self.one(m.trailing_zeros() as usize);
+            m &= m - 1;
         }
+        self.at += n;
     }
 
-    /// The values of `v`, each multiplied by `scale`.
-    pub fn values(&mut self, name: &str, doc: &'static str, v: &[f32], scale: f32) {
-        self.field(name, v.len(), doc);
-        for &x in v {
-            self.put(x * scale);
+    /// The values of `v`, counts in `range`, each multiplied by `scale`. The `u8` form holds the
+    /// count (clamped to 255), or the count + 128 when `range` takes in negative counts.
+    pub fn values(
+        &mut self,
+        name: &str,
+        doc: &'static str,
+        v: &[f32],
+        scale: f32,
+        range: std::ops::RangeInclusive<f32>,
+    ) {
+        let zero = if *range.start() < 0.0 { -128.0 } else { 0.0 };
+        let bound = Bound {
+            low: range.start() * scale,
+            high: range.end() * scale,
+            zero: zero * scale,
+            step: scale,
+        };
+        self.field(name, v.len(), doc, bound);
+        let at = self.at;
+        match &mut self.out {
+            Out::F32(o) => {
+                if let Some(o) = o.get_mut(at..at + v.len()) {
+                    for (y, &x) in o.iter_mut().zip(v) {
+                        *y = x * scale;
+                    }
+                }
+            }
+            Out::U8(o) => {
+                if let Some(o) = o.get_mut(at..at + v.len()) {
+                    for (y, &x) in o.iter_mut().zip(v) {
+                        // Rounds half up; `as` saturates at 0 and 255.
+                        *y = (x - zero + 0.5) as u8;
+                    }
+                }
+            }
         }
+        self.at += v.len();
     }
 }
 
@@ -197,6 +375,23 @@ pub trait Encoding: Game {
         let mut e = Encoder::new(out);
         self.encode(&obs, &mut e);
         e.written()
+    }
+
+    /// Writes the `u8` form (see [`Bound`]) of `seat`'s observation of `state` into `out`, and
+    /// returns how many values the encoder wrote.
+    fn encode_observation_u8(&self, state: &Self::State, seat: Seat, out: &mut [u8]) -> usize {
+        let obs = self.observation(state, seat);
+        let mut e = Encoder::new_u8(out);
+        self.encode(&obs, &mut e);
+        e.written()
+    }
+
+    /// Each value's bound, in vector order (from [`Encoding::layout`]).
+    fn bounds(&self) -> Vec<Bound> {
+        self.layout()
+            .iter()
+            .flat_map(|f| std::iter::repeat(f.bound).take(f.len))
+            .collect()
     }
 
     /// Writes the legal-action mask of `state` into `out` (length [`Encoding::action_count`]):
@@ -275,7 +470,7 @@ mod tests {
         let mut out = [9.0f32; 8];
         let mut layout = Vec::new();
         let mut e = Encoder::recording(&mut out, &mut layout);
-        e.scalar("a", "", 2.0);
+        e.scalar("a", "", 2.0, Bound::count(10.0, 1.0));
         e.seat(Some(1));
         e.one_hot("b", "", Some(1), 3);
         e.seat(None);

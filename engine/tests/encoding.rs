@@ -106,3 +106,137 @@ fn the_encoding_reads_what_the_seat_sees() {
     assert_eq!(card_values(prince), 1.0);
     assert_eq!(card_values(other), f32::from(s.table.players));
 }
+
+/// Plays `games` random games of `g`; at every position checks that each seat's `f32`
+/// observation lies within the declared bounds, and that its `u8` form reads back to it (to
+/// within half a step where the value is inside the `u8` range). Returns the positions seen.
+fn check_bounds<G: Encoding>(g: &G, games: u64, seed: u64) -> usize {
+    let bounds = g.bounds();
+    let len = g.observation_len();
+    assert_eq!(bounds.len(), len);
+    let (mut f, mut q) = (vec![0f32; len], vec![0u8; len]);
+    let mut legal = Vec::new();
+    let mut positions = 0;
+    for k in 0..games {
+        let mut rng = rng_from_seed(seed * 1000 + k);
+        let mut s = g.new_state(&mut rng);
+        while g.to_move(&s).is_some() {
+            positions += 1;
+            for seat in 0..g.num_seats() as u8 {
+                assert_eq!(g.encode_observation(&s, seat, &mut f), len);
+                assert_eq!(g.encode_observation_u8(&s, seat, &mut q), len);
+                for (i, b) in bounds.iter().enumerate() {
+                    let v = f[i];
+                    assert!(
+                        (b.low..=b.high).contains(&v),
+                        "{} seed {k}: value {i} = {v} outside {b:?}",
+                        g.name()
+                    );
+                    let top = b.zero + 255.0 * b.step;
+                    if (b.zero..=top).contains(&v) {
+                        let back = b.dequantize(q[i]);
+                        assert!(
+                            (back - v).abs() <= b.step * 0.5001 + v.abs() * 1e-6,
+                            "{} seed {k}: value {i} = {v} reads back {back} from {}",
+                            g.name(),
+                            q[i]
+                        );
+                    }
+                }
+            }
+            g.legal_actions(&s, &mut legal);
+            let x = legal[rng.gen_range(0..legal.len())];
+            g.apply(&mut s, x, &mut rng);
+        }
+    }
+    positions
+}
+
+/// `base` with each boolean option flipped, and each `alternatives` setting applied, with
+/// probability one half.
+fn random_options<P: shifu_engine::ParamFile>(base: P, alternatives: &[&str], seed: u64) -> P {
+    let mut rng = rng_from_seed(seed);
+    let mut p = base;
+    let json = serde_json::to_value(&p).expect("parameters serialise");
+    let mut sets: Vec<String> = alternatives.iter().map(|s| s.to_string()).collect();
+    if let Some(map) = json.as_object() {
+        for (k, v) in map {
+            if let Some(b) = v.as_bool() {
+                sets.push(format!("{k}={}", !b));
+            }
+        }
+    }
+    for kv in sets {
+        if rng.gen_bool(0.5) {
+            p.set_all([kv.as_str()]).expect("a valid option");
+        }
+    }
+    p
+}
+
+/// Random play under random option sets and every player count never leaves the declared
+/// bounds, in any of the four games.
+#[test]
+fn observations_stay_within_their_bounds_under_every_option() {
+    use shifu_engine::{ginza_retro_cafe as gz, tofu_shifu as ts};
+    for seed in 0..4u64 {
+        for players in ts::INFO.players() {
+            let p = random_options(
+                ts::Params::with_players(players),
+                &[
+                    "objective_limit=one-total",
+                    "end_rule=immediate",
+                    "restaurant_objective_dishes=distinct",
+                ],
+                seed,
+            );
+            let g = ts::TofuShifu::with_params(p).unwrap();
+            assert!(check_bounds(&g, 2, seed) > 50);
+        }
+        for players in tofu_kingdom::INFO.players() {
+            let p = random_options(
+                tofu_kingdom::Params::with_players(players),
+                &[
+                    "deal=blue-orange-lists",
+                    "end_check=after-steals",
+                    "prince_reward=none",
+                    "centre_answer=free",
+                ],
+                seed,
+            );
+            let g = TofuKingdom::with_params(p).unwrap();
+            assert!(check_bounds(&g, 2, seed) > 10);
+        }
+        for players in wok_star::INFO.players() {
+            let p = random_options(
+                wok_star::Params::with_players(players),
+                &[
+                    "timer_flip=refill",
+                    "fourth_method=exactly-one",
+                    "track_top=refuse",
+                    "hustle_dice=own",
+                    "dice_growth=served",
+                    "recipe_offer=each-purchase",
+                    "undrawn_events=discard",
+                    "difficulty=extra_spicy",
+                ],
+                seed,
+            );
+            let g = WokStar::with_params(p).unwrap();
+            assert!(check_bounds(&g, 2, seed) > 10);
+        }
+        for players in gz::INFO.players() {
+            let p = random_options(
+                gz::Params::with_players(players),
+                &[
+                    "setup_tie=lowest-seat",
+                    "start_tie=left-first",
+                    "drink_dice=minimal",
+                ],
+                seed,
+            );
+            let g = gz::GinzaRetroCafe::with_params(p).unwrap();
+            assert!(check_bounds(&g, 2, seed) > 10);
+        }
+    }
+}

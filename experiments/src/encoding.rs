@@ -11,7 +11,8 @@ use clap::Args;
 pub struct EncodingArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Print JSON (the layout and the counts) instead of a markdown table.
+    /// Print JSON (the layout with each field's bound, and the counts) instead of a markdown
+    /// table.
     #[arg(long)]
     json: bool,
 }
@@ -35,16 +36,20 @@ fn run_game<G: Playable>(args: &EncodingArgs) -> Result<()> {
         return Ok(());
     }
     println!(
-        "# {} encoding: {} players, {} observation values (f32), {} action indices\n",
+        "# {} encoding: {} players, {} observation values (f32 or uint8), {} action indices\n",
         G::INFO.name,
         game.num_seats(),
         len,
         game.action_count()
     );
-    println!("| offset | length | field | meaning |");
-    println!("| ---: | ---: | --- | --- |");
+    println!("| offset | length | field | meaning | values | uint8 step |");
+    println!("| ---: | ---: | --- | --- | --- | ---: |");
     for f in &layout {
-        println!("| {} | {} | `{}` | {} |", f.offset, f.len, f.name, f.doc);
+        let b = f.bound;
+        println!(
+            "| {} | {} | `{}` | {} | {}..{} | {} |",
+            f.offset, f.len, f.name, f.doc, b.low, b.high, b.step
+        );
     }
     Ok(())
 }

@@ -23,6 +23,10 @@ pub trait DynEnv: Send + Sync {
     fn to_move(&self) -> Option<Seat>;
     /// `seat`'s encoded observation.
     fn observe(&self, seat: Seat, out: &mut [f32]);
+    /// `seat`'s encoded observation in the `u8` form.
+    fn observe_u8(&self, seat: Seat, out: &mut [u8]);
+    /// Every value's bound, in vector order.
+    fn bounds(&self) -> Vec<shifu_engine::Bound>;
     /// The legal-action mask of the seat to move (all zero once the game is over).
     fn mask(&mut self, out: &mut [u8]);
     /// The legal action indices of the seat to move.
@@ -92,6 +96,12 @@ impl<G: Playable + 'static> DynEnv for EnvOf<G> {
     }
     fn observe(&self, seat: Seat, out: &mut [f32]) {
         self.game.encode_observation(&self.state, seat, out);
+    }
+    fn observe_u8(&self, seat: Seat, out: &mut [u8]) {
+        self.game.encode_observation_u8(&self.state, seat, out);
+    }
+    fn bounds(&self) -> Vec<shifu_engine::Bound> {
+        self.game.bounds()
     }
     fn mask(&mut self, out: &mut [u8]) {
         out.fill(0);

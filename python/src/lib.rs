@@ -5,6 +5,7 @@
 mod balance;
 mod batch;
 mod env;
+mod vector;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -106,6 +107,38 @@ impl Env {
             for (b, x) in bytes.chunks_exact_mut(4).zip(v) {
                 b.copy_from_slice(&x.to_le_bytes());
             }
+            Ok(())
+        })
+    }
+
+    /// Per value of the observation: the smallest value any position encodes to.
+    fn observation_low(&self) -> Vec<f32> {
+        vector::class::split_bounds(&self.inner.bounds()).0
+    }
+
+    /// Per value of the observation: the largest value any position encodes to.
+    fn observation_high(&self) -> Vec<f32> {
+        vector::class::split_bounds(&self.inner.bounds()).1
+    }
+
+    /// Per value of the observation: `(zero, step)` lists; the `uint8` form `q` of a value
+    /// stands for `zero + q * step`.
+    fn observation_u8_scale(&self) -> (Vec<f32>, Vec<f32>) {
+        let (_, _, zero, step) = vector::class::split_bounds(&self.inner.bounds());
+        (zero, step)
+    }
+
+    /// `seat`'s observation in the `uint8` form, one byte per value.
+    fn observe_u8<'py>(&mut self, py: Python<'py>, seat: u8) -> PyResult<Bound<'py, PyByteArray>> {
+        if usize::from(seat) >= self.inner.num_seats() {
+            return Err(value_error(format!(
+                "seat {seat} is not at the table ({} seats)",
+                self.inner.num_seats()
+            )));
+        }
+        let inner = &self.inner;
+        PyByteArray::new_with(py, inner.observation_len(), |b| {
+            inner.observe_u8(seat, b);
             Ok(())
         })
     }
@@ -265,6 +298,7 @@ fn text_columns() -> Vec<&'static str> {
 #[pymodule]
 fn _shifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Env>()?;
+    m.add_class::<vector::class::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(balance::balance, m)?)?;

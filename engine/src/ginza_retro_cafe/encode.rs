@@ -11,7 +11,7 @@ use super::action::{Action, Serve};
 use super::data::{MAX_CUSTOMERS, MAX_DICE, PERIODS};
 use super::state::{Phase, MAX_PLAYERS, PLACES};
 use super::{GinzaRetroCafe, Observation};
-use crate::encode::{Blocks, Encoder, Encoding};
+use crate::encode::{Blocks, Bound, Encoder, Encoding};
 
 /// Multisets of at most [`MAX_DICE`] dice over 6 faces: C(MAX_DICE + 6, 6).
 const DICE_SETS: usize = binomial(MAX_DICE as usize + 6, 6);
@@ -114,23 +114,45 @@ impl GinzaRetroCafe {
             "Arrange levels (Change, Reroll, Add) / 2",
             &s.levels[q].map(f32::from),
             0.5,
+            0.0..=255.0,
         );
-        e.scalar("limit", "dice limit / 9", f32::from(s.limit[q]) / 9.0);
+        e.scalar(
+            "limit",
+            "dice limit / 9",
+            f32::from(s.limit[q]) / 9.0,
+            Bound::count(255.0, 9.0),
+        );
         e.values(
             "dice",
             "dice in the Dice area by face 1..6 / 9",
             &s.dice[q].map(f32::from),
             1.0 / 9.0,
+            0.0..=255.0,
         );
-        e.scalar("tokens", "action tokens available", f32::from(s.tokens[q]));
-        e.scalar("parked", "action tokens parked", f32::from(s.parked[q]));
+        e.scalar(
+            "tokens",
+            "action tokens available",
+            f32::from(s.tokens[q]),
+            Bound::count(255.0, 1.0),
+        );
+        e.scalar(
+            "parked",
+            "action tokens parked",
+            f32::from(s.parked[q]),
+            Bound::count(255.0, 1.0),
+        );
         e.bits(
             "parked_on",
             "where parked: Arrange cards 0..2, Dishwashing, set aside",
             u128::from(s.parked_on[q]),
             5,
         );
-        e.scalar("coins", "coins / 20", f32::from(s.coins[q]) / 20.0);
+        e.scalar(
+            "coins",
+            "coins / 20",
+            f32::from(s.coins[q]) / 20.0,
+            Bound::count(f32::from(u16::MAX), 20.0),
+        );
         e.bits(
             "won_orders",
             "order cards acquired, by order id",
@@ -141,6 +163,7 @@ impl GinzaRetroCafe {
             "purple_held",
             "common dice in the personal supply",
             f32::from(s.purple_held[q]),
+            Bound::count(255.0, 1.0),
         );
         e.flag(
             "bonus_used",
@@ -206,14 +229,21 @@ impl Encoding for GinzaRetroCafe {
             "arrange_left",
             "dice changes or rerolls left / 9",
             f32::from(left) / 9.0,
+            Bound::count(255.0, 9.0),
         );
         e.values(
             "just_rolled",
             "dice just rolled by face / 9 (Reroll phase)",
             &just.map(f32::from),
             1.0 / 9.0,
+            0.0..=255.0,
         );
-        e.scalar("round", "the round / 10", f32::from(s.round) / 10.0);
+        e.scalar(
+            "round",
+            "the round / 10",
+            f32::from(s.round) / 10.0,
+            Bound::count(255.0, 10.0),
+        );
         e.one_hot(
             "start_player",
             "this round's start player",
@@ -231,6 +261,7 @@ impl Encoding for GinzaRetroCafe {
             "common dice in the common area by face / 9",
             &s.common.map(f32::from),
             1.0 / 9.0,
+            0.0..=255.0,
         );
         for (p, pl) in s.places.iter().enumerate() {
             e.within(Some(("place", p)));
@@ -240,7 +271,12 @@ impl Encoding for GinzaRetroCafe {
                 pl.card.index(),
                 CUSTOMER_CARDS,
             );
-            e.scalar("time", "rounds left on the Time marker", f32::from(pl.time));
+            e.scalar(
+                "time",
+                "rounds left on the Time marker",
+                f32::from(pl.time),
+                Bound::count(255.0, 1.0),
+            );
             for k in 0..3 {
                 e.one_hot(
                     ["order0", "order1", "order2"][k],
@@ -262,6 +298,7 @@ impl Encoding for GinzaRetroCafe {
             "customer cards left in each time of day's deck / 16",
             &o.deck_sizes.map(|x| x as f32),
             1.0 / 16.0,
+            0.0..=MAX_CUSTOMERS as f32,
         );
         for period in 0..PERIODS {
             e.within(Some(("period", period)));
@@ -289,11 +326,13 @@ impl Encoding for GinzaRetroCafe {
             "served",
             "customers served / 20",
             f32::from(s.served) / 20.0,
+            Bound::count(255.0, 20.0),
         );
         e.scalar(
             "left_unserved",
             "customers who left unserved / 20",
             f32::from(s.left_unserved) / 20.0,
+            Bound::count(255.0, 20.0),
         );
         for q in 0..MAX_PLAYERS {
             self.encode_seat(o, q, e);

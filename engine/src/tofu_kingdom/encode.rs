@@ -4,7 +4,7 @@
 
 use super::state::{MAX_CARDS, MAX_QUESTIONS};
 use super::{Action, Answer, Observation, Phase, Question, TofuKingdom, MAX_PLAYERS, NO_CARD};
-use crate::encode::{Blocks, Encoder, Encoding};
+use crate::encode::{Blocks, Bound, Encoder, Encoding};
 
 /// Question kinds in an index: "where is she?", "your card?", then "the card of seat x?".
 const QUESTIONS: usize = 2 + MAX_PLAYERS;
@@ -84,7 +84,12 @@ impl Encoding for TofuKingdom {
             Some(usize::from(t.prince)),
             MAX_PLAYERS,
         );
-        e.scalar("round", "the round / 100", f32::from(t.round) / 100.0);
+        e.scalar(
+            "round",
+            "the round / 100",
+            f32::from(t.round) / 100.0,
+            Bound::count(f32::from(u16::MAX), 100.0),
+        );
         let phase = match t.phase {
             Phase::Ask => 0,
             Phase::Answer { .. } => 1,
@@ -128,11 +133,13 @@ impl Encoding for TofuKingdom {
             "asked",
             "questions asked this round / 8",
             f32::from(t.asked) / 8.0,
+            Bound::count(255.0, 8.0),
         );
         e.scalar(
             "questions_left",
             "questions left this round / 8",
             f32::from(self.questions_per_round().saturating_sub(t.asked)) / 8.0,
+            Bound::count(255.0, 8.0),
         );
         for i in 0..MAX_QUESTIONS {
             e.within(Some(("log", i)));
@@ -156,6 +163,7 @@ impl Encoding for TofuKingdom {
             "steals_left",
             "steals left this round / 8",
             f32::from(t.steals) / 8.0,
+            Bound::count(255.0, 8.0),
         );
         e.flag(
             "reached",
@@ -167,6 +175,7 @@ impl Encoding for TofuKingdom {
             "rounds won by heart, crown, mask / 100",
             &t.symbol_rounds.map(f32::from),
             0.01,
+            0.0..=f32::from(u16::MAX),
         );
         let mut centre = [0.0f32; MAX_CARDS];
         for &c in &o.centre {
@@ -179,25 +188,30 @@ impl Encoding for TofuKingdom {
             "centre cards the observer knows, by card index",
             &centre,
             1.0,
+            0.0..=MAX_PLAYERS as f32,
         );
         for s in 0..MAX_PLAYERS {
             e.seat(Some(s as u8));
             let p = |x: i16| f32::from(x) / target;
-            e.scalar("points", "points / target", p(t.points[s]));
+            let points = Bound::signed(f32::from(i16::MIN), f32::from(i16::MAX), target);
+            e.scalar("points", "points / target", p(t.points[s]), points);
             e.scalar(
                 "gained",
                 "points gained this round / target",
                 p(t.gained[s]),
+                points,
             );
             e.scalar(
                 "finds",
                 "rounds in which this seat, as Prince, found her / 10",
                 f32::from(t.finds[s]) / 10.0,
+                Bound::count(f32::from(u16::MAX), 10.0),
             );
             e.scalar(
                 "prince_rounds",
                 "rounds this seat was Prince / 10",
                 f32::from(t.prince_rounds[s]) / 10.0,
+                Bound::count(f32::from(u16::MAX), 10.0),
             );
             e.flag(
                 "scored",

@@ -5,7 +5,7 @@
 use super::state::Phase;
 use super::types::*;
 use super::{Action, Observation, TofuShifu};
-use crate::encode::{Blocks, Encoder, Encoding};
+use crate::encode::{Blocks, Bound, Encoder, Encoding};
 
 const PHASES: usize = 14;
 
@@ -81,7 +81,12 @@ impl TofuShifu {
         let (c, t) = self.counts();
         let p = &o.public.players[q];
         e.seat(Some(q as u8));
-        e.scalar("coins", "coins / 20", f32::from(p.coins) / 20.0);
+        e.scalar(
+            "coins",
+            "coins / 20",
+            f32::from(p.coins) / 20.0,
+            Bound::count(f32::from(u16::MAX), 20.0),
+        );
         e.one_hot(
             "marker",
             "the space of the Shifu marker (Upgrade, Produce, Seat, Serve, Checkout, Hire, Set Objective, Copy, Rest)",
@@ -98,6 +103,7 @@ impl TofuShifu {
             "hand_hidden",
             "hand cards the observer cannot see / 10",
             o.hidden_hand_sizes[q] as f32 / 10.0,
+            Bound::count(c as f32, 10.0),
         );
         e.bits("rest", "cards in the rest area, by card id", p.rest, c);
         e.bits("upgrades", "upgrade cards, by card id", p.upgrades, c);
@@ -136,31 +142,41 @@ impl TofuShifu {
             "dish tokens (Soymilk, Silken Tofu, Tofu, Dried Tofu) / 5",
             &p.dishes.map(f32::from),
             0.2,
+            0.0..=255.0,
         );
         e.values(
             "hats",
             "hat tokens (Chef, Waiter, Cashier, Master) / 5",
             &p.hats.map(f32::from),
             0.2,
+            0.0..=255.0,
         );
         e.scalar(
             "loose_master",
             "loose Master hats / 5",
             f32::from(p.loose_master) / 5.0,
+            Bound::count(255.0, 5.0),
         );
         e.values(
             "dish_flags",
             "dish flags by dish",
             &p.dish_flags.map(f32::from),
             1.0,
+            0.0..=255.0,
         );
         e.values(
             "hat_flags",
             "hat flags by hat",
             &p.hat_flags.map(f32::from),
             1.0,
+            0.0..=255.0,
         );
-        e.scalar("lanterns", "lanterns / 5", f32::from(p.lanterns) / 5.0);
+        e.scalar(
+            "lanterns",
+            "lanterns / 5",
+            f32::from(p.lanterns) / 5.0,
+            Bound::count(255.0, 5.0),
+        );
         for table in 0..MAX_TABLES {
             for seat in 0..SEATS_PER_TABLE {
                 let k = table * SEATS_PER_TABLE + seat;
@@ -198,7 +214,12 @@ impl Encoding for TofuShifu {
             Some(usize::from(s.current)),
             MAX_PLAYERS,
         );
-        e.scalar("round", "the round / 50", f32::from(s.round) / 50.0);
+        e.scalar(
+            "round",
+            "the round / 50",
+            f32::from(s.round) / 50.0,
+            Bound::count(f32::from(u16::MAX), 50.0),
+        );
         e.one_hot(
             "phase",
             "the turn's phase (TurnStart, CopyTarget, ChooseCard, PayHats, SeatExtra, PlaceTiles, Serve, Checkout, Hire, RestBuy, RestDiscard, RestKeep, TurnEnd, GameOver)",
@@ -223,6 +244,7 @@ impl Encoding for TofuShifu {
             "hats still to pay (Chef, Waiter, Cashier, Master, Apprentice) / 5",
             &turn.pending.map(f32::from),
             0.2,
+            0.0..=255.0,
         );
         e.flag(
             "paying_extra",
@@ -233,16 +255,19 @@ impl Encoding for TofuShifu {
             "extra",
             "extra customers paid / 5",
             f32::from(turn.extra) / 5.0,
+            Bound::count(255.0, 5.0),
         );
         e.scalar(
             "cursor",
             "the phase's cursor (increasing-order choices) / 128",
             f32::from(turn.cursor) / 128.0,
+            Bound::count(255.0, 128.0),
         );
         e.scalar(
             "market_left",
             "market sales left this turn",
             f32::from(turn.market_left),
+            Bound::count(255.0, 1.0),
         );
         e.bits("kept", "cards kept at rest, by card id", turn.kept, c);
         e.flag(
@@ -255,7 +280,12 @@ impl Encoding for TofuShifu {
             "an objective was claimed this turn",
             turn.objective_claimed,
         );
-        e.scalar("deck", "cards in the deck / 50", o.deck_size as f32 / 50.0);
+        e.scalar(
+            "deck",
+            "cards in the deck / 50",
+            o.deck_size as f32 / 50.0,
+            Bound::count(c as f32, 50.0),
+        );
         for slot in 0..MAX_MARKET {
             e.within(Some(("market", slot)));
             e.one_hot(
@@ -288,23 +318,27 @@ impl Encoding for TofuShifu {
             "coin_stack_taken",
             "coin-stack objectives taken / 8",
             f32::from(s.coin_stack_taken) / 8.0,
+            Bound::count(255.0, 8.0),
         );
         e.values(
             "reserve_dishes",
             "dish tokens in the reserve / 20",
             &s.reserve_dishes.map(f32::from),
             0.05,
+            f32::from(i16::MIN)..=f32::from(i16::MAX),
         );
         e.values(
             "reserve_hats",
             "hat tokens in the reserve / 20",
             &s.reserve_hats.map(f32::from),
             0.05,
+            f32::from(i16::MIN)..=f32::from(i16::MAX),
         );
         e.scalar(
             "reserve_coins",
             "coins in the reserve / 100",
             s.reserve_coins as f32 / 100.0,
+            Bound::signed(i32::MIN as f32, i32::MAX as f32, 100.0),
         );
         e.flag(
             "coins_out",

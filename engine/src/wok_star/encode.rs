@@ -7,7 +7,7 @@ use super::action::{Action, Die};
 use super::data::{CUSTOMER_SLOTS, DAYS, MAX_EVENTS, MAX_RECIPES, METHODS};
 use super::state::{Closing, Phase, Short, MAX_DICE, MAX_PLAYERS, NOBODY};
 use super::{Observation, WokStar};
-use crate::encode::{Blocks, Encoder, Encoding};
+use crate::encode::{Blocks, Bound, Encoder, Encoding};
 
 /// Customer cards: a bit per recipe and slot.
 const CUSTOMERS: usize = MAX_RECIPES * CUSTOMER_SLOTS;
@@ -133,6 +133,7 @@ impl WokStar {
             "clock",
             "table time since the day opened / 600 s",
             s.clock[q] as f32 / DAY_MS,
+            Bound::measure(u32::MAX as f32 / DAY_MS, 2.0),
         );
         let mut faces = [0.0f32; 7];
         for &d in &s.dice[q][..usize::from(s.dice_count[q]).min(MAX_DICE)] {
@@ -143,22 +144,31 @@ impl WokStar {
             "dice by face: dirty, then faces 1 to 6 / 5",
             &faces,
             0.2,
+            0.0..=MAX_DICE as f32,
         );
-        e.scalar("cubes", "Fortune cubes / 5", f32::from(s.cubes[q]) / 5.0);
+        e.scalar(
+            "cubes",
+            "Fortune cubes / 5",
+            f32::from(s.cubes[q]) / 5.0,
+            Bound::count(255.0, 5.0),
+        );
         e.scalar(
             "on_time",
             "on-time customers today / 10",
             f32::from(s.on_time[q]) / 10.0,
+            Bound::count(255.0, 10.0),
         );
         e.scalar(
             "served_count",
             "customers served today / 10",
             f32::from(s.served_count[q]) / 10.0,
+            Bound::count(255.0, 10.0),
         );
         e.scalar(
             "served_total",
             "customers served over the game / 40",
             f32::from(s.served_total[q]) / 40.0,
+            Bound::count(f32::from(u16::MAX), 40.0),
         );
         let c = s.character[q];
         e.one_hot(
@@ -215,11 +225,13 @@ impl Encoding for WokStar {
                 "top",
                 "sand in the top half / 30 s",
                 t.top as f32 / 30_000.0,
+                Bound::measure(u32::MAX as f32 / 30_000.0, 1.0),
             );
             e.scalar(
                 "at",
                 "table time of that reading / 600 s",
                 t.at as f32 / DAY_MS,
+                Bound::measure(u32::MAX as f32 / DAY_MS, 2.0),
             );
             e.flag(
                 "standing",
@@ -228,7 +240,12 @@ impl Encoding for WokStar {
             );
         }
         e.within(None);
-        e.scalar("washes_left", "washes left today", f32::from(s.washes_left));
+        e.scalar(
+            "washes_left",
+            "washes left today",
+            f32::from(s.washes_left),
+            Bound::count(255.0, 1.0),
+        );
         e.bits(
             "tracker_cubes",
             "days whose goal cube is still on the tracker",
@@ -239,26 +256,31 @@ impl Encoding for WokStar {
             "cube_supply",
             "Fortune cubes in the supply / 10",
             f32::from(s.cube_supply) / 10.0,
+            Bound::count(255.0, 10.0),
         );
         e.scalar(
             "cubes_to_give",
             "cubes still to hand out / 5",
             f32::from(s.cubes_to_give) / 5.0,
+            Bound::count(255.0, 5.0),
         );
         e.scalar(
             "hustle_pool",
             "Hustle tokens in the pool / 5",
             f32::from(s.hustle_pool) / 5.0,
+            Bound::count(255.0, 5.0),
         );
         e.scalar(
             "hustle_supply",
             "Hustle tokens in the supply / 5",
             f32::from(s.hustle_supply) / 5.0,
+            Bound::count(255.0, 5.0),
         );
         e.scalar(
             "hustle_covering",
             "Hustle tokens covering methods / 5",
             f32::from(s.hustle_covering) / 5.0,
+            Bound::count(255.0, 5.0),
         );
         for r in 0..recipes {
             e.within(Some(("recipe", r)));
@@ -286,11 +308,13 @@ impl Encoding for WokStar {
                 "upgrades",
                 "methods uncovered by upgrades",
                 f32::from(s.upgrades[k]),
+                Bound::count(255.0, 1.0),
             );
             e.scalar(
                 "track",
                 "the token's slot on the track / 10",
                 f32::from(s.track[k]) / 10.0,
+                Bound::count(255.0, 10.0),
             );
         }
         e.within(None);
@@ -317,13 +341,20 @@ impl Encoding for WokStar {
             "advertised",
             "Coupon customers shuffled into the deck / 5",
             o.advertised as f32 / 5.0,
+            Bound::count(CUSTOMERS as f32, 5.0),
         );
         e.scalar(
             "late",
             "customers served late today / 10",
             f32::from(s.late) / 10.0,
+            Bound::count(255.0, 10.0),
         );
-        e.scalar("income", "today's income / 100", s.income as f32 / 100.0);
+        e.scalar(
+            "income",
+            "today's income / 100",
+            s.income as f32 / 100.0,
+            Bound::signed(i32::MIN as f32, i32::MAX as f32, 100.0),
+        );
         e.one_hot(
             "closing",
             "Open, Chosen, DeckDone, TimeLimit, AllWaited",
@@ -334,6 +365,7 @@ impl Encoding for WokStar {
             "money",
             "money for Next Day Prep / 100",
             s.money as f32 / 100.0,
+            Bound::signed(i32::MIN as f32, i32::MAX as f32, 100.0),
         );
         for (k, &r) in s.offer.iter().enumerate() {
             e.within(Some(("offer", k)));
@@ -351,11 +383,17 @@ impl Encoding for WokStar {
             s.second_cube.map(usize::from),
             MAX_PLAYERS,
         );
-        e.scalar("days_met", "days whose goal was met", f32::from(s.days_met));
+        e.scalar(
+            "days_met",
+            "days whose goal was met",
+            f32::from(s.days_met),
+            Bound::count(255.0, 1.0),
+        );
         e.scalar(
             "margin",
             "last income checked minus its goal / 100",
             s.margin as f32 / 100.0,
+            Bound::signed(i32::MIN as f32, i32::MAX as f32, 100.0),
         );
         for d in 0..DAYS {
             e.within(Some(("day", d)));
@@ -363,6 +401,7 @@ impl Encoding for WokStar {
                 "income",
                 "the day's income / 100",
                 s.day_income[d] as f32 / 100.0,
+                Bound::signed(i32::MIN as f32, i32::MAX as f32, 100.0),
             );
             e.one_hot(
                 "closing",
@@ -382,6 +421,7 @@ impl Encoding for WokStar {
             "late_total",
             "customers served late over the game / 40",
             f32::from(s.late_total) / 40.0,
+            Bound::count(f32::from(u16::MAX), 40.0),
         );
         e.bits(
             "on_time_cards",
@@ -399,6 +439,7 @@ impl Encoding for WokStar {
             "events_in_deck",
             "event cards shuffled into the deck",
             o.events_in_deck as f32,
+            Bound::count(MAX_EVENTS as f32, 1.0),
         );
         e.bits(
             "events_today",
@@ -422,6 +463,7 @@ impl Encoding for WokStar {
             "event_at",
             "when it was revealed / 600 s",
             s.event_at as f32 / DAY_MS,
+            Bound::measure(u32::MAX as f32 / DAY_MS, 2.0),
         );
         e.flag(
             "double_next",
@@ -438,6 +480,7 @@ impl Encoding for WokStar {
             "choosing_steps",
             "by how much it moves",
             f32::from(s.choose.map_or(0, |c| c.1)),
+            Bound::count(255.0, 1.0),
         );
         e.one_hot(
             "last_recipe",
