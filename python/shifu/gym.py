@@ -245,12 +245,10 @@ class ShifuGymEnv(gymnasium.Env):
 
 
 def _bounds(core) -> tuple[np.ndarray, np.ndarray]:
-    """The observation vector's bounds, field by field, from the engine."""
-    if not hasattr(core, "observation_low"):  # TEMPORARY until the engine's bounds land
-        n = core.observation_len
-        return np.full(n, -np.inf, dtype=np.float32), np.full(n, np.inf, dtype=np.float32)
-    low = np.frombuffer(core.observation_low(), dtype=np.float32).copy()
-    high = np.frombuffer(core.observation_high(), dtype=np.float32).copy()
+    """The observation vector's bounds, value by value: each field's declared range in the
+    engine's encoding (the state's types or the data's counts bound it)."""
+    low = np.asarray(core.observation_low(), dtype=np.float32)
+    high = np.asarray(core.observation_high(), dtype=np.float32)
     return low, high
 
 
