@@ -22,3 +22,9 @@ def test_the_readme_environment_loop_and_batch_examples_run(capsys):
     exec(compile(block("<!-- ci:python-batch"), "README.md (batch)", "exec"), scope)
     assert len(scope["df"]) == 500
     assert "chi-square" in capsys.readouterr().out
+
+
+def test_the_readme_gymnasium_example_runs():
+    scope: dict = {}
+    exec(compile(block("<!-- ci:python-gym"), "README.md (gym)", "exec"), scope)
+    assert scope["done"] and scope["env"].core.to_move() is None
