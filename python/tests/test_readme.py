@@ -22,3 +22,11 @@ def test_the_readme_environment_loop_and_batch_examples_run(capsys):
     exec(compile(block("<!-- ci:python-batch"), "README.md (batch)", "exec"), scope)
     assert len(scope["df"]) == 500
     assert "chi-square" in capsys.readouterr().out
+
+
+def test_the_readme_vector_example_runs():
+    scope: dict = {}
+    exec(compile(block("<!-- ci:python-vector"), "README.md (vector)", "exec"), scope)
+    env = scope["env"]
+    assert env.observations.shape == (256, 4246) and env.observations.dtype.name == "uint8"
+    assert (env.masks.sum(axis=1) > 0).all()
