@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The Python module as a user gets it: a fresh virtual environment with maturin, pettingzoo,
-# numpy, pandas, pytest and ray from PyPI; the wheel built with maturin and installed; then the
+# numpy, pandas, pytest, ray and open_spiel from PyPI; the wheel built with maturin and installed; then the
 # tests in python/tests (PettingZoo's api_test, seed_test and parallel_api_test for every game and
 # player count, Gymnasium's check_env for every game, the batch API against the `shifu` command
-# byte for byte, a Ray study on a local Ray against the one-process run); then the MaskablePPO
-# example at a smoke size, with sb3-contrib and torch from .ci/rl-requirements.txt.
+# byte for byte, a Ray study on a local Ray against the one-process run, the vector environment
+# against the single one); then the vector environment's benchmark against pyspiel and the
+# MaskablePPO example (sb3-contrib and torch from .ci/rl-requirements.txt), each at a smoke size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -27,6 +28,8 @@ bin="$root/target/debug/shifu"
 [ -x "$bin" ] || cargo build --bin shifu
 # From outside the repository, so that the installed wheel (not python/shifu) is what is tested.
 (cd "$work" && SHIFU_BIN="$bin" "$py" -m pytest -q -p no:cacheprovider --durations=5 "$root/python/tests")
+# The vector environment against pyspiel (open_spiel from PyPI), at a smoke size: the script runs.
+(cd "$work" && "$py" "$root/benches/python/vector_vs_pyspiel.py" --seconds 0.2 --repeats 1 --sizes 8 > /dev/null)
 echo "python: the wheel's tests passed"
 # The MaskablePPO example end to end at a smoke size (512 timesteps, 20 evaluation games, a few
 # seconds); its full run is results/maskable_ppo.md.

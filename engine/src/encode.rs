@@ -390,7 +390,7 @@ pub trait Encoding: Game {
     fn bounds(&self) -> Vec<Bound> {
         self.layout()
             .iter()
-            .flat_map(|f| std::iter::repeat(f.bound).take(f.len))
+            .flat_map(|f| std::iter::repeat_n(f.bound, f.len))
             .collect()
     }
 

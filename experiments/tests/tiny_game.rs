@@ -171,6 +171,7 @@ impl Encoding for HiddenRace {
             "each runner's square, over the goal",
             &at,
             1.0 / f32::from(GOAL),
+            0.0..=f32::from(GOAL),
         );
         e.one_hot("card", "the observer's hidden card", Some(v.card.into()), 4);
     }

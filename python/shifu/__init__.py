@@ -7,6 +7,9 @@ Wok Star, Ginza Retro Café), over a Rust engine.
   ``shifu/TofuShifu-v0`` and so on for ``gymnasium.make``).
 - ``shifu.parallel_env(...)``: the same game through PettingZoo's parallel API (turn-based: the
   acting agent is ``infos[agent]["active_agent"]``; the others' actions are ignored).
+- ``shifu.vector.make(game, num_envs=N, players=..., dtype="uint8", seed=...)``: N games stepped
+  in one Rust call into preallocated numpy arrays (observations of the seat to move, masks,
+  rewards, terminated/truncated, seat to move), with auto-reset onto a per-env seed stream.
 - ``shifu.play(game, players, agents, games, seed, params)``: many games in Rust on every core;
   a pandas DataFrame with the columns of ``shifu play --out``.
 - ``shifu.seats(...)``: the seat analysis of ``shifu seats``.

@@ -62,6 +62,7 @@ class VectorEnv:
             game, int(num_envs), players, data, config, _set_list(params), dtype, seed, threads
         )
         self.game = game
+        self._seed = int(seed)
         self.dtype = np.dtype(dtype)
         self.num_envs = self.core.num_envs
         self.num_seats = self.core.num_seats
@@ -85,7 +86,7 @@ class VectorEnv:
         ``(observations, {"action_mask": masks, "to_move": to_move})``."""
         if seed is not None:
             self._seed = int(seed)
-        self.core.reset(getattr(self, "_seed", 0))
+        self.core.reset(self._seed)
         return self.observations, self._info()
 
     def step(self, actions):
@@ -132,6 +133,4 @@ def make(
 ) -> VectorEnv:
     """N games of ``game`` stepped together (see :class:`VectorEnv`); ``params`` are the
     command's ``--set`` options, ``data=`` and ``config=`` its ``--data`` and ``--config``."""
-    env = VectorEnv(game, num_envs, players=players, dtype=dtype, seed=seed, threads=threads, **params)
-    env._seed = int(seed)
-    return env
+    return VectorEnv(game, num_envs, players=players, dtype=dtype, seed=seed, threads=threads, **params)

@@ -28,3 +28,11 @@ def test_the_readme_gymnasium_example_runs():
     scope: dict = {}
     exec(compile(block("<!-- ci:python-gym"), "README.md (gym)", "exec"), scope)
     assert scope["done"] and scope["env"].core.to_move() is None
+
+
+def test_the_readme_vector_example_runs():
+    scope: dict = {}
+    exec(compile(block("<!-- ci:python-vector"), "README.md (vector)", "exec"), scope)
+    env = scope["env"]
+    assert env.observations.shape == (256, 4246) and env.observations.dtype.name == "uint8"
+    assert (env.masks.sum(axis=1) > 0).all()

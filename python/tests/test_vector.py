@@ -186,3 +186,13 @@ def test_ctrl_c_interrupts_a_long_step_random():
     assert time.monotonic() - started < 2.0
     env.step_random()
     assert (env.masks.sum(axis=1) > 0).all()
+
+
+def test_reset_restarts_the_stream():
+    env = shifu.vector.make("tofu-kingdom", num_envs=4, players=3, seed=9)
+    first = env.observations.copy()
+    run(env, 5)
+    obs, info = env.reset()
+    np.testing.assert_array_equal(obs, first)
+    env.reset(seed=10)
+    np.testing.assert_array_equal(env.observations, shifu.vector.make("tofu-kingdom", num_envs=4, players=3, seed=10).observations)
