@@ -309,15 +309,13 @@ pub fn wok_star_action(b: &mut Bytes) -> ws::Action {
         owner: o % 5,
         face: f % 8,
     };
-    match v % 26 {
+    match v % 27 {
         0 => A::ExtraDie(x),
         1 => A::GiveIngredient(x),
         2 => A::Serve,
         3 => A::Prepare {
             ingredient: x,
             method: y,
-            a: die(z, w),
-            b: die(w, z),
         },
         4 => A::GainHustle(x),
         5 => A::Rotate {
@@ -346,10 +344,9 @@ pub fn wok_star_action(b: &mut Bytes) -> ws::Action {
         24 => A::PowerPrepare {
             ingredient: x,
             method: y,
-            a: die(z, w),
-            b: die(w, z),
         },
-        _ => A::SetDie { face: x, to: y },
+        25 => A::SetDie { face: x, to: y },
+        _ => A::UseDie(die(z, w)),
     }
 }
 

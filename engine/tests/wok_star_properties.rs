@@ -3,12 +3,12 @@
 
 mod common;
 
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use shifu_engine::perft::perft;
 use shifu_engine::wok_star::params::{
     DiceGrowth, ForeignDice, RecipeOffer, TimerFlip, TrackTop, UndrawnEvents,
 };
-use shifu_engine::wok_star::{Action, Params, State, WokData, WokStar};
+use shifu_engine::wok_star::{Action, Choice, Params, Preparing, State, WokData, WokStar};
 use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
@@ -152,6 +152,136 @@ fn thousands_of_random_games_under_every_option_keep_every_invariant() {
     assert!(days[4] > 300, "{days:?}");
 }
 
+/// The complete choice a path of compact steps from `s` makes.
+fn choice_of(s: &State, path: &[Action]) -> Choice {
+    let mut p = s.preparing;
+    let mut dice = Vec::new();
+    for &a in path {
+        match a {
+            Action::Prepare { ingredient, method }
+            | Action::PowerPrepare { ingredient, method } => {
+                p = Some(Preparing {
+                    power: matches!(a, Action::PowerPrepare { .. }),
+                    ingredient,
+                    method,
+                    first: None,
+                });
+            }
+            Action::UseDie(d) => dice.push(d),
+            a => return Choice::Single(a),
+        }
+    }
+    let p = p.expect("a die step with a preparation pending");
+    let mut dice = p.first.into_iter().chain(dice);
+    Choice::Prepare {
+        power: p.power,
+        ingredient: p.ingredient,
+        method: p.method,
+        a: dice.next().unwrap(),
+        b: dice.next().unwrap(),
+    }
+}
+
+/// The complete choices reachable from `s` by compact steps (depth first), each with the state
+/// and the RNG its steps leave; `start` is the state the walk began at and `path` the steps taken
+/// from it. Checks at every node, mid-split ones included, that the choices reachable from it
+/// are exactly the flat list there, and counts the nodes.
+fn reach(
+    g: &WokStar,
+    s: &State,
+    rng: &GameRng,
+    start: &State,
+    path: &mut Vec<Action>,
+    nodes: &mut u64,
+) -> Vec<(Choice, State, GameRng)> {
+    let mut legal = Vec::new();
+    g.legal_actions(s, &mut legal);
+    assert!(!legal.is_empty(), "a dead end: {s:?}");
+    let mut out = Vec::new();
+    for a in legal {
+        let mut t = s.clone();
+        let mut r = rng.clone();
+        g.apply(&mut t, a, &mut r);
+        path.push(a);
+        if g.mid_decision(&t) {
+            out.extend(reach(g, &t, &r, start, path, nodes));
+        } else {
+            out.push((choice_of(start, path), t, r));
+        }
+        path.pop();
+    }
+    let mut flat = Vec::new();
+    g.choices(s, &mut flat);
+    let key = |c: &Choice| format!("{c:?}");
+    let mut want: Vec<String> = flat.iter().map(key).collect();
+    let mut got: Vec<String> = out.iter().map(|(c, _, _)| key(c)).collect();
+    want.sort();
+    got.sort();
+    let n = want.len();
+    want.dedup();
+    assert_eq!(want.len(), n, "the flat list repeats a choice: {s:?}");
+    assert_eq!(
+        got, want,
+        "the compact steps and the flat list differ: {s:?}"
+    );
+    *nodes += 1;
+    out
+}
+
+/// From random states of random games under every combination of the rule options (and from the
+/// states in the middle of a preparation that the walk passes through), the complete choices
+/// that compact steps reach are exactly the flat list; applying a choice's steps leaves the
+/// state and the RNG that applying the flat choice in one call leaves; and
+/// [`WokStar::step_toward`] walks each flat choice's steps.
+#[test]
+fn compact_steps_reach_exactly_the_flat_choices() {
+    let games = variants();
+    let (mut nodes, mut prepared, mut mid, mut power) = (0u64, 0u64, 0u64, 0u64);
+    for (i, g) in games.iter().enumerate() {
+        let seed = 50_000 + i as u64;
+        let mut sample = GameRng::seed_from_u64(!seed);
+        let mut r = GameRng::seed_from_u64(seed);
+        let mut b = busy(seed);
+        play(g, seed, |s, l| {
+            if sample.gen_bool(0.04) {
+                let rng = GameRng::seed_from_u64(sample.gen());
+                let found = reach(g, s, &rng, s, &mut Vec::new(), &mut nodes);
+                for (c, t, mut r1) in found {
+                    let mut u = s.clone();
+                    let mut r2 = rng.clone();
+                    g.apply_choice(&mut u, c, &mut r2);
+                    assert_eq!(u, t, "{c:?} from {s:?}");
+                    assert_eq!(r1.next_u64(), r2.next_u64(), "{c:?} from {s:?}");
+                    let mut v = s.clone();
+                    let mut r3 = rng.clone();
+                    loop {
+                        let a = g.step_toward(&v, c);
+                        g.apply_checked(&mut v, a, &mut r3).unwrap();
+                        if !g.mid_decision(&v) {
+                            break;
+                        }
+                    }
+                    assert_eq!(v, t, "{c:?} from {s:?}");
+                    if let Choice::Prepare { power: p, .. } = c {
+                        prepared += 1;
+                        power += u64::from(p);
+                    }
+                }
+                mid += u64::from(s.preparing.is_some());
+            }
+            if i % 2 == 0 {
+                r.gen_range(0..l.len())
+            } else {
+                b(s, l)
+            }
+        });
+    }
+    assert!(nodes > 20_000, "{nodes} nodes");
+    assert!(prepared > 100_000, "{prepared} preparations");
+    assert!(power > 1_000, "{power} preparations by Papa Wang's power");
+    assert!(mid > 1_000, "{mid} states in the middle of a preparation");
+}
+
 #[test]
 fn observation_of_a_determinized_copy_is_the_observation() {
     let mut checked = 0;
@@ -240,8 +370,32 @@ fn perft_is_pinned() {
             .unwrap();
         seat = (seat + 1) % 4;
     }
-    let counts: Vec<u64> = (1..=3).map(|d| perft(&g, &s, &rng, d)).collect();
+    // Compact steps: a preparation is 3 steps (ingredient and method, then a die each).
+    let counts: Vec<u64> = (1..=5).map(|d| perft(&g, &s, &rng, d)).collect();
+    assert_eq!(counts, vec![10, 119, 1136, 12498, 159350]);
+    // Complete choices: the counts of the flat list before preparations were split into steps.
     // (4956 and 113952 since a Hustle may rotate any seat's die and moves 2 cubes: were 4936
     // and 110784.)
+    let counts: Vec<u64> = (1..=3).map(|d| perft_choices(&g, &s, &rng, d)).collect();
     assert_eq!(counts, vec![112, 4956, 113952]);
+}
+
+/// [`perft`] over complete choices ([`WokStar::choices`], applied in one call).
+fn perft_choices(g: &WokStar, s: &State, rng: &GameRng, depth: u32) -> u64 {
+    if depth == 0 || g.to_move(s).is_none() {
+        return 1;
+    }
+    let mut choices = Vec::new();
+    g.choices(s, &mut choices);
+    if depth == 1 {
+        return choices.len() as u64;
+    }
+    let mut total = 0;
+    for &c in &choices {
+        let mut t = s.clone();
+        let mut r = rng.clone();
+        g.apply_choice(&mut t, c, &mut r);
+        total += perft_choices(g, &t, &r, depth - 1);
+    }
+    total
 }

@@ -1,7 +1,7 @@
 //! Wok Star rules, one test per rule, named after it; the rulebook quoted where subtle.
 
 use shifu_engine::wok_star::params::{ForeignDice, TimerFlip};
-use shifu_engine::wok_star::{Action, Closing, Die, Params, Phase, State, WokStar};
+use shifu_engine::wok_star::{Action, Choice, Closing, Die, Params, Phase, State, WokStar};
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
 const NOBODY: u8 = u8::MAX;
@@ -44,6 +44,24 @@ fn legal(g: &WokStar, s: &State) -> Vec<Action> {
     let mut v = Vec::new();
     g.legal_actions(s, &mut v);
     v
+}
+
+/// The complete choices (a preparation with both dice).
+fn choices(g: &WokStar, s: &State) -> Vec<Choice> {
+    let mut v = Vec::new();
+    g.choices(s, &mut v);
+    v
+}
+
+/// Applies a complete choice step by step, each step checked.
+fn apply_choice(g: &WokStar, s: &mut State, c: Choice, rng: &mut GameRng) {
+    loop {
+        let a = g.step_toward(s, c);
+        g.apply_checked(s, a, rng).unwrap();
+        if s.preparing.is_none() {
+            return;
+        }
+    }
 }
 
 fn recipe_of(s: &State) -> usize {
@@ -341,14 +359,15 @@ fn the_fourth_method_needs_another_players_die() {
             s.dice[i] = [1, 2, 3, 4, 5];
             s.dice_count[i] = 5;
         }
-        let fourth: Vec<(Die, Die)> = legal(&g, &s)
+        let fourth: Vec<(Die, Die)> = choices(&g, &s)
             .iter()
-            .filter_map(|a| match *a {
-                Action::Prepare {
+            .filter_map(|c| match *c {
+                Choice::Prepare {
                     ingredient,
                     method: 3,
                     a,
                     b,
+                    ..
                 } if ingredient == k => Some((a, b)),
                 _ => None,
             })
@@ -375,7 +394,8 @@ fn a_die_of_another_players_colour_costs_a_fortune_cube_handed_to_that_player() 
         .unwrap();
     s.dice[seat] = [2, 0, 0, 0, 0];
     s.dice[other] = [5, 0, 0, 0, 0];
-    let a = Action::Prepare {
+    let a = Choice::Prepare {
+        power: false,
         ingredient: k,
         method: 0,
         a: Die {
@@ -391,10 +411,10 @@ fn a_die_of_another_players_colour_costs_a_fortune_cube_handed_to_that_player() 
     broke.cubes[seat] = 0;
     // "If you do not have a Fortune cube to exchange, you can't use dice belonging to other
     // players."
-    assert!(!legal(&g, &broke).contains(&a));
+    assert!(!choices(&g, &broke).contains(&a));
     let (mine, theirs) = (s.cubes[seat], s.cubes[other]);
     let before = s.track[k as usize];
-    g.apply_checked(&mut s, a, &mut rng).unwrap();
+    apply_choice(&g, &mut s, a, &mut rng);
     assert_eq!((s.cubes[seat], s.cubes[other]), (mine - 1, theirs + 1));
     // Used dice go to the Dirty Dishes; the token moves up by the method's gain.
     assert_eq!((s.dice[seat][0], s.dice[other][0]), (0, 0));
@@ -1019,13 +1039,13 @@ fn powers_papa_uses_other_players_dice_without_cubes_and_auntie_sets_a_die() {
     let other = (i + 1) % 4;
     s.cubes[i] = 0;
     s.dice[other] = [4, 5, 0, 0, 0];
-    let free: Vec<Action> = legal(&g, &s)
+    let free: Vec<Choice> = choices(&g, &s)
         .into_iter()
-        .filter(|a| matches!(a, Action::PowerPrepare { .. }))
+        .filter(|c| matches!(c, Choice::Prepare { power: true, .. }))
         .collect();
     assert!(!free.is_empty());
     let cubes = s.cubes;
-    g.apply_checked(&mut s, free[0], &mut rng).unwrap();
+    apply_choice(&g, &mut s, free[0], &mut rng);
     assert_eq!(s.cubes, cubes, "no cube changes hands");
     let (mut t, mut rng, owner) = powered(&g, "Auntie Wang", 44);
     t.dice[owner as usize] = [2, 0, 0, 0, 0];

@@ -18,7 +18,7 @@ use crate::Decision;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use shifu_engine::wok_star::data::CUSTOMER_SLOTS;
-use shifu_engine::wok_star::{Action, Phase, State, WokStar, COUPON_SLOTS};
+use shifu_engine::wok_star::{Action, Choice, Phase, State, WokStar, COUPON_SLOTS};
 use shifu_engine::{Game, Outcome, Seat};
 
 /// Weights of the Wok Star team evaluation.
@@ -122,6 +122,10 @@ impl Evaluate for WokStar {
     ///   spent); during a wash turn leftover dice into Hustle (they come back re-rolled); wash
     ///   when no unused die can help; close only when nothing can help any more; else wait;
     /// - cards and cubes go to the seat holding fewest.
+    ///
+    /// The routine chooses among complete choices ([`WokStar::choices`], a preparation with
+    /// both dice) and plays the compact step toward the one chosen; while a preparation is
+    /// pending it finishes the best that continues it.
     fn greedy_choice<R: Rng + ?Sized>(
         &self,
         d: &Decision<'_, Self>,
@@ -129,24 +133,34 @@ impl Evaluate for WokStar {
         rng: &mut R,
     ) -> Option<Action> {
         let s = d.determinize(rng);
+        let mut flat = Vec::new();
+        self.choices(&s, &mut flat);
+        // Only the choices whose next step is among the decision's (a restricted agent may
+        // have left some out).
         let legal = d.legal();
-        match s.phase {
-            Phase::Prep => Some(shop(self, &s, d.seat(), legal, w, rng)),
+        flat.retain(|&c| legal.contains(&self.step_toward(&s, c)));
+        if flat.is_empty() {
+            return None;
+        }
+        let legal = &flat[..];
+        let choice = match s.phase {
+            Phase::Prep => shop(self, &s, d.seat(), legal, w, rng),
             Phase::Business | Phase::Washing | Phase::AfterClose { .. } => {
-                Some(kitchen(self, &s, d.seat(), legal))
+                kitchen(self, &s, d.seat(), legal)
             }
-            Phase::GiveIngredients => Some(fewest(legal, |a| match a {
-                Action::GiveIngredient(x) => {
+            Phase::GiveIngredients => fewest(legal, |c| match c {
+                Choice::Single(Action::GiveIngredient(x)) => {
                     Some(s.ingredient_owner.iter().filter(|&&o| o == x).count())
                 }
                 _ => None,
-            })),
-            Phase::GiveCubes => Some(fewest(legal, |a| match a {
-                Action::GiveCube(x) => Some(usize::from(s.cubes[x as usize])),
+            }),
+            Phase::GiveCubes => fewest(legal, |c| match c {
+                Choice::Single(Action::GiveCube(x)) => Some(usize::from(s.cubes[x as usize])),
                 _ => None,
-            })),
-            _ => None,
-        }
+            }),
+            _ => return None,
+        };
+        Some(self.step_toward(&s, choice))
     }
 
     fn evaluate(&self, s: &State, _seat: Seat, w: &WokStarWeights) -> f64 {
@@ -245,33 +259,34 @@ fn shop<R: Rng + ?Sized>(
     g: &WokStar,
     s: &State,
     seat: Seat,
-    legal: &[Action],
+    legal: &[Choice],
     w: &WokStarWeights,
     rng: &mut R,
-) -> Action {
+) -> Choice {
+    let open = Choice::Single(Action::OpenDay);
     let now = g.evaluate(s, seat, w);
-    let mut best = (Action::OpenDay, now + 1e-9);
-    for &a in legal {
-        if a == Action::OpenDay {
+    let mut best = (open, now + 1e-9);
+    for &c in legal {
+        if c == open {
             continue;
         }
         let mut t = s.clone();
-        g.apply(&mut t, a, rng);
+        g.apply_choice(&mut t, c, rng);
         let v = g.evaluate(&t, seat, w);
         if v > best.1 {
-            best = (a, v);
+            best = (c, v);
         }
     }
     best.0
 }
 
-/// The legal action whose key is smallest (the first on a tie).
-fn fewest(legal: &[Action], key: impl Fn(Action) -> Option<usize>) -> Action {
+/// The legal choice whose key is smallest (the first on a tie).
+fn fewest(legal: &[Choice], key: impl Fn(Choice) -> Option<usize>) -> Choice {
     legal
         .iter()
-        .filter_map(|&a| key(a).map(|k| (k, a)))
+        .filter_map(|&c| key(c).map(|k| (k, c)))
         .min_by_key(|&(k, _)| k)
-        .map_or(legal[0], |(_, a)| a)
+        .map_or(legal[0], |(_, c)| c)
 }
 
 /// How many more token slots each ingredient needs: the waiting customer's dish three times
@@ -312,26 +327,21 @@ fn best_preparation(
     g: &WokStar,
     s: &State,
     seat: Seat,
-    legal: &[Action],
+    legal: &[Choice],
     short: &[i32; 16],
     blocked: u16,
-) -> Option<(f64, Action)> {
-    let mut best: Option<(f64, Action)> = None;
-    for &a in legal {
-        let (k, m, x, y, free) = match a {
-            Action::Prepare {
-                ingredient,
-                method,
-                a,
-                b,
-            } => (ingredient, method, a, b, false),
-            Action::PowerPrepare {
-                ingredient,
-                method,
-                a,
-                b,
-            } => (ingredient, method, a, b, true),
-            _ => continue,
+) -> Option<(f64, Choice)> {
+    let mut best: Option<(f64, Choice)> = None;
+    for &c in legal {
+        let Choice::Prepare {
+            power: free,
+            ingredient: k,
+            method: m,
+            a: x,
+            b: y,
+        } = c
+        else {
+            continue;
         };
         let gain = i32::from(g.data.ingredients[k as usize].methods[m as usize].gain);
         let room = i32::from(g.data.track.max) - i32::from(s.track[k as usize]);
@@ -345,42 +355,48 @@ fn best_preparation(
             v += 10.0;
         }
         if best.is_none_or(|(b, _)| v > b) {
-            best = Some((v, a));
+            best = Some((v, c));
         }
     }
     best
 }
 
+/// The single action `a`, as a choice.
+const fn one(a: Action) -> Choice {
+    Choice::Single(a)
+}
+
 /// The kitchen routine while a day runs (and after closing).
-fn kitchen(g: &WokStar, s: &State, seat: Seat, legal: &[Action]) -> Action {
-    if legal.contains(&Action::Serve) {
-        return Action::Serve;
+fn kitchen(g: &WokStar, s: &State, seat: Seat, legal: &[Choice]) -> Choice {
+    let has = |a: Action| legal.contains(&one(a));
+    let find = |f: fn(&Action) -> bool| {
+        legal
+            .iter()
+            .copied()
+            .find(|c| matches!(c, Choice::Single(a) if f(a)))
+    };
+    if has(Action::Serve) {
+        return one(Action::Serve);
     }
-    if let Some(&a) = legal
-        .iter()
-        .find(|a| matches!(a, Action::PowerServe { .. }))
-    {
-        return a;
+    if let Some(c) = find(|a| matches!(a, Action::PowerServe { .. })) {
+        return c;
     }
-    if legal.contains(&Action::NoSecondCube) {
-        return Action::NoSecondCube;
+    if has(Action::NoSecondCube) {
+        return one(Action::NoSecondCube);
     }
     // A Hustle moves 2 cubes: the second must follow.
-    if let Some(&a) = legal
-        .iter()
-        .find(|a| matches!(a, Action::SecondCube { .. }))
-    {
-        return a;
+    if let Some(c) = find(|a| matches!(a, Action::SecondCube { .. })) {
+        return c;
     }
     let short = shortfall(g, s);
     if legal
         .iter()
-        .all(|a| matches!(a, Action::ChooseIngredient(_)))
+        .all(|c| matches!(c, Choice::Single(Action::ChooseIngredient(_))))
     {
         return *legal
             .iter()
-            .max_by_key(|a| match a {
-                Action::ChooseIngredient(k) => short[*k as usize],
+            .max_by_key(|c| match c {
+                Choice::Single(Action::ChooseIngredient(k)) => short[*k as usize],
                 _ => i32::MIN,
             })
             .unwrap_or(&legal[0]);
@@ -396,58 +412,61 @@ fn kitchen(g: &WokStar, s: &State, seat: Seat, legal: &[Action]) -> Action {
         b
     });
     let best = best_preparation(g, s, seat, legal, &short, blocked);
+    if s.preparing.is_some() {
+        // Finishing a preparation begun: the best that continues it (the one begun, when this
+        // routine began it).
+        return best.map_or(legal[0], |(_, c)| c);
+    }
     // A Hustle token turning a die is worth it when it opens a preparation at least one slot
     // better than the best one now.
     if s.hustle_pool > 0 && !matches!(s.phase, Phase::AfterClose { .. }) {
         let now = best.map_or(0.0, |(v, _)| v);
-        let mut turn: Option<(f64, Action)> = None;
+        let mut turn: Option<(f64, Choice)> = None;
         let mut buf = Vec::new();
-        for &a in legal {
-            if !matches!(a, Action::Rotate { .. }) {
+        for &c in legal {
+            let Choice::Single(a @ Action::Rotate { .. }) = c else {
                 continue;
-            }
+            };
             let mut t = s.clone();
             g.apply(&mut t, a, &mut rand::rngs::mock::StepRng::new(0, 1));
             t.clock = s.clock;
             t.second_cube = None;
-            g.legal_actions(&t, &mut buf);
+            g.choices(&t, &mut buf);
             if g.to_move(&t) != Some(seat) {
                 continue;
             }
             if let Some((v, _)) = best_preparation(g, &t, seat, &buf, &short, blocked) {
                 if v >= now + 1.0 && turn.is_none_or(|(b, _)| v > b) {
-                    turn = Some((v, a));
+                    turn = Some((v, c));
                 }
             }
         }
-        if let Some((_, a)) = turn {
-            return a;
+        if let Some((_, c)) = turn {
+            return c;
         }
     }
-    if let Some((_, a)) = best {
-        return a;
+    if let Some((_, c)) = best {
+        return c;
     }
     match s.phase {
-        Phase::Washing => legal
-            .iter()
-            .copied()
-            .find(|a| matches!(a, Action::GainHustle(_)))
-            .unwrap_or(Action::EndWash),
-        Phase::AfterClose { .. } => Action::Done,
+        Phase::Washing => {
+            find(|a| matches!(a, Action::GainHustle(_))).unwrap_or(one(Action::EndWash))
+        }
+        Phase::AfterClose { .. } => one(Action::Done),
         _ => {
             let n = g.num_seats();
             let unused: usize = (0..n).map(|i| s.unused_dice(i)).sum();
-            if legal.contains(&Action::Wash) && (unused < 2 || blocked != 0 && unused < 4) {
-                return Action::Wash;
+            if has(Action::Wash) && (unused < 2 || blocked != 0 && unused < 4) {
+                return one(Action::Wash);
             }
-            if let Some(&a) = legal.iter().find(|a| matches!(a, Action::UsePower)) {
-                return a;
+            if let Some(c) = find(|a| matches!(a, Action::UsePower)) {
+                return c;
             }
             let hopeless = unused < 2 && s.washes_left == 0 && blocked != 0;
-            if hopeless && legal.contains(&Action::Close) {
-                Action::Close
+            if hopeless && has(Action::Close) {
+                one(Action::Close)
             } else {
-                Action::Wait
+                one(Action::Wait)
             }
         }
     }
@@ -507,18 +526,18 @@ mod tests {
         s.track[k as usize] = 0;
         s.dice[seat as usize] = [1, 2, 0, 0, 0];
         let mut legal = Vec::new();
-        g.legal_actions(&s, &mut legal);
+        g.choices(&s, &mut legal);
         let prep = legal
             .iter()
             .copied()
-            .find(|a| matches!(a, Action::Prepare { ingredient, .. } if *ingredient == k))
+            .find(|c| matches!(c, Choice::Prepare { ingredient, .. } if *ingredient == k))
             .unwrap();
-        let value = |a: Action| {
+        let value = |c: Choice| {
             let mut t = s.clone();
-            g.apply(&mut t, a, &mut rng_from_seed(2));
+            g.apply_choice(&mut t, c, &mut rng_from_seed(2));
             g.evaluate(&t, 0, &w)
         };
-        assert!(value(prep) > value(Action::Wait));
+        assert!(value(prep) > value(Choice::Single(Action::Wait)));
     }
 
     #[test]
@@ -595,17 +614,17 @@ mod kitchen_tests {
             s.track[k as usize] = 2;
         }
         let mut legal = Vec::new();
-        g.legal_actions(&s, &mut legal);
-        assert_eq!(kitchen(&g, &s, owner, &legal), Action::Serve);
+        g.choices(&s, &mut legal);
+        assert_eq!(kitchen(&g, &s, owner, &legal), one(Action::Serve));
         // Block the dish on an ingredient the mover holds, with dice to prepare it.
         let k = g.data.recipes[r].ingredients[0];
         s.track[k as usize] = 0;
         s.ingredient_owner[k as usize] = owner;
         s.dice[owner as usize] = [2, 5, 0, 0, 0];
-        g.legal_actions(&s, &mut legal);
+        g.choices(&s, &mut legal);
         match kitchen(&g, &s, owner, &legal) {
-            Action::Prepare { ingredient, .. } => assert_eq!(ingredient, k),
-            a => panic!("{a:?}"),
+            Choice::Prepare { ingredient, .. } => assert_eq!(ingredient, k),
+            c => panic!("{c:?}"),
         }
     }
 }

@@ -1,6 +1,12 @@
 //! Wok Star actions. Open for Business actions belong to the seat whose clock is earliest; the
 //! team's decisions outside play (handing out cards and cubes, Next Day Prep) are taken by the
 //! first seat on the team's behalf.
+//!
+//! A preparation is one choice taken in three steps ([`Action::Prepare`] or
+//! [`Action::PowerPrepare`] naming the ingredient and method, then an [`Action::UseDie`] for
+//! each die), so that no decision offers more than a few hundred actions. The choice pending
+//! between the steps is [`super::State::preparing`]; [`Choice`] is a complete choice, as the
+//! flat list of `choices.rs` lists them.
 
 use serde::{Deserialize, Serialize};
 
@@ -25,17 +31,17 @@ pub enum Action {
     GiveIngredient(u8),
     /// Serve the current customer (its recipe's owner only).
     Serve,
-    /// Prepare an ingredient of one's own card with two unused dice.
+    /// Begin a preparation of an ingredient of one's own card by a method; the two dice follow
+    /// as [`Action::UseDie`] steps.
     Prepare {
         /// The ingredient.
         ingredient: u8,
         /// The method, 0 to 3, left to right.
         method: u8,
-        /// The first die.
-        a: Die,
-        /// The second die.
-        b: Die,
     },
+    /// The next die of the preparation begun (the first, then the second; the second in the
+    /// die class order at or after the first).
+    UseDie(Die),
     /// Put one of one's unused dice showing this face in the Dirty Dishes for a Hustle token.
     GainHustle(u8),
     /// Spend a Hustle token to turn an unused die of `owner`'s showing `face` up or down by 1
@@ -82,16 +88,13 @@ pub enum Action {
         /// The ingredient used instead.
         using: u8,
     },
-    /// Power (`free_foreign_dice`): prepare with other players' dice without giving cubes.
+    /// Power (`free_foreign_dice`): begin a preparation with other players' dice without
+    /// giving cubes; the two dice follow as [`Action::UseDie`] steps.
     PowerPrepare {
         /// The ingredient.
         ingredient: u8,
         /// The method, 0 to 3.
         method: u8,
-        /// The first die.
-        a: Die,
-        /// The second die.
-        b: Die,
     },
     /// Power (`set_die`): turn one of one's unused dice showing `face` to `to`.
     SetDie {
@@ -123,4 +126,40 @@ pub enum Action {
     Advertise,
     /// Next Day Prep is over: open the next day.
     OpenDay,
+}
+
+/// A complete choice: one action, or a whole preparation (its three steps). The flat list of
+/// complete choices is the definition the compact steps are tested against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Choice {
+    /// A decision taken in one step (never [`Action::Prepare`], [`Action::PowerPrepare`] or
+    /// [`Action::UseDie`]).
+    Single(Action),
+    /// A preparation with two dice.
+    Prepare {
+        /// Whether Papa Wang's power pays for the other players' dice (no cubes given).
+        power: bool,
+        /// The ingredient.
+        ingredient: u8,
+        /// The method, 0 to 3.
+        method: u8,
+        /// The first die.
+        a: Die,
+        /// The second die (at or after the first in die class order).
+        b: Die,
+    },
+}
+
+/// A preparation begun and not finished: the ingredient and method, and the first die once
+/// taken. Visible to every seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Preparing {
+    /// Whether it was begun by Papa Wang's power ([`Action::PowerPrepare`]).
+    pub power: bool,
+    /// The ingredient.
+    pub ingredient: u8,
+    /// The method, 0 to 3.
+    pub method: u8,
+    /// The first die, once taken.
+    pub first: Option<Die>,
 }

@@ -1,6 +1,6 @@
 //! Applying an action.
 
-use super::action::{Action, Die};
+use super::action::{Action, Die, Preparing};
 use super::clock::flip_emptier;
 use super::data::CUSTOMER_SLOTS;
 use super::setup::draw_bit;
@@ -10,6 +10,45 @@ use rand::Rng;
 
 impl WokStar {
     pub(crate) fn play<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+        // A preparation's first two steps only record what is chosen; the last completes it.
+        let completed = match a {
+            Action::Prepare { ingredient, method }
+            | Action::PowerPrepare { ingredient, method } => {
+                s.preparing = Some(Preparing {
+                    power: matches!(a, Action::PowerPrepare { .. }),
+                    ingredient,
+                    method,
+                    first: None,
+                });
+                return;
+            }
+            Action::UseDie(d) => match s.preparing.take() {
+                Some(p) => match p.first {
+                    None => {
+                        s.preparing = Some(Preparing {
+                            first: Some(d),
+                            ..p
+                        });
+                        return;
+                    }
+                    Some(first) => Some((p, first)),
+                },
+                None => return,
+            },
+            _ => None,
+        };
+        self.play_turn(s, a, completed, rng);
+    }
+
+    /// Applies a complete choice: `a`, or with `completed = Some((p, first))` and
+    /// `a = UseDie(second)`, the preparation `p` with both dice.
+    pub(crate) fn play_turn<R: Rng + ?Sized>(
+        &self,
+        s: &mut State,
+        a: Action,
+        completed: Option<(Preparing, Die)>,
+        rng: &mut R,
+    ) {
         s.steps += 1;
         let d = &self.durations;
         let seat = match s.phase {
@@ -44,16 +83,17 @@ impl WokStar {
                 spent = d.serve;
                 self.serve_with(s, seat, now, Some(using), rng);
             }
-            Action::PowerPrepare {
-                ingredient,
-                method,
-                a,
-                b,
-            } => {
-                s.powers_used |= 1 << seat;
-                let foreign = self.prepare(s, seat, ingredient, method, a, b, true);
-                spent = d.prepare + d.pass * u32::from(foreign);
+            Action::UseDie(b) => {
+                if let Some((p, a)) = completed {
+                    if p.power {
+                        s.powers_used |= 1 << seat;
+                    }
+                    let (k, m) = (p.ingredient, p.method);
+                    let foreign = self.prepare(s, seat, k, m, a, b, p.power);
+                    spent = d.prepare + d.pass * u32::from(foreign);
+                }
             }
+            Action::Prepare { .. } | Action::PowerPrepare { .. } => {}
             Action::ExtraDie(to) => {
                 s.dice_count[to as usize] += self.data.rulebook.two_player_extra_dice;
                 s.phase = Phase::GiveIngredients;
@@ -76,15 +116,6 @@ impl WokStar {
             Action::Serve => {
                 spent = d.serve;
                 self.serve(s, seat, now, rng);
-            }
-            Action::Prepare {
-                ingredient,
-                method,
-                a,
-                b,
-            } => {
-                let foreign = self.prepare(s, seat, ingredient, method, a, b, false);
-                spent = d.prepare + d.pass * u32::from(foreign);
             }
             Action::GainHustle(face) => {
                 s.use_die(i, face);

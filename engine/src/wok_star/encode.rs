@@ -2,6 +2,11 @@
 //! character fields take one value per entry of the data file, so the lengths follow its counts
 //! (`shifu encoding --game wok-star` prints them). Wok Star is cooperative and every seat sees
 //! the same table, so the observation differs between seats only in `observer`.
+//!
+//! Actions: one block a kind of [`Action`], in its order, the die step ([`Action::UseDie`]) last.
+//! A preparation is three steps: its (ingredient, method), `ingredient * 4 + method` in the
+//! `Prepare` block (or `PowerPrepare`'s), then two die classes, `owner * 6 + face - 1` in the
+//! `UseDie` block. The pending preparation is in the observation (`preparing*` fields).
 
 use super::action::{Action, Die};
 use super::data::{CUSTOMER_SLOTS, DAYS, MAX_EVENTS, MAX_RECIPES, METHODS};
@@ -77,10 +82,11 @@ impl WokStar {
         )
     }
 
-    /// The action blocks, in [`Action`] order.
-    fn blocks(&self) -> Blocks<26> {
+    /// The action blocks, in [`Action`] order (the die step last). A preparation begins with
+    /// its (ingredient, method), then takes a die class (owner, face) a step.
+    fn blocks(&self) -> Blocks<27> {
         let (i, _, c) = self.counts();
-        let prepare = i * METHODS * DIE_CLASSES * DIE_CLASSES;
+        let prepare = i * METHODS;
         let p = MAX_PLAYERS;
         Blocks::new([
             p,
@@ -109,20 +115,16 @@ impl WokStar {
             1,
             1,
             1,
+            DIE_CLASSES,
         ])
     }
 
-    fn prepare_index(ingredient: u8, method: u8, a: Die, b: Die) -> usize {
-        ((usize::from(ingredient) * METHODS + usize::from(method)) * DIE_CLASSES + die_index(a))
-            * DIE_CLASSES
-            + die_index(b)
+    fn prepare_index(ingredient: u8, method: u8) -> usize {
+        usize::from(ingredient) * METHODS + usize::from(method)
     }
 
-    fn prepare_of(k: usize) -> (u8, u8, Die, Die) {
-        let b = die_of(k % DIE_CLASSES);
-        let a = die_of(k / DIE_CLASSES % DIE_CLASSES);
-        let m = k / (DIE_CLASSES * DIE_CLASSES);
-        ((m / METHODS) as u8, (m % METHODS) as u8, a, b)
+    fn prepare_of(k: usize) -> (u8, u8) {
+        ((k / METHODS) as u8, (k % METHODS) as u8)
     }
 
     fn encode_seat(&self, o: &Observation, q: usize, e: &mut Encoder<'_>) {
@@ -488,6 +490,35 @@ impl Encoding for WokStar {
             (s.last_recipe != NOBODY).then_some(usize::from(s.last_recipe)),
             recipes,
         );
+        let p = s.preparing;
+        e.flag(
+            "preparing",
+            "a preparation is pending between its steps",
+            p.is_some(),
+        );
+        e.flag(
+            "preparing_power",
+            "it was begun by Papa Wang's power (no cubes)",
+            p.is_some_and(|p| p.power),
+        );
+        e.one_hot(
+            "preparing_ingredient",
+            "its ingredient",
+            p.map(|p| usize::from(p.ingredient)),
+            ings,
+        );
+        e.one_hot(
+            "preparing_method",
+            "its method",
+            p.map(|p| usize::from(p.method)),
+            METHODS,
+        );
+        e.one_hot(
+            "preparing_first_die",
+            "its first die once taken: owner * 6 + face - 1",
+            p.and_then(|p| p.first).map(die_index),
+            DIE_CLASSES,
+        );
         for q in 0..MAX_PLAYERS {
             self.encode_seat(o, q, e);
         }
@@ -505,12 +536,10 @@ impl Encoding for WokStar {
             Action::ExtraDie(x) => b.at(0, u(x)),
             Action::GiveIngredient(x) => b.at(1, u(x)),
             Action::Serve => b.at(2, 0),
-            Action::Prepare {
-                ingredient,
-                method,
-                a,
-                b: d,
-            } => b.at(3, Self::prepare_index(ingredient, method, a, d)),
+            Action::Prepare { ingredient, method } => {
+                b.at(3, Self::prepare_index(ingredient, method))
+            }
+            Action::UseDie(d) => b.at(26, die_index(d)),
             Action::GainHustle(f) => b.at(4, u(f) - 1),
             Action::Rotate { owner, face, up } => {
                 b.at(5, u(owner) * 12 + (u(face) - 1) * 2 + usize::from(up))
@@ -524,12 +553,9 @@ impl Encoding for WokStar {
             Action::Character(x) => b.at(12, u(x)),
             Action::UsePower => b.at(13, 0),
             Action::PowerServe { using } => b.at(14, u(using)),
-            Action::PowerPrepare {
-                ingredient,
-                method,
-                a,
-                b: d,
-            } => b.at(15, Self::prepare_index(ingredient, method, a, d)),
+            Action::PowerPrepare { ingredient, method } => {
+                b.at(15, Self::prepare_index(ingredient, method))
+            }
             Action::SetDie { face, to } => b.at(16, (u(face) - 1) * 6 + u(to) - 1),
             Action::Wait => b.at(17, 0),
             Action::Close => b.at(18, 0),
@@ -552,21 +578,11 @@ impl Encoding for WokStar {
             1 => Action::GiveIngredient(b(k)),
             2 => Action::Serve,
             3 | 15 => {
-                let (ingredient, method, a, d) = Self::prepare_of(k);
+                let (ingredient, method) = Self::prepare_of(k);
                 if blk == 3 {
-                    Action::Prepare {
-                        ingredient,
-                        method,
-                        a,
-                        b: d,
-                    }
+                    Action::Prepare { ingredient, method }
                 } else {
-                    Action::PowerPrepare {
-                        ingredient,
-                        method,
-                        a,
-                        b: d,
-                    }
+                    Action::PowerPrepare { ingredient, method }
                 }
             }
             4 => Action::GainHustle(b(k) + 1),
@@ -605,7 +621,8 @@ impl Encoding for WokStar {
             22 => Action::Upgrade(b(k)),
             23 => Action::BuyHustle,
             24 => Action::Advertise,
-            _ => Action::OpenDay,
+            25 => Action::OpenDay,
+            _ => Action::UseDie(die_of(k)),
         })
     }
 }

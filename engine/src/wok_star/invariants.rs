@@ -339,27 +339,22 @@ impl WokStar {
                 }
                 None => "serve".into(),
             },
-            A::Prepare {
-                ingredient,
-                method,
-                a,
-                b,
-            } => {
+            A::Prepare { ingredient, method } => format!(
+                "prepare {} by method {}: choose the dice",
+                ing(ingredient),
+                u32::from(method) + 1
+            ),
+            A::UseDie(d) => {
                 let me = crate::game::Game::to_move(self, s).unwrap_or(0);
-                let die = |d: super::Die| {
-                    if d.owner == me {
-                        format!("{}", d.face)
-                    } else {
-                        format!("{} of {}", d.face, p(d.owner))
-                    }
+                let die = if d.owner == me {
+                    format!("{}", d.face)
+                } else {
+                    format!("{} of {}", d.face, p(d.owner))
                 };
-                format!(
-                    "prepare {} by method {} with {} and {}",
-                    ing(ingredient),
-                    u32::from(method) + 1,
-                    die(a),
-                    die(b)
-                )
+                match s.preparing {
+                    Some(x) if x.first.is_some() => format!("second die: {die}"),
+                    _ => format!("first die: {die}"),
+                }
             }
             A::GainHustle(f) => format!("turn a {f} into a Hustle token"),
             A::Rotate { owner, face, up } => format!(
@@ -382,19 +377,10 @@ impl WokStar {
             ),
             A::UsePower => "use the character's power".into(),
             A::PowerServe { using } => format!("serve with {} instead (power)", ing(using)),
-            A::PowerPrepare {
-                ingredient,
-                method,
-                a,
-                b,
-            } => format!(
-                "prepare {} by method {} with {} of {} and {} of {}, no cubes (power)",
+            A::PowerPrepare { ingredient, method } => format!(
+                "prepare {} by method {} with other players' dice, no cubes (power): choose the dice",
                 ing(ingredient),
-                u32::from(method) + 1,
-                a.face,
-                p(a.owner),
-                b.face,
-                p(b.owner)
+                u32::from(method) + 1
             ),
             A::SetDie { face, to } => format!("turn a {face} to {to} (power)"),
             A::ChooseIngredient(k) => format!("move {} up (Grandma's Pantry)", ing(k)),

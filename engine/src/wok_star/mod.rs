@@ -9,7 +9,9 @@
 //! - [`state`]: the position;
 //! - [`action`]: the actions;
 //! - `setup.rs`: set-up, opening a day, Daily Accounting;
-//! - `moves.rs`: the legal actions;
+//! - `moves.rs`: the legal actions, compact steps (a preparation chosen ingredient and method
+//!   first, then die by die);
+//! - `choices.rs`: the flat list of complete choices, the compact steps' definition twin;
 //! - `apply.rs`: applying an action;
 //! - `hidden.rs`: what a seat sees, and determinization;
 //! - `invariants.rs`: conservation checks used by the tests.
@@ -40,6 +42,7 @@ pub mod params;
 pub mod state;
 
 mod apply;
+mod choices;
 mod events;
 mod hidden;
 mod invariants;
@@ -51,7 +54,7 @@ pub use present::WokStats;
 mod setup;
 mod validate;
 
-pub use action::{Action, Die};
+pub use action::{Action, Choice, Die, Preparing};
 pub use data::WokData;
 pub use hidden::{Observation, COUPON_SLOTS};
 pub use params::{Durations, Params};
@@ -374,5 +377,10 @@ impl Game for WokStar {
 
     fn action_name(&self, s: &State, a: Action) -> String {
         self.name_action(s, a)
+    }
+
+    /// While a preparation is pending between its steps.
+    fn mid_decision(&self, s: &State) -> bool {
+        s.preparing.is_some()
     }
 }

@@ -5,6 +5,7 @@
 
 use super::action::Action;
 use super::data::{Power, CUSTOMER_SLOTS};
+use super::moves::Listing;
 use super::state::{State, DIRTY, NOBODY};
 use super::WokStar;
 use rand::Rng;
@@ -20,7 +21,7 @@ impl WokStar {
     }
 
     /// The power actions open to `seat` in Open for Business.
-    pub(crate) fn legal_powers(&self, s: &State, seat: u8, out: &mut Vec<Action>) {
+    pub(crate) fn legal_powers<L: Listing>(&self, s: &State, seat: u8, out: &mut L) {
         let Some(power) = self.power(s, seat) else {
             return;
         };
@@ -30,42 +31,25 @@ impl WokStar {
             Power::RefillTimer => {
                 let now = s.clock[i];
                 if s.timers.iter().any(|t| t.running(now, false)) {
-                    out.push(Action::UsePower);
+                    out.put(Action::UsePower);
                 }
             }
             Power::RerollDirty => {
                 if s.dirty_dice(i) > 0 {
-                    out.push(Action::UsePower);
+                    out.put(Action::UsePower);
                 }
             }
             Power::Substitute => {
                 if let Some((_, subs)) = self.substitution(s, seat) {
                     for k in 0..self.data.ingredients.len() {
                         if subs & (1 << k) != 0 {
-                            out.push(Action::PowerServe { using: k as u8 });
+                            out.put(Action::PowerServe { using: k as u8 });
                         }
                     }
                 }
             }
             Power::FreeForeignDice(n) => {
-                let start = out.len();
-                self.legal_prepare_with(s, seat, out, Some(n));
-                for a in &mut out[start..] {
-                    if let Action::Prepare {
-                        ingredient,
-                        method,
-                        a: x,
-                        b: y,
-                    } = *a
-                    {
-                        *a = Action::PowerPrepare {
-                            ingredient,
-                            method,
-                            a: x,
-                            b: y,
-                        };
-                    }
-                }
+                out.preparations(self, s, seat, Some(n));
             }
             Power::SetDie => {
                 let n = s.dice_count[i] as usize;
@@ -78,7 +62,7 @@ impl WokStar {
                 for face in 1..=6u8 {
                     if faces & (1 << (face - 1)) != 0 {
                         for to in (1..=6u8).filter(|&t| t != face) {
-                            out.push(Action::SetDie { face, to });
+                            out.put(Action::SetDie { face, to });
                         }
                     }
                 }

@@ -174,6 +174,7 @@ impl WokStar {
             powers_used: 0,
             last_recipe: NOBODY,
             waited: 0,
+            preparing: None,
         };
         // "Deal each player 1 random Recipe card from the following priced piles."
         for (seat, &pile) in self.setup_piles.iter().enumerate() {

@@ -1,5 +1,6 @@
 //! The Wok Star position: small plain data.
 
+use super::action::Preparing;
 use super::clock::Timer;
 use super::data::{MAX_INGREDIENTS, MAX_RECIPES};
 use serde::{Deserialize, Serialize};
@@ -173,6 +174,10 @@ pub struct State {
     /// while an event shows do not count).
     #[serde(default)]
     pub waited: u8,
+    /// The preparation the seat to move has begun and not finished (its ingredient and method,
+    /// and its first die once taken): a choice split into steps, pending between them.
+    #[serde(default)]
+    pub preparing: Option<Preparing>,
 }
 
 /// What kept the waiting customer from being served when a day closed.

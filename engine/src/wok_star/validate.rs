@@ -24,6 +24,7 @@ impl WokStar {
         self.check_fields(s)?;
         self.check_today(s)?;
         self.check_invariants(s)?;
+        self.check_preparing(s)?;
         let mut legal = Vec::new();
         self.legal(s, &mut legal);
         if legal.is_empty() != s.is_over() {
@@ -245,6 +246,50 @@ impl WokStar {
             return Err(format!(
                 "served_total: {served} customers ({} late, late_total) past any game",
                 s.late_total
+            ));
+        }
+        Ok(())
+    }
+
+    /// A pending preparation: only in play or after closing, with nothing else pending, its
+    /// ingredient, method and first die within the data, and some way to finish it.
+    fn check_preparing(&self, s: &State) -> Result<(), String> {
+        let Some(p) = s.preparing else {
+            return Ok(());
+        };
+        let in_play = matches!(
+            s.phase,
+            Phase::Business | Phase::Washing | Phase::AfterClose { .. }
+        );
+        if !in_play || s.choose.is_some() || s.second_cube.is_some() {
+            return Err(format!(
+                "preparing: pending in {:?} (choose {:?}, second_cube {:?})",
+                s.phase, s.choose, s.second_cube
+            ));
+        }
+        if usize::from(p.ingredient) >= self.data.ingredients.len()
+            || usize::from(p.method) >= super::data::METHODS
+        {
+            return Err(format!(
+                "preparing: ingredient {} by method {} is not in the data",
+                p.ingredient, p.method
+            ));
+        }
+        if let Some(d) = p.first {
+            if d.owner >= self.players || !(1..=6).contains(&d.face) {
+                return Err(format!(
+                    "preparing: first die {} of seat {} is not at the table",
+                    d.face, d.owner
+                ));
+            }
+        }
+        let mut finish = Vec::new();
+        self.choices(s, &mut finish);
+        if finish.is_empty() {
+            return Err(format!(
+                "preparing: no preparation open to seat {}, the seat to move (by clock, phase), \
+                 continues it (dice, cubes, ingredient_owner, upgrades, track)",
+                self.preparer(s)
             ));
         }
         Ok(())
