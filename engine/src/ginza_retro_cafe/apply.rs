@@ -1,7 +1,7 @@
 //! Applying an action.
 
 use super::action::{faces_text, Action, Serve};
-use super::moves::{ASIDE_SPOT, WASH_SPOT};
+use super::choices::{ASIDE_SPOT, WASH_SPOT};
 use super::state::{CardId, Phase, Place, SeatId, State};
 use super::{roll, GinzaRetroCafe};
 use rand::Rng;

@@ -8,7 +8,8 @@
 //! - [`state`]: the position;
 //! - [`action`]: the actions;
 //! - `setup.rs`: set-up (player cards, the bonus draft, customers), arrivals, the end of a round;
-//! - `moves.rs`: the legal actions;
+//! - `choices.rs`: the complete choices as the rulebook states them (A-2 Ability Upgrade, A-3
+//!   Perform an action, the set-up choices);
 //! - `apply.rs`: applying an action;
 //! - `scoring.rs`: order, bonus and coin points;
 //! - `hidden.rs`: what a seat sees, and determinization;
@@ -41,7 +42,7 @@ mod apply;
 mod hidden;
 mod invariants;
 mod mechanics;
-mod moves;
+mod choices;
 mod present;
 pub use present::GinzaStats;
 mod scoring;

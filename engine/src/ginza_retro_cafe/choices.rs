@@ -1,4 +1,5 @@
-//! The legal actions.
+//! The complete choices as the rulebook states them: the set-up choices, A-2 Ability Upgrade and
+//! A-3 Perform an action (Serve a Dish, the three Arrange cards, Wash Dishes).
 
 use super::action::{Action, Serve};
 use super::data::{Ability, Condition};
