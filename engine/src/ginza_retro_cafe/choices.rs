@@ -1,13 +1,13 @@
 //! The complete choices as the rulebook states them: the set-up choices, A-2 Ability Upgrade and
 //! A-3 Perform an action (Serve a Dish, the three Arrange cards, Wash Dishes).
 
-use super::action::{Action, Serve};
+use super::action::{Choice, Serve};
 use super::data::{Ability, Condition};
 use super::params::DrinkDice;
-use super::state::{Phase, State};
+use super::state::{Phase, Picking, State};
 use super::GinzaRetroCafe;
 use crate::bytes::HIGH_BITS;
-use crate::listing::{Listing, Sink};
+use crate::listing::Sink;
 
 /// Where a token is parked, as a bit number of [`State::parked_on`]: the Arrange cards are 0..3,
 /// then the Dishwashing area, then "set aside" (a token with no legal action).
@@ -15,24 +15,41 @@ pub(crate) const WASH_SPOT: u8 = 3;
 /// A token set aside (only with `stacked_tokens` off, when no action is legal).
 pub(crate) const ASIDE_SPOT: u8 = 4;
 
-impl Listing for GinzaRetroCafe {
-    type State = State;
-    type Action = Action;
+impl GinzaRetroCafe {
+    /// Every complete choice the seat to move has, as the rulebook states them: the definition
+    /// twin of the steps ([`Action`](super::Action)) the game lists. In the middle of a choice
+    /// begun step by step ([`Picking`]), the complete choices that continue it.
+    pub fn choices(&self, s: &State, out: &mut Vec<Choice>) {
+        out.clear();
+        self.list_choices(s, out);
+        let taken = s.picking.dice();
+        match s.picking {
+            Picking::Nothing => {}
+            Picking::Serve { place, slot, .. } => out.retain(|c| {
+                matches!(c, Choice::Serve(sv) if sv.place == place && sv.slot == slot
+                    && continues(&taken, &sv.dice))
+            }),
+            Picking::Reroll { .. } => {
+                out.retain(|c| matches!(c, Choice::Reroll(d) if continues(&taken, d)))
+            }
+        }
+    }
 
-    fn list<S: Sink<Action>>(&self, s: &State, out: &mut S) {
+    /// The complete choices of a state, whatever has been begun.
+    pub(crate) fn list_choices<S: Sink<Choice>>(&self, s: &State, out: &mut S) {
         match s.phase {
             Phase::Over => {}
             Phase::ChoosePlayerCard { seat } => {
                 for k in 0..2u8 {
                     if s.card_dealt[usize::from(seat)][usize::from(k)].is_some() {
-                        out.push(Action::ChooseCard(k));
+                        out.push(Choice::ChooseCard(k));
                     }
                 }
             }
             Phase::Draft { seat, .. } => {
                 for (k, c) in s.bonus_offer[usize::from(seat)].iter().enumerate() {
                     if c.is_some() {
-                        out.push(Action::Draft(k as u8));
+                        out.push(Choice::Draft(k as u8));
                     }
                 }
             }
@@ -40,25 +57,27 @@ impl Listing for GinzaRetroCafe {
             Phase::Change { seat, .. } => {
                 self.push_changes(s, usize::from(seat), out);
                 if self.params.arrange_partial {
-                    out.push(Action::Stop);
+                    out.push(Choice::Stop);
                 }
             }
             Phase::Reroll { just, .. } => {
                 push_rerolls(&just, out);
                 if self.params.arrange_partial {
-                    out.push(Action::Stop);
+                    out.push(Choice::Stop);
                 }
             }
         }
     }
 }
 
-impl GinzaRetroCafe {
-    pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
-        out.clear();
-        self.list(s, out);
-    }
+/// Whether dice `all` (count per face) continue dice `taken` lowest face first: they hold
+/// every die taken, and as many of each face below the highest taken.
+pub(crate) fn continues(taken: &[u8; 6], all: &[u8; 6]) -> bool {
+    let top = taken.iter().rposition(|&k| k > 0).unwrap_or(0);
+    (0..6).all(|f| all[f] >= taken[f] && (f >= top || all[f] == taken[f]))
+}
 
+impl GinzaRetroCafe {
     /// Coins a seat pays to raise an Arrange level.
     pub(crate) fn arrange_price(&self, s: &State, seat: usize) -> u8 {
         self.ability(s, seat, |a| match a {
@@ -106,7 +125,7 @@ impl GinzaRetroCafe {
 
     /// The upgrades a seat can pay for: each Arrange card at Lv.1 whose colour's orders give
     /// enough VP, then the dice limit.
-    fn push_raises(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
+    pub(crate) fn push_raises(&self, s: &State, seat: usize, out: &mut impl Sink<Choice>) {
         let rb = &self.data.rulebook;
         let coins = s.coins[seat];
         // The price first: the VP walk over the seat's orders only when it can pay.
@@ -115,7 +134,7 @@ impl GinzaRetroCafe {
                 if s.levels[seat][usize::from(k)] == 1
                     && self.arrange_vp(s, seat, k) >= u32::from(rb.arrange_upgrade_vp)
                 {
-                    out.push(Action::RaiseLevel(k));
+                    out.push(Choice::RaiseLevel(k));
                 }
             }
         }
@@ -123,19 +142,17 @@ impl GinzaRetroCafe {
         if limit < self.top_limit() {
             let price = self.limit_prices[usize::from(limit - rb.start_dice)];
             if coins >= u16::from(price) {
-                out.push(Action::RaiseLimit);
+                out.push(Choice::RaiseLimit);
             }
         }
     }
 
     /// Whether a seat may put a token on this spot (an Arrange card 0..3, or 3 Dishwashing).
-    fn spot_free(&self, s: &State, seat: usize, spot: u8) -> bool {
+    pub(crate) fn spot_free(&self, s: &State, seat: usize, spot: u8) -> bool {
         self.params.stacked_tokens || s.parked_on[seat] & (1 << spot) == 0
     }
 
-    fn legal_turn(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
-        let rb = &self.data.rulebook;
-        let limit = s.limit[seat];
+    fn legal_turn(&self, s: &State, seat: usize, out: &mut impl Sink<Choice>) {
         out.part(|out| self.push_raises(s, seat, out));
         out.part(|out| self.push_serves(s, seat, out));
         let count = s.dice_count(seat);
@@ -145,6 +162,18 @@ impl GinzaRetroCafe {
         if count > 0 && self.spot_free(s, seat, 1) {
             push_rerolls(&s.dice[seat], out);
         }
+        self.push_add_and_wash(s, seat, out);
+        if out.listed() == 0 {
+            // Only with `stacked_tokens` off: every spot is taken and no dish can be served.
+            out.push(Choice::Stop);
+        }
+    }
+
+    /// The Add Dice and Wash Dishes actions a seat may take.
+    pub(crate) fn push_add_and_wash(&self, s: &State, seat: usize, out: &mut impl Sink<Choice>) {
+        let rb = &self.data.rulebook;
+        let limit = s.limit[seat];
+        let count = s.dice_count(seat);
         if count < limit && self.spot_free(s, seat, 2) {
             let lv = usize::from(s.levels[seat][2]) - 1;
             let most = rb.add_dice[lv].min(limit - count);
@@ -154,9 +183,9 @@ impl GinzaRetroCafe {
                 usize::from(most + 1 - least),
                 || {
                     k += 1;
-                    Action::Add(k - 1)
+                    Choice::Add(k - 1)
                 },
-                |i| Action::Add(least + i as u8),
+                |i| Choice::Add(least + i as u8),
             );
         }
         if self.spot_free(s, seat, WASH_SPOT) {
@@ -167,31 +196,28 @@ impl GinzaRetroCafe {
                 most + 1,
                 || {
                     k += 1;
-                    Action::Wash(k - 1)
+                    Choice::Wash(k - 1)
                 },
-                |i| Action::Wash(i as u8),
+                |i| Choice::Wash(i as u8),
             );
-        }
-        if out.listed() == 0 {
-            // Only with `stacked_tokens` off: every spot is taken and no dish can be served.
-            out.push(Action::Stop);
         }
     }
 
-    fn push_changes(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
+    /// The Change Dice Rolls adjustments a seat may make.
+    pub(crate) fn push_changes(&self, s: &State, seat: usize, out: &mut impl Sink<Choice>) {
         for f in 0..6u8 {
             if s.dice[seat][usize::from(f)] == 0 {
                 continue;
             }
             // "you cannot change the die roll of a 1 by -1 or a 6 by +1"
             if f > 0 {
-                out.push(Action::Change {
+                out.push(Choice::Change {
                     face: f + 1,
                     up: false,
                 });
             }
             if f < 5 {
-                out.push(Action::Change {
+                out.push(Choice::Change {
                     face: f + 1,
                     up: true,
                 });
@@ -199,7 +225,7 @@ impl GinzaRetroCafe {
         }
     }
 
-    fn push_serves(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
+    fn push_serves(&self, s: &State, seat: usize, out: &mut impl Sink<Choice>) {
         let common_ok = s.coins[seat] >= u16::from(self.common_price(s, seat));
         let bonus = self
             .drink_bonus(s, seat)
@@ -249,7 +275,7 @@ impl GinzaRetroCafe {
         common_ok: bool,
         bonus: Option<u8>,
         base: Serve,
-        out: &mut impl Sink<Action>,
+        out: &mut impl Sink<Choice>,
     ) {
         let minimal = self.params.drink_dice == DrinkDice::Minimal;
         let n = u16::from(n);
@@ -279,7 +305,7 @@ impl GinzaRetroCafe {
             let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
             if sum >= n {
                 if odo.any() && fits(sum, odo.lowest()) {
-                    out.push(Action::Serve(Serve {
+                    out.push(Choice::Serve(Serve {
                         dice: odo.sub(),
                         ..base
                     }));
@@ -297,7 +323,7 @@ impl GinzaRetroCafe {
                     let f = reach.trailing_zeros() as u16;
                     reach &= reach - 1;
                     if fits(sum + f + 1, odo.lowest().min(f + 1)) {
-                        out.push(Action::Serve(Serve {
+                        out.push(Choice::Serve(Serve {
                             dice: odo.sub(),
                             common: f as u8 + 1,
                             ..base
@@ -310,7 +336,7 @@ impl GinzaRetroCafe {
                     // bonus or less, whether or not a common die could be bought instead.
                     let b = u16::from(b);
                     if sum > 0 && sum + b >= n && fits(sum + b, odo.lowest()) {
-                        out.push(Action::Serve(Serve {
+                        out.push(Choice::Serve(Serve {
                             dice: odo.sub(),
                             bonus: true,
                             ..base
@@ -334,12 +360,12 @@ const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
 /// dish but for one die of its face: when they cover it all, every such face serves; when they
 /// fall short by exactly one die, only that die's face; otherwise none. The faces are compared
 /// a byte each in one word; counts above 126 take the plain path, [`push_dishes_plain`].
-fn push_dishes(
+pub(crate) fn push_dishes(
     dice: &[u8; 6],
     need: &[u8; 6],
     commons: u64,
     base: Serve,
-    out: &mut impl Sink<Action>,
+    out: &mut impl Sink<Choice>,
 ) {
     let (have, want) = (packed(dice), packed(need));
     // A byte of 128 or more shows in `have | want`; then 127 in `have + 1` (no carry).
@@ -350,7 +376,7 @@ fn push_dishes(
     let short = !((have | HIGH_BITS) - want) & HIGH_BITS;
     let short_by_two = !(((have + BYTE_ONES) | HIGH_BITS) - want) & HIGH_BITS;
     let mut stand_ins = if short == 0 {
-        out.push(Action::Serve(Serve {
+        out.push(Choice::Serve(Serve {
             dice: *need,
             ..base
         }));
@@ -370,10 +396,10 @@ fn push_dishes(
 
 /// A serve of the dish `need` with a common die of face `f + 1` standing in for one of the
 /// seat's.
-fn push_stand_in(need: &[u8; 6], f: usize, base: Serve, out: &mut impl Sink<Action>) {
+fn push_stand_in(need: &[u8; 6], f: usize, base: Serve, out: &mut impl Sink<Choice>) {
     let mut own = *need;
     own[f] -= 1;
-    out.push(Action::Serve(Serve {
+    out.push(Choice::Serve(Serve {
         dice: own,
         common: f as u8 + 1,
         ..base
@@ -387,10 +413,10 @@ fn push_dishes_plain(
     need: &[u8; 6],
     commons: u64,
     base: Serve,
-    out: &mut impl Sink<Action>,
+    out: &mut impl Sink<Choice>,
 ) {
     if covers(dice, need) {
-        out.push(Action::Serve(Serve {
+        out.push(Choice::Serve(Serve {
             dice: *need,
             ..base
         }));
@@ -503,7 +529,7 @@ impl SubMultisets {
 /// Pushes a reroll for every non-empty sub-multiset of `of`: as many as the product of each
 /// face's count plus one, less the empty one, so they are handed over as one counted run
 /// (written by one `extend` of a counted range, counted without a walk, drawn by number).
-fn push_rerolls(of: &[u8; 6], out: &mut impl Sink<Action>) {
+fn push_rerolls(of: &[u8; 6], out: &mut impl Sink<Choice>) {
     let count = of
         .iter()
         .fold(1usize, |n, &k| n.saturating_mul(usize::from(k) + 1))
@@ -516,9 +542,9 @@ fn push_rerolls(of: &[u8; 6], out: &mut impl Sink<Action>) {
         count,
         || {
             sub = turned(all, sub);
-            Action::Reroll(unpacked(sub))
+            Choice::Reroll(unpacked(sub))
         },
-        |i| Action::Reroll(nth_sub_multiset(of, i + 1)),
+        |i| Choice::Reroll(nth_sub_multiset(of, i + 1)),
     );
 }
 
@@ -569,7 +595,7 @@ mod tests {
         common_ok: bool,
         bonus: Option<u8>,
         base: Serve,
-        out: &mut impl Sink<Action>,
+        out: &mut impl Sink<Choice>,
     ) {
         let minimal = g.params.drink_dice == DrinkDice::Minimal;
         let n = u16::from(n);
@@ -578,7 +604,7 @@ mod tests {
             let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
             if sum >= n {
                 if sub != [0; 6] && fits(sum, lowest) {
-                    out.push(Action::Serve(Serve { dice: sub, ..base }));
+                    out.push(Choice::Serve(Serve { dice: sub, ..base }));
                 }
                 continue;
             }
@@ -589,7 +615,7 @@ mod tests {
                     && fits(sum + f + 1, lowest.min(f + 1))
                 {
                     let common = f as u8 + 1;
-                    out.push(Action::Serve(Serve {
+                    out.push(Choice::Serve(Serve {
                         dice: sub,
                         common,
                         ..base
@@ -598,7 +624,7 @@ mod tests {
             }
             if let Some(b) = bonus.map(u16::from) {
                 if sum > 0 && sum + b >= n && fits(sum + b, lowest) {
-                    out.push(Action::Serve(Serve {
+                    out.push(Choice::Serve(Serve {
                         dice: sub,
                         bonus: true,
                         ..base
@@ -661,40 +687,6 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "only {checked} serves compared");
-    }
-
-    #[test]
-    fn every_action_is_counted_and_drawn_as_listed() {
-        let mut checked = 0;
-        for bits in 0..8u32 {
-            for players in crate::ginza_retro_cafe::INFO.players() {
-                let p = Params {
-                    players,
-                    drink_dice: if bits & 1 != 0 {
-                        DrinkDice::Minimal
-                    } else {
-                        DrinkDice::Any
-                    },
-                    arrange_partial: bits & 2 == 0,
-                    stacked_tokens: bits & 4 == 0,
-                    ..Params::default()
-                };
-                let g = GinzaRetroCafe::with_params(p).unwrap();
-                let mut legal = Vec::new();
-                for seed in 0..6u64 {
-                    let mut rng = crate::rng_from_seed(seed + 10 * u64::from(bits));
-                    let mut s = g.new_state(&mut rng);
-                    while g.to_move(&s).is_some() {
-                        checked += crate::listing::assert_counted_and_picked_as_listed(&g, &s);
-                        g.legal_actions(&s, &mut legal);
-                        let a = legal[rng.gen_range(0..legal.len())];
-                        g.apply(&mut s, a, &mut rng);
-                    }
-                    crate::listing::assert_counted_and_picked_as_listed(&g, &s);
-                }
-            }
-        }
-        assert!(checked > 100_000, "only {checked} actions drawn");
     }
 
     #[test]
@@ -778,10 +770,10 @@ mod tests {
             assert_eq!(seen, by_definition(&of), "{of:?}");
             // The rerolls, written by a range counted from the product of the counts, are the
             // same sub-multisets less the empty one: none missing, none repeated.
-            let mut rerolls = vec![Action::Stop];
+            let mut rerolls = vec![Choice::Stop];
             push_rerolls(&of, &mut rerolls);
-            let subs: Vec<Action> = seen[1..].iter().map(|&d| Action::Reroll(d)).collect();
-            assert_eq!(rerolls[0], Action::Stop, "{of:?}");
+            let subs: Vec<Choice> = seen[1..].iter().map(|&d| Choice::Reroll(d)).collect();
+            assert_eq!(rerolls[0], Choice::Stop, "{of:?}");
             assert_eq!(rerolls[1..], subs[..], "{of:?}");
         }
     }
