@@ -45,6 +45,12 @@ impl<'a, G: Game> Decision<'a, G> {
         self.game.round(self.state)
     }
 
+    /// Whether the seat is completing a choice it began, split into steps
+    /// ([`Game::mid_decision`]; the seat knows what it began).
+    pub fn mid_decision(&self) -> bool {
+        self.game.mid_decision(self.state)
+    }
+
     /// What the seat sees.
     pub fn observation(&self) -> G::Observation {
         self.game.observation(self.state, self.seat)

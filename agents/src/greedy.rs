@@ -19,6 +19,11 @@ pub struct GreedyAgent<G: Evaluate> {
     legal: Vec<G::Action>,
     inner: Vec<G::Action>,
     best: Vec<G::Action>,
+    /// The rest of the steps of each best action's best completion, reversed.
+    best_paths: Vec<Vec<G::Action>>,
+    /// The rest of the steps of the choice begun at the last decision, reversed: a choice split
+    /// into steps is searched once, at its first step, and then played out as scored.
+    plan: Vec<G::Action>,
     forbid: Forbid,
 }
 
@@ -32,6 +37,8 @@ impl<G: Evaluate> GreedyAgent<G> {
             legal: Vec::new(),
             inner: Vec::new(),
             best: Vec::new(),
+            best_paths: Vec::new(),
+            plan: Vec::new(),
             forbid: Forbid::NONE,
         }
     }
@@ -44,8 +51,15 @@ impl<G: Evaluate> GreedyAgent<G> {
     }
 
     /// The value for `seat` of `state` after `action`, with the rest of `seat`'s turn completed
-    /// greedily.
-    fn score(&mut self, game: &G, state: &G::State, action: G::Action, seat: Seat) -> f64 {
+    /// greedily; where `action` begins or continues a choice split into steps, also the rest of
+    /// the steps of its best completion, reversed (else none).
+    fn score(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        action: G::Action,
+        seat: Seat,
+    ) -> (f64, Vec<G::Action>) {
         let mut s = state.clone();
         let turn = game.turns_completed(&s);
         game.apply(&mut s, action, &mut self.rng);
@@ -61,62 +75,78 @@ impl<G: Evaluate> GreedyAgent<G> {
             self.forbid.filter(game, &s, &mut self.inner);
             let mut best_a = self.inner[0];
             let mut best_v = f64::NEG_INFINITY;
+            // The best step's completion, where it begins a choice split into steps.
+            let mut completed = None;
             for i in 0..self.inner.len() {
                 let a = self.inner[i];
                 let mut t = s.clone();
                 game.apply(&mut t, a, &mut self.rng);
+                let split = game.mid_decision(&t);
                 let v = self.immediate(game, &mut t, seat);
                 if v > best_v {
                     best_v = v;
                     best_a = a;
+                    completed = split.then_some(t);
                 }
             }
-            game.apply(&mut s, best_a, &mut self.rng);
+            match completed {
+                // Taken as scored: its steps are not searched again one by one.
+                Some(t) => s = t,
+                None => game.apply(&mut s, best_a, &mut self.rng),
+            }
         }
-        match game.outcome(&s) {
+        let v = match game.outcome(&s) {
             Some(o) => 1000.0 * o.win_share(seat) + game.evaluate(&s, seat, &self.weights),
             None => game.evaluate(&s, seat, &self.weights),
-        }
+        };
+        (v, Vec::new())
     }
 }
 
 impl<G: Evaluate> GreedyAgent<G> {
     /// The best value over the completions of the choice `state` is in the middle of
     /// ([`shifu_engine::Game::mid_decision`]), each scored as [`GreedyAgent::score`] scores an
-    /// action.
-    fn best_completion(&mut self, game: &G, state: &G::State, seat: Seat) -> f64 {
+    /// action, with its steps, reversed.
+    fn best_completion(&mut self, game: &G, state: &G::State, seat: Seat) -> (f64, Vec<G::Action>) {
         let mut steps = Vec::new();
         game.legal_actions(state, &mut steps);
         self.forbid.filter(game, state, &mut steps);
-        let mut best = f64::NEG_INFINITY;
+        let mut best = (f64::NEG_INFINITY, Vec::new());
         for a in steps {
-            best = best.max(self.score(game, state, a, seat));
+            let (v, mut path) = self.score(game, state, a, seat);
+            if v > best.0 {
+                path.push(a);
+                best = (v, path);
+            }
         }
         best
     }
 
     /// The immediate evaluation of `state`, looking through a choice split into steps to its
-    /// best completion (applied to `state`).
+    /// best completion, which `state` becomes (each completion searched once).
     fn immediate(&mut self, game: &G, state: &mut G::State, seat: Seat) -> f64 {
+        if !game.mid_decision(state) {
+            return game.evaluate(state, seat, &self.weights);
+        }
         let mut steps = Vec::new();
-        while game.mid_decision(state) {
-            game.legal_actions(state, &mut steps);
-            self.forbid.filter(game, state, &mut steps);
-            let mut best = (f64::NEG_INFINITY, None);
-            for &a in &steps {
-                let mut t = state.clone();
-                game.apply(&mut t, a, &mut self.rng);
-                let v = self.immediate(game, &mut t, seat);
-                if v > best.0 {
-                    best = (v, Some(a));
-                }
-            }
-            match best.1 {
-                Some(a) => game.apply(state, a, &mut self.rng),
-                None => break,
+        game.legal_actions(state, &mut steps);
+        self.forbid.filter(game, state, &mut steps);
+        let mut best: Option<(f64, G::State)> = None;
+        for &a in &steps {
+            let mut t = state.clone();
+            game.apply(&mut t, a, &mut self.rng);
+            let v = self.immediate(game, &mut t, seat);
+            if best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((v, t));
             }
         }
-        game.evaluate(state, seat, &self.weights)
+        match best {
+            Some((v, t)) => {
+                *state = t;
+                v
+            }
+            None => game.evaluate(state, seat, &self.weights),
+        }
     }
 }
 
@@ -127,6 +157,13 @@ impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
 
     fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
         let legal = d.legal();
+        if !d.mid_decision() {
+            self.plan.clear();
+        } else if let Some(&a) = self.plan.last().filter(|a| legal.contains(a)) {
+            // The next step of the completion this agent scored when it began the choice.
+            self.plan.pop();
+            return a;
+        }
         if legal.len() == 1 {
             return legal[0];
         }
@@ -138,19 +175,24 @@ impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
         self.legal.clear();
         self.legal.extend_from_slice(legal);
         self.best.clear();
+        self.best_paths.clear();
         let mut best_v = f64::NEG_INFINITY;
         for i in 0..self.legal.len() {
             let a = self.legal[i];
-            let v = self.score(game, &state, a, d.seat());
+            let (v, path) = self.score(game, &state, a, d.seat());
             if v > best_v + 1e-12 {
                 best_v = v;
                 self.best.clear();
+                self.best_paths.clear();
                 self.best.push(a);
+                self.best_paths.push(path);
             } else if (v - best_v).abs() <= 1e-12 {
                 self.best.push(a);
+                self.best_paths.push(path);
             }
         }
         let k = rand::Rng::gen_range(&mut self.rng, 0..self.best.len());
+        self.plan = std::mem::take(&mut self.best_paths[k]);
         self.best[k]
     }
 }

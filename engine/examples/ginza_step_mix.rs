@@ -26,12 +26,16 @@ fn main() {
     // Phase name -> (steps, actions listed).
     let mut phases = BTreeMap::<&str, (u64, u64)>::new();
     let (mut turns, mut dishes, mut drinks, mut walked) = (0u64, 0u64, 0u64, 0u64);
+    // Complete choices (a serve or a reroll is several steps) and the longest legal list.
+    let (mut choices, mut longest) = (0u64, 0usize);
     for seed in 0..games {
         let mut rng = rng_from_seed(seed);
         let mut s = g.new_state(&mut rng);
         while g.to_move(&s).is_some() {
             g.legal_actions(&s, &mut buf);
+            longest = longest.max(buf.len());
             let name = match s.phase {
+                _ if g.mid_decision(&s) => "serve or reroll begun",
                 Phase::Turn { seat } => {
                     turns += 1;
                     let dice = &s.dice[usize::from(seat)];
@@ -65,11 +69,17 @@ fn main() {
             e.0 += 1;
             e.1 += buf.len() as u64;
             let a = buf[rng.gen_range(0..buf.len())];
+            choices += u64::from(g.completed(&s, a).is_some());
             g.apply(&mut s, a, &mut rng);
         }
     }
     let steps: u64 = phases.values().map(|e| e.0).sum();
-    println!("{games} games, {steps} steps");
+    println!(
+        "{games} games, {steps} steps ({:.1} a game), {choices} complete choices ({:.1} a game); \
+         at most {longest} actions listed",
+        steps as f64 / games as f64,
+        choices as f64 / games as f64
+    );
     for (name, (n, listed)) in &phases {
         println!(
             "{name}: {:.1}% of steps, {:.1} actions listed",

@@ -450,31 +450,31 @@ pub fn wok_star_actions(data: &[u8]) {
 
 /// An arbitrary Ginza Retro Café action, fields from the bytes (mostly illegal).
 pub fn ginza_action(b: &mut Bytes) -> gz::Action {
-    use gz::{Action as A, Serve};
-    let (v, x, y, z) = (b.u8(), b.u8(), b.u8(), b.u8());
-    let mut faces = [0u8; 6];
-    for f in &mut faces {
-        *f = b.u8() % 4;
-    }
-    match v % 10 {
+    use gz::{Action as A, Help};
+    let (v, x, y) = (b.u8(), b.u8(), b.u8());
+    match v % 13 {
         0 => A::ChooseCard(x % 3),
         1 => A::Draft(x % 4),
         2 => A::RaiseLevel(x % 4),
         3 => A::RaiseLimit,
-        4 => A::Serve(Serve {
+        4 => A::Serve {
             place: x % 4,
             slot: y % 4,
-            dice: faces,
-            common: z % 8,
-            bonus: z >= 128,
+        },
+        5 => A::ServeDie(x % 8),
+        6 => A::ServeWith(match x % 9 {
+            0 => Help::Own,
+            8 => Help::Bonus,
+            c => Help::Common(c),
         }),
-        5 => A::Change {
+        7 => A::Change {
             face: x % 8,
             up: y % 2 == 0,
         },
-        6 => A::Reroll(faces),
-        7 => A::Add(x % 10),
-        8 => A::Wash(x % 6),
+        8 => A::RerollDie(x % 8),
+        9 => A::Roll,
+        10 => A::Add(x % 10),
+        11 => A::Wash(x % 6),
         _ => A::Stop,
     }
 }

@@ -5,10 +5,13 @@ mod common;
 
 use rand::{Rng, SeedableRng};
 use shifu_engine::ginza_retro_cafe::params::{DrinkDice, SetupTie, StartTie};
-use shifu_engine::ginza_retro_cafe::{Action, CardId, GinzaRetroCafe, Params, Phase, State};
+use shifu_engine::ginza_retro_cafe::{
+    Action, CardId, Choice, GinzaRetroCafe, Params, Phase, Picking, State,
+};
 use shifu_engine::perft::perft;
 use shifu_engine::DataFile;
 use shifu_engine::{rng_from_seed, Game, GameRng};
+use std::collections::HashSet;
 
 /// Every combination of the eight two-valued rule options (256) at 2, 3 and 4 players.
 fn variants() -> Vec<GinzaRetroCafe> {
@@ -66,7 +69,7 @@ fn server(seed: u64) -> impl FnMut(&State, &[Action]) -> usize {
             .filter(|&k| {
                 matches!(
                     legal[k],
-                    Action::Serve(_) | Action::RaiseLevel(_) | Action::RaiseLimit
+                    Action::Serve { .. } | Action::RaiseLevel(_) | Action::RaiseLimit
                 )
             })
             .collect();
@@ -106,6 +109,97 @@ fn thousands_of_random_games_under_every_option_keep_every_invariant() {
         raised > total,
         "{raised} Arrange cards at Lv.2 in {total} games"
     );
+}
+
+/// The complete choices reached from `s` by every sequence of legal steps, each reached by one
+/// sequence only; every state on the way is mid-decision and has a legal step.
+fn reached(g: &GinzaRetroCafe, s: &State, out: &mut HashSet<Choice>) {
+    let mut legal = Vec::new();
+    g.legal_actions(s, &mut legal);
+    assert!(!legal.is_empty(), "a dead end in {:?}", s.picking);
+    for a in legal {
+        match g.completed(s, a) {
+            Some(c) => assert!(out.insert(c), "{c:?} reached twice"),
+            None => {
+                let mut t = s.clone();
+                // A step that only begins or continues a choice draws nothing.
+                let mut no_draw = rng_from_seed(0);
+                g.apply(&mut t, a, &mut no_draw);
+                assert_eq!(no_draw.gen::<u64>(), rng_from_seed(0).gen::<u64>());
+                assert!(g.mid_decision(&t) && t.picking != Picking::Nothing);
+                g.check_invariants(&t).unwrap();
+                reached(g, &t, out);
+            }
+        }
+    }
+}
+
+/// Checks the steps against the complete choices in `s`: the same set, and each choice's steps
+/// (from [`GinzaRetroCafe::step_toward`]) end where the choice played at once does, with the
+/// same random stream. Returns the number of choices.
+fn check_twin(g: &GinzaRetroCafe, s: &State, seed: u64) -> usize {
+    let mut flat = Vec::new();
+    g.choices(s, &mut flat);
+    let set: HashSet<Choice> = flat.iter().copied().collect();
+    assert_eq!(set.len(), flat.len(), "a choice listed twice");
+    let mut by_steps = HashSet::new();
+    reached(g, s, &mut by_steps);
+    let missing: Vec<_> = set.difference(&by_steps).collect();
+    let extra: Vec<_> = by_steps.difference(&set).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{:?} {:?}: not reached {missing:?}, reached but not a choice {extra:?}",
+        s.phase,
+        s.picking
+    );
+    for (k, &c) in flat.iter().enumerate() {
+        let (mut a, mut b) = (s.clone(), s.clone());
+        let (mut ra, mut rb) = (
+            rng_from_seed(seed + k as u64),
+            rng_from_seed(seed + k as u64),
+        );
+        let mut steps = 0;
+        loop {
+            let step = g.step_toward(&a, c);
+            let last = g.completed(&a, step);
+            g.apply_checked(&mut a, step, &mut ra).unwrap();
+            steps += 1;
+            if let Some(done) = last {
+                assert_eq!(done, c);
+                break;
+            }
+            assert!(steps < 20, "{c:?} never completes");
+        }
+        g.play_choice(&mut b, c, &mut rb);
+        assert_eq!(a, b, "{c:?}");
+        assert_eq!(ra.gen::<u64>(), rb.gen::<u64>(), "{c:?}");
+    }
+    flat.len()
+}
+
+#[test]
+fn compact_steps_reach_exactly_the_flat_choices() {
+    let games = variants();
+    let (mut states, mut choices, mut mid) = (0, 0, 0);
+    for (i, g) in games.iter().enumerate() {
+        let seed = 77 + i as u64;
+        let mut r = GameRng::seed_from_u64(seed);
+        let mut pick = server(seed);
+        play(g, seed, |s, l| {
+            // Every state in a third of the games, every fifth state in the rest.
+            if i % 3 == 0 || r.gen_range(0..5) == 0 {
+                choices += check_twin(g, s, seed);
+                states += 1;
+                mid += usize::from(s.picking != Picking::Nothing);
+            }
+            pick(s, l)
+        });
+    }
+    assert!(
+        states > 20_000 && mid > 5_000,
+        "{states} states, {mid} mid-choice"
+    );
+    assert!(choices > 200_000, "{choices} choices");
 }
 
 #[test]
@@ -230,11 +324,12 @@ fn perft_counts(players: u8, seed: u64, depth: u32) -> Vec<u64> {
 
 #[test]
 fn perft_from_the_first_turn_is_pinned() {
-    assert_eq!(perft_counts(2, 1, 4), PERFT_2P);
-    assert_eq!(perft_counts(4, 1, 4), PERFT_4P);
+    assert_eq!(perft_counts(2, 1, 5), PERFT_2P);
+    assert_eq!(perft_counts(4, 1, 5), PERFT_4P);
 }
 
-/// Depths 1 to 4 from the first turn, 2 players, seed 1, default data and parameters.
-const PERFT_2P: [u64; 4] = [43, 675, 13409, 242966];
-/// Depths 1 to 4 from the first turn, 4 players, seed 1, default data and parameters.
-const PERFT_4P: [u64; 4] = [26, 376, 6361, 108081];
+/// Depths 1 to 5 from the first turn, 2 players, seed 1, default data and parameters, counting
+/// steps (a serve or a reroll is several).
+const PERFT_2P: [u64; 5] = [15, 98, 955, 6622, 49008];
+/// Depths 1 to 5 from the first turn, 4 players, seed 1, default data and parameters.
+const PERFT_4P: [u64; 5] = [12, 87, 685, 3843, 37160];

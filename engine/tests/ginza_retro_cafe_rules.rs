@@ -3,7 +3,7 @@
 
 use shifu_engine::ginza_retro_cafe::params::{SetupTie, StartTie};
 use shifu_engine::ginza_retro_cafe::{
-    Action, CardId, GinzaRetroCafe, Params, Phase, Place, SeatId, Serve, State,
+    CardId, Choice, GinzaRetroCafe, Params, Phase, Place, SeatId, Serve, State,
 };
 use shifu_engine::{rng_from_seed, Game, GameRng};
 
@@ -17,9 +17,9 @@ fn game_with(players: u8, f: impl FnOnce(&mut Params)) -> GinzaRetroCafe {
     GinzaRetroCafe::with_params(p).unwrap()
 }
 
-fn legal(g: &GinzaRetroCafe, s: &State) -> Vec<Action> {
+fn legal(g: &GinzaRetroCafe, s: &State) -> Vec<Choice> {
     let mut v = Vec::new();
-    g.legal_actions(s, &mut v);
+    g.choices(s, &mut v);
     v
 }
 
@@ -29,7 +29,7 @@ fn first_turn(g: &GinzaRetroCafe, seed: u64) -> (State, GameRng) {
     let mut s = g.new_state(&mut rng);
     while !matches!(s.phase, Phase::Turn { .. }) {
         let a = legal(g, &s)[0];
-        g.apply_checked(&mut s, a, &mut rng).unwrap();
+        g.apply_choice_checked(&mut s, a, &mut rng).unwrap();
     }
     (s, rng)
 }
@@ -91,7 +91,7 @@ fn faces(list: &[u8]) -> [u8; 6] {
 }
 
 /// The numbers of the legal actions of one kind (`Add(k)`, `Wash(k)`), in legal order.
-fn counts(g: &GinzaRetroCafe, s: &State, kind: impl Fn(Action) -> Option<u8>) -> Vec<u8> {
+fn counts(g: &GinzaRetroCafe, s: &State, kind: impl Fn(Choice) -> Option<u8>) -> Vec<u8> {
     legal(g, s).into_iter().filter_map(kind).collect()
 }
 
@@ -99,7 +99,7 @@ fn serves(g: &GinzaRetroCafe, s: &State, p: usize) -> Vec<Serve> {
     legal(g, s)
         .into_iter()
         .filter_map(|a| match a {
-            Action::Serve(sv) if usize::from(sv.place) == p && sv.slot == 0 => Some(sv),
+            Choice::Serve(sv) if usize::from(sv.place) == p && sv.slot == 0 => Some(sv),
             _ => None,
         })
         .collect()
@@ -139,7 +139,7 @@ fn each_player_is_dealt_two_player_cards_and_keeps_one_hidden_until_all_are_reve
     let mut s = g.new_state(&mut rng);
     assert_eq!(s.card_box.count_ones(), 0, "4 players x 2 cards = all 8");
     assert!(s.card_dealt[..4].iter().flatten().all(|c| c.is_some()));
-    g.apply_checked(&mut s, Action::ChooseCard(1), &mut rng)
+    g.apply_choice_checked(&mut s, Choice::ChooseCard(1), &mut rng)
         .unwrap();
     assert_eq!(s.card[0], s.card_dealt[0][1]);
     assert!(!s.cards_revealed());
@@ -182,12 +182,13 @@ fn the_bonus_draft_keeps_one_of_three_passes_two_left_and_keeps_one_of_two() {
     let mut rng = rng_from_seed(3);
     let mut s = g.new_state(&mut rng);
     for _ in 0..3 {
-        g.apply_checked(&mut s, Action::ChooseCard(0), &mut rng)
+        g.apply_choice_checked(&mut s, Choice::ChooseCard(0), &mut rng)
             .unwrap();
     }
     let dealt = s.bonus_offer;
     for _ in 0..3 {
-        g.apply_checked(&mut s, Action::Draft(2), &mut rng).unwrap();
+        g.apply_choice_checked(&mut s, Choice::Draft(2), &mut rng)
+            .unwrap();
     }
     // "Pass the remaining 2 cards face down to the player to your left."
     for seat in 0..3 {
@@ -197,7 +198,8 @@ fn the_bonus_draft_keeps_one_of_three_passes_two_left_and_keeps_one_of_two() {
         assert_eq!(&s.bonus_offer[left][..2], &s.bonus_passed[seat]);
     }
     for _ in 0..3 {
-        g.apply_checked(&mut s, Action::Draft(0), &mut rng).unwrap();
+        g.apply_choice_checked(&mut s, Choice::Draft(0), &mut rng)
+            .unwrap();
     }
     for seat in 0..3 {
         let from = (seat + 2) % 3;
@@ -303,9 +305,9 @@ fn a_drink_is_served_by_dice_adding_up_to_n_or_more() {
     );
     let order = s.places[p].orders[0];
     let coins = g.data.orders[ix(order)].coins;
-    g.apply_checked(
+    g.apply_choice_checked(
         &mut s,
-        Action::Serve(Serve {
+        Choice::Serve(Serve {
             place: p as u8,
             slot: 0,
             dice: faces(&[1, 6]),
@@ -369,7 +371,7 @@ fn a_common_die_may_be_added_for_3_yen() {
     assert_eq!(sv.len(), 1);
     assert_eq!((sv[0].dice, sv[0].common), (faces(&[3]), 3));
     let coins = g.data.orders[ix(s.places[p].orders[0])].coins;
-    g.apply_checked(&mut s, Action::Serve(sv[0]), &mut rng)
+    g.apply_choice_checked(&mut s, Choice::Serve(sv[0]), &mut rng)
         .unwrap();
     assert_eq!(
         s.coins[0],
@@ -422,7 +424,7 @@ fn tsurus_drink_bonus_is_offered_whether_or_not_a_common_die_is_affordable() {
     s.dice[0] = faces(&[1, 4]);
     let sv = serves(&g, &s, p);
     let bonus = *sv.iter().find(|x| x.bonus).unwrap();
-    g.apply_checked(&mut s, Action::Serve(bonus), &mut rng)
+    g.apply_choice_checked(&mut s, Choice::Serve(bonus), &mut rng)
         .unwrap();
     assert_eq!(s.bonus_used & 1, 1);
     assert_eq!(
@@ -452,9 +454,9 @@ fn a_served_customer_gives_each_token_owner_its_order_card_and_the_token_back() 
     let tokens = s.tokens[0];
     let order = s.places[p].orders[0];
     let served = s.served;
-    g.apply_checked(
+    g.apply_choice_checked(
         &mut s,
-        Action::Serve(Serve {
+        Choice::Serve(Serve {
             place: p as u8,
             slot: 0,
             dice: faces(&[6, 6]),
@@ -498,9 +500,9 @@ fn two_tokens_on_one_customer_earn_2_yen() {
         };
         s.dice[0] = need;
         let before = s.coins[0];
-        g.apply_checked(
+        g.apply_choice_checked(
             &mut s,
-            Action::Serve(Serve {
+            Choice::Serve(Serve {
                 place: p as u8,
                 slot,
                 dice: need,
@@ -525,13 +527,13 @@ fn raising_an_arrange_level_needs_4_vp_of_matching_colour_orders_and_3_yen() {
     s.coins[0] = 3;
     let drink = g.data.arrange_of_category[0];
     s.won_orders[0] = 1 << order_id(&g, "Iced Coffee"); // a Drink, 3 VP
-    assert!(!legal(&g, &s).contains(&Action::RaiseLevel(drink)));
+    assert!(!legal(&g, &s).contains(&Choice::RaiseLevel(drink)));
     s.won_orders[0] |= 1 << order_id(&g, "Blend Coffee"); // 1 VP more: 4
-    assert!(legal(&g, &s).contains(&Action::RaiseLevel(drink)));
+    assert!(legal(&g, &s).contains(&Choice::RaiseLevel(drink)));
     s.coins[0] = 2;
-    assert!(!legal(&g, &s).contains(&Action::RaiseLevel(drink)));
+    assert!(!legal(&g, &s).contains(&Choice::RaiseLevel(drink)));
     s.coins[0] = 3;
-    g.apply_checked(&mut s, Action::RaiseLevel(drink), &mut rng)
+    g.apply_choice_checked(&mut s, Choice::RaiseLevel(drink), &mut rng)
         .unwrap();
     assert_eq!((s.levels[0][usize::from(drink)], s.coins[0]), (2, 0));
     assert_eq!(
@@ -550,14 +552,14 @@ fn the_dice_limit_rises_for_4_4_6_6_yen_and_the_new_die_is_rolled() {
     s.dice[0] = faces(&[1, 1, 1, 1, 1]);
     for (price, limit) in [(4, 6), (4, 7), (6, 8), (6, 9)] {
         s.coins[0] = price - 1;
-        assert!(!legal(&g, &s).contains(&Action::RaiseLimit));
+        assert!(!legal(&g, &s).contains(&Choice::RaiseLimit));
         s.coins[0] = price;
-        g.apply_checked(&mut s, Action::RaiseLimit, &mut rng)
+        g.apply_choice_checked(&mut s, Choice::RaiseLimit, &mut rng)
             .unwrap();
         assert_eq!((s.limit[0], s.coins[0], s.dice_count(0)), (limit, 0, limit));
     }
     s.coins[0] = 50;
-    assert!(!legal(&g, &s).contains(&Action::RaiseLimit), "9 is the top");
+    assert!(!legal(&g, &s).contains(&Choice::RaiseLimit), "9 is the top");
 }
 
 #[test]
@@ -568,11 +570,11 @@ fn change_dice_rolls_moves_a_die_by_one_without_wrapping_past_1_or_6() {
     s.dice[0] = faces(&[1, 6]);
     let l = legal(&g, &s);
     // "you cannot change the die roll of a 1 by -1 or a 6 by +1"
-    assert!(l.contains(&Action::Change { face: 1, up: true }));
-    assert!(!l.contains(&Action::Change { face: 1, up: false }));
-    assert!(l.contains(&Action::Change { face: 6, up: false }));
-    assert!(!l.contains(&Action::Change { face: 6, up: true }));
-    g.apply_checked(&mut s, Action::Change { face: 1, up: true }, &mut rng)
+    assert!(l.contains(&Choice::Change { face: 1, up: true }));
+    assert!(!l.contains(&Choice::Change { face: 1, up: false }));
+    assert!(l.contains(&Choice::Change { face: 6, up: false }));
+    assert!(!l.contains(&Choice::Change { face: 6, up: true }));
+    g.apply_choice_checked(&mut s, Choice::Change { face: 1, up: true }, &mut rng)
         .unwrap();
     assert_eq!(s.dice[0], faces(&[2, 6]));
     assert_ne!(
@@ -588,23 +590,23 @@ fn change_dice_rolls_at_lv2_adjusts_twice_the_same_or_another_die() {
     let (mut s, mut rng) = seat0_turn(&g, 15);
     s.levels[0][0] = 2;
     s.dice[0] = faces(&[3]);
-    g.apply_checked(&mut s, Action::Change { face: 3, up: true }, &mut rng)
+    g.apply_choice_checked(&mut s, Choice::Change { face: 3, up: true }, &mut rng)
         .unwrap();
     assert_eq!(s.phase, Phase::Change { seat: 0, left: 1 });
     assert!(
-        legal(&g, &s).contains(&Action::Stop),
+        legal(&g, &s).contains(&Choice::Stop),
         "the second adjustment is optional"
     );
-    g.apply_checked(&mut s, Action::Change { face: 4, up: true }, &mut rng)
+    g.apply_choice_checked(&mut s, Choice::Change { face: 4, up: true }, &mut rng)
         .unwrap();
     assert_eq!(s.dice[0], faces(&[5]));
     let g = game_with(2, |p| p.arrange_partial = false);
     let (mut s, mut rng) = seat0_turn(&g, 15);
     s.levels[0][0] = 2;
     s.dice[0] = faces(&[3]);
-    g.apply_checked(&mut s, Action::Change { face: 3, up: true }, &mut rng)
+    g.apply_choice_checked(&mut s, Choice::Change { face: 3, up: true }, &mut rng)
         .unwrap();
-    assert!(!legal(&g, &s).contains(&Action::Stop));
+    assert!(!legal(&g, &s).contains(&Choice::Stop));
 }
 
 #[test]
@@ -613,7 +615,7 @@ fn reroll_dice_rerolls_twice_the_second_time_only_dice_just_rerolled() {
     let (mut s, mut rng) = seat0_turn(&g, 16);
     s.levels[0][1] = 1;
     s.dice[0] = faces(&[1, 2, 6]);
-    g.apply_checked(&mut s, Action::Reroll(faces(&[1, 2])), &mut rng)
+    g.apply_choice_checked(&mut s, Choice::Reroll(faces(&[1, 2])), &mut rng)
         .unwrap();
     let Phase::Reroll { left, just, .. } = s.phase else {
         panic!("a second reroll follows: {:?}", s.phase)
@@ -621,16 +623,16 @@ fn reroll_dice_rerolls_twice_the_second_time_only_dice_just_rerolled() {
     assert_eq!((left, just.iter().sum::<u8>()), (1, 2));
     // Every offered reroll is a subset of the two dice just rerolled; the 6 is never offered.
     for a in legal(&g, &s) {
-        if let Action::Reroll(d) = a {
+        if let Choice::Reroll(d) = a {
             assert!((0..6).all(|f| d[f] <= just[f]), "{d:?} not within {just:?}");
         }
     }
     let total_before = s.dice_count(0);
     let sub = legal(&g, &s)
         .into_iter()
-        .find(|a| matches!(a, Action::Reroll(_)))
+        .find(|a| matches!(a, Choice::Reroll(_)))
         .unwrap();
-    g.apply_checked(&mut s, sub, &mut rng).unwrap();
+    g.apply_choice_checked(&mut s, sub, &mut rng).unwrap();
     assert_eq!(s.dice_count(0), total_before);
     assert!(
         matches!(s.phase, Phase::Turn { seat: 1 }),
@@ -645,9 +647,9 @@ fn reroll_dice_rerolls_twice_the_second_time_only_dice_just_rerolled() {
     while let Phase::Turn { seat: 0 } | Phase::Reroll { seat: 0, .. } = s.phase {
         let a = legal(&g, &s)
             .into_iter()
-            .find(|a| matches!(a, Action::Reroll(_)))
+            .find(|a| matches!(a, Choice::Reroll(_)))
             .unwrap();
-        g.apply_checked(&mut s, a, &mut rng).unwrap();
+        g.apply_choice_checked(&mut s, a, &mut rng).unwrap();
         rerolls += 1;
     }
     assert_eq!(rerolls, 4);
@@ -661,13 +663,13 @@ fn add_dice_adds_up_to_3_or_to_the_limit_at_lv2_never_past_the_limit() {
     s.dice[0] = faces(&[2]);
     s.levels[0][2] = 1;
     let adds: Vec<u8> = counts(&g, &s, |a| match a {
-        Action::Add(k) => Some(k),
+        Choice::Add(k) => Some(k),
         _ => None,
     });
     assert_eq!(adds, [1, 2, 3]);
     s.levels[0][2] = 2;
     let adds: Vec<u8> = counts(&g, &s, |a| match a {
-        Action::Add(k) => Some(k),
+        Choice::Add(k) => Some(k),
         _ => None,
     });
     assert_eq!(adds.last(), Some(&8), "to the limit");
@@ -675,11 +677,12 @@ fn add_dice_adds_up_to_3_or_to_the_limit_at_lv2_never_past_the_limit() {
     s.dice[0] = faces(&[2, 2, 2, 2]);
     s.levels[0][2] = 1;
     let adds: Vec<u8> = counts(&g, &s, |a| match a {
-        Action::Add(k) => Some(k),
+        Choice::Add(k) => Some(k),
         _ => None,
     });
     assert_eq!(adds, [1], "\"you can only add 1 die\"");
-    g.apply_checked(&mut s, Action::Add(1), &mut rng).unwrap();
+    g.apply_choice_checked(&mut s, Choice::Add(1), &mut rng)
+        .unwrap();
     assert_eq!(s.dice_count(0), 5);
 }
 
@@ -692,11 +695,11 @@ fn wash_dishes_spends_ones_for_1_3_5_7_yen() {
         s.coins[0] = 0;
         s.dice[0] = faces(&[1, 1, 1, 1, 4]);
         let washes: Vec<u8> = counts(&g, &s, |a| match a {
-            Action::Wash(k) => Some(k),
+            Choice::Wash(k) => Some(k),
             _ => None,
         });
         assert_eq!(washes, [0, 1, 2, 3], "at most three 1s");
-        g.apply_checked(&mut s, Action::Wash(ones), &mut rng)
+        g.apply_choice_checked(&mut s, Choice::Wash(ones), &mut rng)
             .unwrap();
         assert_eq!(s.coins[0], coins);
         assert_eq!(s.dice[0][0], 4 - ones);
@@ -713,7 +716,7 @@ fn end_round_now(g: &GinzaRetroCafe, s: &mut State, rng: &mut GameRng) {
     s.parked[0] += s.tokens[0] - 1;
     s.tokens[0] = 1;
     s.phase = Phase::Turn { seat: 0 };
-    g.apply_checked(s, Action::Wash(0), rng).unwrap();
+    g.apply_choice_checked(s, Choice::Wash(0), rng).unwrap();
 }
 
 #[test]
@@ -826,9 +829,9 @@ fn the_game_ends_as_soon_as_no_customer_is_left() {
         }
     }
     s.dice[0] = faces(&[6, 6]);
-    g.apply_checked(
+    g.apply_choice_checked(
         &mut s,
-        Action::Serve(Serve {
+        Choice::Serve(Serve {
             place: keep as u8,
             slot: 0,
             dice: faces(&[6, 6]),
@@ -919,7 +922,8 @@ fn the_finite_bank_pays_what_it_holds() {
         s.card[0] = CardId::new(0);
         s.coins = [0, 69, 0, 0];
         s.dice[0] = faces(&[1, 1, 1]);
-        g.apply_checked(&mut s, Action::Wash(3), &mut rng).unwrap();
+        g.apply_choice_checked(&mut s, Choice::Wash(3), &mut rng)
+            .unwrap();
         assert_eq!(s.coins[0], paid, "finite bank {finite}");
     }
 }
@@ -930,9 +934,10 @@ fn without_stacked_tokens_a_spot_takes_one_token_a_round_and_no_turn_dead_ends()
     let (mut s, mut rng) = seat0_turn(&g, 28);
     s.dice[0] = faces(&[2, 3]);
     s.tokens[0] = 4;
-    g.apply_checked(&mut s, Action::Wash(0), &mut rng).unwrap();
+    g.apply_choice_checked(&mut s, Choice::Wash(0), &mut rng)
+        .unwrap();
     s.phase = Phase::Turn { seat: 0 };
-    assert!(!legal(&g, &s).iter().any(|a| matches!(a, Action::Wash(_))));
+    assert!(!legal(&g, &s).iter().any(|a| matches!(a, Choice::Wash(_))));
     // With every spot taken and nothing to serve, the token is set aside.
     s.parked_on[0] = 0b1111;
     for p in &mut s.places {
@@ -944,5 +949,5 @@ fn without_stacked_tokens_a_spot_takes_one_token_a_round_and_no_turn_dead_ends()
             }
         });
     }
-    assert_eq!(legal(&g, &s), [Action::Stop]);
+    assert_eq!(legal(&g, &s), [Choice::Stop]);
 }

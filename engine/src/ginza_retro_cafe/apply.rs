@@ -1,16 +1,20 @@
 //! Applying an action.
 
-use super::action::{faces_text, Action, Serve};
-use super::moves::{ASIDE_SPOT, WASH_SPOT};
-use super::state::{CardId, Phase, Place, SeatId, State};
+use super::action::{faces_text, Choice, Serve};
+use super::choices::{ASIDE_SPOT, WASH_SPOT};
+use super::state::{CardId, Phase, Picking, Place, SeatId, State};
 use super::{roll, GinzaRetroCafe};
 use rand::Rng;
 
 impl GinzaRetroCafe {
-    pub(crate) fn play<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {
+    /// Applies a complete choice at once, as the rulebook states it (the definition twin of
+    /// taking its steps, [`GinzaRetroCafe::step_toward`]); what was begun of it is dropped.
+    /// The choice must be one of [`GinzaRetroCafe::choices`].
+    pub fn play_choice<R: Rng + ?Sized>(&self, s: &mut State, a: Choice, rng: &mut R) {
         let n = self.players;
+        s.picking = Picking::Nothing;
         match (s.phase, a) {
-            (Phase::ChoosePlayerCard { seat }, Action::ChooseCard(k)) => {
+            (Phase::ChoosePlayerCard { seat }, Choice::ChooseCard(k)) => {
                 let i = usize::from(seat);
                 s.card[i] = s.card_dealt[i][usize::from(k)];
                 s.turns = s.turns.saturating_add(1);
@@ -20,7 +24,7 @@ impl GinzaRetroCafe {
                     self.after_cards(s, rng);
                 }
             }
-            (Phase::Draft { seat, second }, Action::Draft(k)) => {
+            (Phase::Draft { seat, second }, Choice::Draft(k)) => {
                 let i = usize::from(seat);
                 let c = s.bonus_offer[i][usize::from(k)];
                 s.bonus_offer[i][usize::from(k)] = CardId::NONE;
@@ -50,12 +54,12 @@ impl GinzaRetroCafe {
                     self.after_draft(s, rng);
                 }
             }
-            (Phase::Turn { seat }, Action::RaiseLevel(k)) => {
+            (Phase::Turn { seat }, Choice::RaiseLevel(k)) => {
                 let i = usize::from(seat);
                 s.coins[i] -= u16::from(self.arrange_price(s, i));
                 s.levels[i][usize::from(k)] = 2;
             }
-            (Phase::Turn { seat }, Action::RaiseLimit) => {
+            (Phase::Turn { seat }, Choice::RaiseLimit) => {
                 let i = usize::from(seat);
                 let price =
                     self.limit_prices[usize::from(s.limit[i] - self.data.rulebook.start_dice)];
@@ -63,11 +67,11 @@ impl GinzaRetroCafe {
                 s.limit[i] += 1;
                 s.dice[i][usize::from(roll(rng)) - 1] += 1;
             }
-            (Phase::Turn { seat }, Action::Serve(sv)) => {
+            (Phase::Turn { seat }, Choice::Serve(sv)) => {
                 self.serve(s, usize::from(seat), sv, rng);
                 self.end_turn(s, seat, rng);
             }
-            (Phase::Turn { seat }, Action::Change { face, up }) => {
+            (Phase::Turn { seat }, Choice::Change { face, up }) => {
                 self.park(s, usize::from(seat), 0);
                 change(s, usize::from(seat), face, up);
                 let steps = self.data.rulebook.change_steps
@@ -83,7 +87,7 @@ impl GinzaRetroCafe {
                     rng,
                 );
             }
-            (Phase::Change { seat, left }, Action::Change { face, up }) => {
+            (Phase::Change { seat, left }, Choice::Change { face, up }) => {
                 change(s, usize::from(seat), face, up);
                 self.continue_or_end(
                     s,
@@ -96,7 +100,7 @@ impl GinzaRetroCafe {
                     rng,
                 );
             }
-            (Phase::Turn { seat }, Action::Reroll(d)) => {
+            (Phase::Turn { seat }, Choice::Reroll(d)) => {
                 self.park(s, usize::from(seat), 1);
                 let just = reroll(s, usize::from(seat), &d, rng);
                 let times =
@@ -113,7 +117,7 @@ impl GinzaRetroCafe {
                     rng,
                 );
             }
-            (Phase::Reroll { seat, left, .. }, Action::Reroll(d)) => {
+            (Phase::Reroll { seat, left, .. }, Choice::Reroll(d)) => {
                 let just = reroll(s, usize::from(seat), &d, rng);
                 self.continue_or_end(
                     s,
@@ -127,7 +131,7 @@ impl GinzaRetroCafe {
                     rng,
                 );
             }
-            (Phase::Turn { seat }, Action::Add(k)) => {
+            (Phase::Turn { seat }, Choice::Add(k)) => {
                 let i = usize::from(seat);
                 self.park(s, i, 2);
                 for _ in 0..k {
@@ -135,7 +139,7 @@ impl GinzaRetroCafe {
                 }
                 self.end_turn(s, seat, rng);
             }
-            (Phase::Turn { seat }, Action::Wash(k)) => {
+            (Phase::Turn { seat }, Choice::Wash(k)) => {
                 let i = usize::from(seat);
                 self.park(s, i, WASH_SPOT);
                 s.dice[i][0] -= k;
@@ -144,12 +148,12 @@ impl GinzaRetroCafe {
                 self.pay_out(s, i, gain);
                 self.end_turn(s, seat, rng);
             }
-            (Phase::Turn { seat }, Action::Stop) => {
+            (Phase::Turn { seat }, Choice::Stop) => {
                 // No legal action (stacked tokens off): the token is set aside for the round.
                 self.park(s, usize::from(seat), ASIDE_SPOT);
                 self.end_turn(s, seat, rng);
             }
-            (Phase::Change { seat, .. } | Phase::Reroll { seat, .. }, Action::Stop) => {
+            (Phase::Change { seat, .. } | Phase::Reroll { seat, .. }, Choice::Stop) => {
                 self.end_turn(s, seat, rng);
             }
             (phase, a) => debug_assert!(false, "{a:?} does not fit {phase:?}"),
@@ -249,18 +253,19 @@ impl GinzaRetroCafe {
         }
     }
 
-    /// A name for any action, legal or not (an illegal one is named in an error message).
-    pub(crate) fn name_action(&self, s: &State, a: Action) -> String {
+    /// A name for any complete choice, legal or not (an illegal one is named in an error
+    /// message).
+    pub fn name_choice(&self, s: &State, a: Choice) -> String {
         let seat = s.seat().map(usize::from).unwrap_or(0).min(3);
         match a {
-            Action::ChooseCard(k) => {
+            Choice::ChooseCard(k) => {
                 let c = s.card_dealt[seat]
                     .get(usize::from(k))
                     .copied()
                     .unwrap_or(CardId::NONE);
                 format!("keep player card {}", self.player_card_name(c))
             }
-            Action::Draft(k) => {
+            Choice::Draft(k) => {
                 let c = s.bonus_offer[seat].get(usize::from(k)).copied();
                 match c
                     .and_then(CardId::index)
@@ -270,9 +275,9 @@ impl GinzaRetroCafe {
                     None => format!("keep bonus card {k}"),
                 }
             }
-            Action::RaiseLevel(k) => format!("raise {} to Lv.2", arrange_name(k)),
-            Action::RaiseLimit => "raise the dice limit".into(),
-            Action::Serve(sv) => {
+            Choice::RaiseLevel(k) => format!("raise {} to Lv.2", arrange_name(k)),
+            Choice::RaiseLimit => "raise the dice limit".into(),
+            Choice::Serve(sv) => {
                 let o = s
                     .places
                     .get(usize::from(sv.place))
@@ -291,7 +296,7 @@ impl GinzaRetroCafe {
                 }
                 t
             }
-            Action::Change { face, up } => {
+            Choice::Change { face, up } => {
                 let to = if up {
                     face.saturating_add(1)
                 } else {
@@ -299,10 +304,10 @@ impl GinzaRetroCafe {
                 };
                 format!("change a {face} to {to}")
             }
-            Action::Reroll(d) => format!("reroll {}", faces_text(&d)),
-            Action::Add(k) => format!("add {k} dice"),
-            Action::Wash(k) => format!("wash dishes with {k} ones"),
-            Action::Stop => "stop".into(),
+            Choice::Reroll(d) => format!("reroll {}", faces_text(&d)),
+            Choice::Add(k) => format!("add {k} dice"),
+            Choice::Wash(k) => format!("wash dishes with {k} ones"),
+            Choice::Stop => "stop".into(),
         }
     }
 

@@ -2,69 +2,21 @@
 //! value per card of the data file, so the lengths follow its counts (`shifu encoding --game
 //! ginza-retro-cafe` prints them).
 //!
-//! Actions that name dice (a serve, a reroll) carry a count per face; the index ranks that
-//! multiset among all of at most [`MAX_DICE`] dice (5,005 of them), so a serve takes
-//! place × order × dice × (own dice only, a common die of face 1..6, or the Drink bonus)
-//! indices: about 360,000 in all, most never legal.
+//! Actions are the steps ([`Action`]): a serve names its order (place × slot), then its dice
+//! one die at a time (a face each), then its help (own dice only, a common die of face 1..6,
+//! or the Drink bonus); a reroll names its dice one at a time, then "roll". The choice begun
+//! is observed as `picking`, `picking_order` and `picked`.
 
-use super::action::{Action, Serve};
+use super::action::{Action, Help};
 use super::data::{MAX_CUSTOMERS, MAX_DICE, PERIODS};
-use super::state::{Phase, MAX_PLAYERS, PLACES};
+use super::state::{Phase, Picking, MAX_PLAYERS, PLACES};
 use super::{GinzaRetroCafe, Observation};
 use crate::encode::{Blocks, Bound, Encoder, Encoding};
 
-/// Multisets of at most [`MAX_DICE`] dice over 6 faces: C(MAX_DICE + 6, 6).
-const DICE_SETS: usize = binomial(MAX_DICE as usize + 6, 6);
 /// Ways to complete a serve: own dice only, a common die of face 1..6, the Drink bonus.
 const HELPS: usize = 8;
 /// Customer cards: `period * 16 + index`.
 const CUSTOMER_CARDS: usize = PERIODS * MAX_CUSTOMERS;
-
-const fn binomial(n: usize, k: usize) -> usize {
-    let mut r = 1;
-    let mut i = 0;
-    while i < k {
-        r = r * (n - i) / (i + 1);
-        i += 1;
-    }
-    r
-}
-
-/// Multisets of at most `m` dice over `k` faces.
-const fn sets(m: usize, k: usize) -> usize {
-    binomial(m + k, k)
-}
-
-/// The rank of a count-per-face `d` (at most [`MAX_DICE`] dice) in lexicographic order.
-fn dice_rank(d: &[u8; 6]) -> usize {
-    let mut left = MAX_DICE as usize;
-    let mut rank = 0;
-    for (i, &x) in d.iter().enumerate() {
-        let rest = 5 - i;
-        for v in 0..usize::from(x).min(left) {
-            rank += sets(left - v, rest);
-        }
-        left -= usize::from(x).min(left);
-    }
-    rank
-}
-
-/// The count-per-face with rank `r` (inverse of [`dice_rank`]).
-fn dice_of(mut r: usize) -> [u8; 6] {
-    let mut d = [0u8; 6];
-    let mut left = MAX_DICE as usize;
-    for (i, x) in d.iter_mut().enumerate() {
-        let rest = 5 - i;
-        let mut v = 0;
-        while v <= left && r >= sets(left - v, rest) {
-            r -= sets(left - v, rest);
-            v += 1;
-        }
-        *x = v as u8;
-        left -= v;
-    }
-    d
-}
 
 impl GinzaRetroCafe {
     fn counts(&self) -> (usize, usize, usize) {
@@ -76,15 +28,18 @@ impl GinzaRetroCafe {
     }
 
     /// The action blocks, in [`Action`] order.
-    fn blocks() -> Blocks<10> {
+    fn blocks() -> Blocks<13> {
         Blocks::new([
             2,
             3,
             3,
             1,
-            PLACES * 3 * DICE_SETS * HELPS,
+            PLACES * 3,
+            6,
+            HELPS,
             12,
-            DICE_SETS,
+            6,
+            1,
             MAX_DICE as usize + 1,
             MAX_DICE as usize + 1,
             1,
@@ -238,6 +193,32 @@ impl Encoding for GinzaRetroCafe {
             1.0 / 9.0,
             0.0..=255.0,
         );
+        let (picking, order) = match s.picking {
+            Picking::Nothing => (0, None),
+            Picking::Serve { place, slot, .. } => {
+                (1, Some(usize::from(place) * 3 + usize::from(slot)))
+            }
+            Picking::Reroll { .. } => (2, None),
+        };
+        e.one_hot(
+            "picking",
+            "the choice begun step by step: none, a serve, a reroll",
+            Some(picking),
+            3,
+        );
+        e.one_hot(
+            "picking_order",
+            "the order being served (place * 3 + slot)",
+            order,
+            PLACES * 3,
+        );
+        e.values(
+            "picked",
+            "dice taken into the serve or picked to reroll so far, by face / 9",
+            &s.picking.dice().map(f32::from),
+            1.0 / 9.0,
+            0.0..=255.0,
+        );
         e.scalar(
             "round",
             "the round / 10",
@@ -351,16 +332,22 @@ impl Encoding for GinzaRetroCafe {
             Action::Draft(k) => b.at(1, u(k)),
             Action::RaiseLevel(k) => b.at(2, u(k)),
             Action::RaiseLimit => b.at(3, 0),
-            Action::Serve(x) => {
-                let help = if x.bonus { 7 } else { u(x.common).min(6) };
-                let at = (u(x.place) * 3 + u(x.slot)) * DICE_SETS + dice_rank(&x.dice);
-                b.at(4, at * HELPS + help)
-            }
-            Action::Change { face, up } => b.at(5, (u(face) - 1) * 2 + usize::from(up)),
-            Action::Reroll(d) => b.at(6, dice_rank(&d)),
-            Action::Add(k) => b.at(7, u(k)),
-            Action::Wash(k) => b.at(8, u(k)),
-            Action::Stop => b.at(9, 0),
+            Action::Serve { place, slot } => b.at(4, u(place) * 3 + u(slot)),
+            Action::ServeDie(face) => b.at(5, u(face) - 1),
+            Action::ServeWith(h) => b.at(
+                6,
+                match h {
+                    Help::Own => 0,
+                    Help::Common(c) => u(c),
+                    Help::Bonus => 7,
+                },
+            ),
+            Action::Change { face, up } => b.at(7, (u(face) - 1) * 2 + usize::from(up)),
+            Action::RerollDie(face) => b.at(8, u(face) - 1),
+            Action::Roll => b.at(9, 0),
+            Action::Add(k) => b.at(10, u(k)),
+            Action::Wash(k) => b.at(11, u(k)),
+            Action::Stop => b.at(12, 0),
         }
     }
 
@@ -372,46 +359,25 @@ impl Encoding for GinzaRetroCafe {
             1 => Action::Draft(b(k)),
             2 => Action::RaiseLevel(b(k)),
             3 => Action::RaiseLimit,
-            4 => {
-                let help = k % HELPS;
-                let at = k / HELPS;
-                let place_slot = at / DICE_SETS;
-                Action::Serve(Serve {
-                    place: b(place_slot / 3),
-                    slot: b(place_slot % 3),
-                    dice: dice_of(at % DICE_SETS),
-                    common: if help == 7 { 0 } else { b(help) },
-                    bonus: help == 7,
-                })
-            }
-            5 => Action::Change {
+            4 => Action::Serve {
+                place: b(k / 3),
+                slot: b(k % 3),
+            },
+            5 => Action::ServeDie(b(k) + 1),
+            6 => Action::ServeWith(match k {
+                0 => Help::Own,
+                7 => Help::Bonus,
+                c => Help::Common(b(c)),
+            }),
+            7 => Action::Change {
                 face: b(k / 2) + 1,
                 up: k % 2 == 1,
             },
-            6 => Action::Reroll(dice_of(k)),
-            7 => Action::Add(b(k)),
-            8 => Action::Wash(b(k)),
+            8 => Action::RerollDie(b(k) + 1),
+            9 => Action::Roll,
+            10 => Action::Add(b(k)),
+            11 => Action::Wash(b(k)),
             _ => Action::Stop,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dice_ranks_are_a_bijection_onto_every_multiset() {
-        assert_eq!(DICE_SETS, 5005);
-        let mut seen = vec![false; DICE_SETS];
-        for r in 0..DICE_SETS {
-            let d = dice_of(r);
-            assert!(d.iter().map(|&x| usize::from(x)).sum::<usize>() <= MAX_DICE as usize);
-            assert_eq!(dice_rank(&d), r);
-            seen[r] = true;
-        }
-        assert!(seen.iter().all(|&x| x));
-        assert_eq!(dice_rank(&[0; 6]), 0);
-        assert_eq!(dice_rank(&[0, 0, 0, 0, 0, 9]), 9);
     }
 }

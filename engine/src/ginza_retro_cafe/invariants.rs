@@ -2,8 +2,9 @@
 //! cards, player cards and bonus cards. Used by the tests after every action, and by the state
 //! load check (so a state that passes cannot make the rules index out of range).
 
+use super::data::Condition;
 use super::data::MAX_DICE;
-use super::state::{CardId, Phase, State, MAX_PLAYERS};
+use super::state::{CardId, Phase, Picking, State, MAX_PLAYERS};
 use super::GinzaRetroCafe;
 
 impl GinzaRetroCafe {
@@ -14,6 +15,7 @@ impl GinzaRetroCafe {
             return Err(format!("players: {} in a {n}-player game", s.players));
         }
         self.check_phase(s)?;
+        self.check_picking(s)?;
         self.check_player_cards(s)?;
         self.check_bonus_cards(s)?;
         let set_up = s.round > 0 || s.is_over();
@@ -199,6 +201,42 @@ impl GinzaRetroCafe {
                 }
             }
             _ => Ok(()),
+        }
+    }
+
+    /// A choice begun step by step: a serve on a turn, of an order with no token, with dice the
+    /// seat has (none for a Dish); a reroll on a turn or after one, of dice the seat has (just
+    /// rerolled, after one), at least one.
+    fn check_picking(&self, s: &State) -> Result<(), String> {
+        let taken = s.picking.dice();
+        let fits = |pool: &[u8; 6]| taken.iter().zip(pool).all(|(t, p)| t <= p);
+        let ok = match (s.picking, s.phase) {
+            (Picking::Nothing, _) => true,
+            (Picking::Serve { place, slot, .. }, Phase::Turn { seat }) => {
+                let free = s
+                    .places
+                    .get(usize::from(place))
+                    .and_then(|pl| pl.tokens.get(usize::from(slot)))
+                    .is_some_and(|t| t.is_none());
+                match self.order_at(s, place, slot) {
+                    Some(Condition::Faces(_)) => free && taken == [0; 6],
+                    Some(Condition::SumAtLeast(_)) => free && fits(&s.dice[usize::from(seat)]),
+                    None => false,
+                }
+            }
+            (Picking::Reroll { .. }, Phase::Turn { seat }) => {
+                taken != [0; 6] && fits(&s.dice[usize::from(seat)])
+            }
+            (Picking::Reroll { .. }, Phase::Reroll { just, .. }) => taken != [0; 6] && fits(&just),
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "picking: {:?} cannot be begun in {:?}",
+                s.picking, s.phase
+            ))
         }
     }
 

@@ -6,10 +6,13 @@
 //!   bonus cards);
 //! - [`params`]: parameters and the named rule options;
 //! - [`state`]: the position;
-//! - [`action`]: the actions;
+//! - [`action`]: the complete choices and the steps they are taken in (the game's actions);
 //! - `setup.rs`: set-up (player cards, the bonus draft, customers), arrivals, the end of a round;
-//! - `moves.rs`: the legal actions;
-//! - `apply.rs`: applying an action;
+//! - `choices.rs`: the complete choices as the rulebook states them (A-2 Ability Upgrade, A-3
+//!   Perform an action, the set-up choices);
+//! - `moves.rs`: the legal steps, each listed only when a complete choice follows it;
+//! - `steps.rs`: applying a step, and between steps and complete choices;
+//! - `apply.rs`: applying a complete choice;
 //! - `scoring.rs`: order, bonus and coin points;
 //! - `hidden.rs`: what a seat sees, and determinization;
 //! - `invariants.rs`: conservation checks used by the tests;
@@ -38,6 +41,7 @@ pub mod params;
 pub mod state;
 
 mod apply;
+mod choices;
 mod hidden;
 mod invariants;
 mod mechanics;
@@ -46,13 +50,14 @@ mod present;
 pub use present::GinzaStats;
 mod scoring;
 mod setup;
+mod steps;
 mod validate;
 
-pub use action::{Action, Serve};
+pub use action::{Action, Choice, Help, Serve};
 pub use data::GinzaData;
 pub use hidden::Observation;
 pub use params::Params;
-pub use state::{CardId, Phase, Place, SeatId, State, MAX_PLAYERS};
+pub use state::{CardId, Phase, Picking, Place, SeatId, State, MAX_PLAYERS};
 
 use crate::data_file::DataFile;
 use crate::error::EngineError;
@@ -338,6 +343,11 @@ impl Game for GinzaRetroCafe {
 
     fn action_name(&self, s: &State, a: Action) -> String {
         self.name_action(s, a)
+    }
+
+    /// While a serve or a reroll is taken step by step ([`State::picking`]).
+    fn mid_decision(&self, s: &State) -> bool {
+        s.picking != Picking::Nothing
     }
 }
 

@@ -1,53 +1,46 @@
-//! The legal actions.
+//! The legal steps ([`Action`]): every complete choice ([`Choice`], listed in `choices.rs`) taken
+//! as small steps. A serve: its order, then (a Drink) the dice one by one, lowest face first,
+//! then how it is completed ([`Help`]); a reroll: the dice one by one, lowest face first, then
+//! "roll". A step is listed only when some complete choice follows it, so no step leads to a
+//! dead end; the others are listed as the choices are.
+//!
+//! Which totals of the seat's own dice a Drink accepts with each help is a set of totals, a bit
+//! each in a word (the dice total 54 at most); which totals the dice left can add is another,
+//! built by shifts. A die is offered when the two meet.
 
-use super::action::{Action, Serve};
-use super::data::{Ability, Condition};
+use super::action::{Action, Choice, Help};
+use super::choices::push_dishes;
+use super::data::Condition;
 use super::params::DrinkDice;
-use super::state::{Phase, State};
+use super::state::{Phase, Picking, State};
 use super::GinzaRetroCafe;
-use crate::bytes::HIGH_BITS;
 use crate::listing::{Listing, Sink};
-
-/// Where a token is parked, as a bit number of [`State::parked_on`]: the Arrange cards are 0..3,
-/// then the Dishwashing area, then "set aside" (a token with no legal action).
-pub(crate) const WASH_SPOT: u8 = 3;
-/// A token set aside (only with `stacked_tokens` off, when no action is legal).
-pub(crate) const ASIDE_SPOT: u8 = 4;
 
 impl Listing for GinzaRetroCafe {
     type State = State;
     type Action = Action;
 
     fn list<S: Sink<Action>>(&self, s: &State, out: &mut S) {
+        let Some(seat) = s.seat().map(usize::from) else {
+            return;
+        };
+        match s.picking {
+            Picking::Nothing => {}
+            Picking::Serve { place, slot, dice } => {
+                return self.push_serve_steps(s, seat, place, slot, &dice, out);
+            }
+            Picking::Reroll { dice } => return push_reroll_steps(&reroll_pool(s), &dice, out),
+        }
         match s.phase {
-            Phase::Over => {}
-            Phase::ChoosePlayerCard { seat } => {
-                for k in 0..2u8 {
-                    if s.card_dealt[usize::from(seat)][usize::from(k)].is_some() {
-                        out.push(Action::ChooseCard(k));
-                    }
-                }
-            }
-            Phase::Draft { seat, .. } => {
-                for (k, c) in s.bonus_offer[usize::from(seat)].iter().enumerate() {
-                    if c.is_some() {
-                        out.push(Action::Draft(k as u8));
-                    }
-                }
-            }
-            Phase::Turn { seat } => self.legal_turn(s, usize::from(seat), out),
-            Phase::Change { seat, .. } => {
-                self.push_changes(s, usize::from(seat), out);
-                if self.params.arrange_partial {
-                    out.push(Action::Stop);
-                }
-            }
+            Phase::Turn { .. } => self.legal_steps_turn(s, seat, out),
             Phase::Reroll { just, .. } => {
-                push_rerolls(&just, out);
+                push_reroll_steps(&just, &[0; 6], out);
                 if self.params.arrange_partial {
                     out.push(Action::Stop);
                 }
             }
+            // The other phases' choices are one step each.
+            _ => self.list_choices(s, &mut OneStep(out)),
         }
     }
 }
@@ -58,158 +51,57 @@ impl GinzaRetroCafe {
         self.list(s, out);
     }
 
-    /// Coins a seat pays to raise an Arrange level.
-    pub(crate) fn arrange_price(&self, s: &State, seat: usize) -> u8 {
-        self.ability(s, seat, |a| match a {
-            Ability::ArrangePrice(n) => Some(n),
-            _ => None,
-        })
-        .unwrap_or(self.data.rulebook.arrange_upgrade_price)
-    }
-
-    /// Coins a seat pays for a common die.
-    pub(crate) fn common_price(&self, s: &State, seat: usize) -> u8 {
-        self.ability(s, seat, |a| match a {
-            Ability::CommonDiePrice(n) => Some(n),
-            _ => None,
-        })
-        .unwrap_or(self.data.rulebook.common_die_price)
-    }
-
-    /// A seat's once-a-round Drink bonus, if its player card has one.
-    pub(crate) fn drink_bonus(&self, s: &State, seat: usize) -> Option<u8> {
-        self.ability(s, seat, |a| match a {
-            Ability::DrinkBonus(n) => Some(n),
-            _ => None,
-        })
-    }
-
-    fn ability(&self, s: &State, seat: usize, f: impl Fn(Ability) -> Option<u8>) -> Option<u8> {
-        let c = s.card[seat].index()?;
-        self.data.players[c].act.iter().find_map(|&a| f(a))
-    }
-
-    /// VP of a seat's order cards whose category's colour matches an Arrange card.
-    pub fn arrange_vp(&self, s: &State, seat: usize, arrange: u8) -> u32 {
-        let mut vp = 0;
-        let mut m = s.won_orders[seat];
-        while m != 0 {
-            let o = &self.data.orders[m.trailing_zeros() as usize];
-            m &= m - 1;
-            if self.data.arrange_of_category[usize::from(o.category)] == arrange {
-                vp += u32::from(o.vp);
-            }
-        }
-        vp
-    }
-
-    /// The upgrades a seat can pay for: each Arrange card at Lv.1 whose colour's orders give
-    /// enough VP, then the dice limit.
-    fn push_raises(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
-        let rb = &self.data.rulebook;
-        let coins = s.coins[seat];
-        // The price first: the VP walk over the seat's orders only when it can pay.
-        if coins >= u16::from(self.arrange_price(s, seat)) {
-            for k in 0..3u8 {
-                if s.levels[seat][usize::from(k)] == 1
-                    && self.arrange_vp(s, seat, k) >= u32::from(rb.arrange_upgrade_vp)
-                {
-                    out.push(Action::RaiseLevel(k));
-                }
-            }
-        }
-        let limit = s.limit[seat];
-        if limit < self.top_limit() {
-            let price = self.limit_prices[usize::from(limit - rb.start_dice)];
-            if coins >= u16::from(price) {
-                out.push(Action::RaiseLimit);
-            }
-        }
-    }
-
-    /// Whether a seat may put a token on this spot (an Arrange card 0..3, or 3 Dishwashing).
-    fn spot_free(&self, s: &State, seat: usize, spot: u8) -> bool {
-        self.params.stacked_tokens || s.parked_on[seat] & (1 << spot) == 0
-    }
-
-    fn legal_turn(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
-        let rb = &self.data.rulebook;
-        let limit = s.limit[seat];
-        out.part(|out| self.push_raises(s, seat, out));
-        out.part(|out| self.push_serves(s, seat, out));
+    fn legal_steps_turn(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
+        self.push_raises(s, seat, &mut OneStep(out));
+        self.push_serve_openings(s, seat, out);
         let count = s.dice_count(seat);
         if count > 0 && self.spot_free(s, seat, 0) {
-            out.part(|out| self.push_changes(s, seat, out));
+            self.push_changes(s, seat, &mut OneStep(out));
         }
         if count > 0 && self.spot_free(s, seat, 1) {
-            push_rerolls(&s.dice[seat], out);
+            push_reroll_steps(&s.dice[seat], &[0; 6], out);
         }
-        if count < limit && self.spot_free(s, seat, 2) {
-            let lv = usize::from(s.levels[seat][2]) - 1;
-            let most = rb.add_dice[lv].min(limit - count);
-            let least = if self.params.arrange_partial { 1 } else { most };
-            let mut k = least;
-            out.extend(
-                usize::from(most + 1 - least),
-                || {
-                    k += 1;
-                    Action::Add(k - 1)
-                },
-                |i| Action::Add(least + i as u8),
-            );
-        }
-        if self.spot_free(s, seat, WASH_SPOT) {
-            let table = &self.data.players[s.player_card(seat)].dishwashing;
-            let most = (s.dice[seat][0] as usize).min(table.len() - 1);
-            let mut k = 0u8;
-            out.extend(
-                most + 1,
-                || {
-                    k += 1;
-                    Action::Wash(k - 1)
-                },
-                |i| Action::Wash(i as u8),
-            );
-        }
+        self.push_add_and_wash(s, seat, &mut OneStep(out));
         if out.listed() == 0 {
             // Only with `stacked_tokens` off: every spot is taken and no dish can be served.
             out.push(Action::Stop);
         }
     }
 
-    fn push_changes(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
-        for f in 0..6u8 {
-            if s.dice[seat][usize::from(f)] == 0 {
-                continue;
-            }
-            // "you cannot change the die roll of a 1 by -1 or a 6 by +1"
-            if f > 0 {
-                out.push(Action::Change {
-                    face: f + 1,
-                    up: false,
-                });
-            }
-            if f < 5 {
-                out.push(Action::Change {
-                    face: f + 1,
-                    up: true,
-                });
-            }
-        }
+    /// The order at a place and slot, if there is one.
+    pub(crate) fn order_at(&self, s: &State, place: u8, slot: u8) -> Option<Condition> {
+        let o = s
+            .places
+            .get(usize::from(place))?
+            .orders
+            .get(usize::from(slot))?
+            .index()?;
+        Some(self.data.orders.get(o)?.serve)
     }
 
-    fn push_serves(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
+    /// What a seat may add to its dice in a serve.
+    fn extras(&self, s: &State, seat: usize) -> Extras {
         let common_ok = s.coins[seat] >= u16::from(self.common_price(s, seat));
-        let bonus = self
-            .drink_bonus(s, seat)
-            .filter(|_| s.bonus_used & (1 << seat) == 0);
-        let dice = &s.dice[seat];
-        // The faces of the common dice a seat may take: the top bit of the face's byte.
         let commons = if common_ok {
-            (0..6).fold(0u64, |m, f| m | u64::from(s.common[f] > 0) << (8 * f + 7))
+            (0..6).fold(0u8, |m, f| m | u8::from(s.common[f] > 0) << f)
         } else {
             0
         };
+        Extras {
+            commons,
+            bonus: self
+                .drink_bonus(s, seat)
+                .filter(|_| s.bonus_used & (1 << seat) == 0),
+            minimal: self.params.drink_dice == DrinkDice::Minimal,
+        }
+    }
+
+    /// The first steps of the serves a seat can make: each order with at least one serve.
+    fn push_serve_openings(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
+        let extras = self.extras(s, seat);
+        let dice = &s.dice[seat];
+        // The totals some of the dice make (computed at the first Drink).
+        let mut totals = None;
         for (p, pl) in s.places.iter().enumerate() {
             if !pl.occupied() {
                 continue;
@@ -221,332 +113,349 @@ impl GinzaRetroCafe {
                 if pl.tokens[slot].is_some() {
                     continue;
                 }
-                let order = &self.data.orders[order];
-                let base = Serve {
-                    place: p as u8,
-                    slot: slot as u8,
-                    dice: [0; 6],
-                    common: 0,
-                    bonus: false,
-                };
-                match order.serve {
-                    Condition::Faces(need) => push_dishes(dice, &need, commons, base, out),
+                let open = match self.data.orders[order].serve {
+                    Condition::Faces(need) => dish_helps(dice, &need, extras.commons) != 0,
                     Condition::SumAtLeast(n) => {
-                        self.push_drinks(s, dice, n, common_ok, bonus, base, out);
+                        let drink = extras.drink(n);
+                        if extras.minimal {
+                            let mut count = crate::listing::Counter::new();
+                            push_drink_steps(&drink, dice, &[0; 6], &mut count);
+                            Sink::<Action>::listed(&count) > 0
+                        } else {
+                            let all = *totals.get_or_insert_with(|| subset_totals(dice, 0).1);
+                            all & drink.any_totals(7) != 0
+                        }
                     }
+                };
+                if open {
+                    out.push(Action::Serve {
+                        place: p as u8,
+                        slot: slot as u8,
+                    });
                 }
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn push_drinks(
+    /// The steps of a serve begun: for a Drink, a further die of each face some serve takes,
+    /// then each help that serves with the dice taken; for a Dish, each help that serves it.
+    fn push_serve_steps(
         &self,
         s: &State,
-        dice: &[u8; 6],
-        n: u8,
-        common_ok: bool,
-        bonus: Option<u8>,
-        base: Serve,
+        seat: usize,
+        place: u8,
+        slot: u8,
+        taken: &[u8; 6],
         out: &mut impl Sink<Action>,
     ) {
-        let minimal = self.params.drink_dice == DrinkDice::Minimal;
-        let n = u16::from(n);
-        // The faces of the common dice a seat may take, a bit each (face `f + 1` at bit `f`).
-        let common = if common_ok {
-            (0..6).fold(0u8, |m, f| m | u8::from(s.common[f] > 0) << f)
-        } else {
-            0
-        };
-        let mut odo = SubMultisets::new(dice);
-        // Every serve needs the dice taken, plus a common die or the bonus, to reach `n`: when
-        // all the dice and the most either adds fall short, there is none.
-        let most_added = if common == 0 {
-            0
-        } else {
-            8 - common.leading_zeros() as u16
-        };
-        let most_added = most_added.max(bonus.map_or(0, u16::from));
-        if odo.total() + most_added < n {
-            return;
-        }
-        loop {
-            let sum = odo.sum;
-            debug_assert_eq!((sum, odo.lowest()), sum_low(&odo.sub()));
-            // Own dice only, then a common die where they fall short, then the bonus where it
-            // covers the shortfall, whether or not a common die could (the seat chooses).
-            let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
-            if sum >= n {
-                if odo.any() && fits(sum, odo.lowest()) {
-                    out.push(Action::Serve(Serve {
-                        dice: odo.sub(),
-                        ..base
-                    }));
-                }
-            } else if sum + most_added >= n {
-                // (Short of `n` by more than a common die or the bonus adds: no serve.)
-                // The common faces that reach `n`: face `f + 1` with `sum + f + 1 >= n`.
-                let lacking = n - sum - 1;
-                let mut reach = if lacking < 6 {
-                    common >> lacking << lacking
-                } else {
-                    0
-                };
-                while reach != 0 {
-                    let f = reach.trailing_zeros() as u16;
-                    reach &= reach - 1;
-                    if fits(sum + f + 1, odo.lowest().min(f + 1)) {
-                        out.push(Action::Serve(Serve {
-                            dice: odo.sub(),
-                            common: f as u8 + 1,
-                            ..base
-                        }));
-                    }
-                }
-                if let Some(b) = bonus {
-                    // Tsuru: "Once per round, a Drink order counts your dice total as +2". The
-                    // ability names no coins: it is offered whenever the dice fall short by the
-                    // bonus or less, whether or not a common die could be bought instead.
-                    let b = u16::from(b);
-                    if sum > 0 && sum + b >= n && fits(sum + b, odo.lowest()) {
-                        out.push(Action::Serve(Serve {
-                            dice: odo.sub(),
-                            bonus: true,
-                            ..base
-                        }));
-                    }
+        let extras = self.extras(s, seat);
+        match self.order_at(s, place, slot) {
+            Some(Condition::Faces(need)) => {
+                let mut helps = dish_helps(&s.dice[seat], &need, extras.commons);
+                while helps != 0 {
+                    let h = helps.trailing_zeros() as u8;
+                    helps &= helps - 1;
+                    out.push(Action::ServeWith(help_of(h)));
                 }
             }
-            if !odo.step() {
-                return;
+            Some(Condition::SumAtLeast(n)) => {
+                push_drink_steps(&extras.drink(n), &s.dice[seat], taken, out);
             }
+            None => {}
         }
     }
 }
 
-/// One in every byte of a [`packed`] word.
-const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
-
-/// Pushes the serves of a dish asking for the faces `need`: the seat's own dice alone, then each
-/// face the dish asks for whose common die may stand in for one of the seat's (`commons`: the
-/// top bit of that face's byte, as [`packed`]). A stand-in needs the seat's dice to cover the
-/// dish but for one die of its face: when they cover it all, every such face serves; when they
-/// fall short by exactly one die, only that die's face; otherwise none. The faces are compared
-/// a byte each in one word; counts above 126 take the plain path, [`push_dishes_plain`].
-fn push_dishes(
-    dice: &[u8; 6],
-    need: &[u8; 6],
-    commons: u64,
-    base: Serve,
-    out: &mut impl Sink<Action>,
-) {
-    let (have, want) = (packed(dice), packed(need));
-    // A byte of 128 or more shows in `have | want`; then 127 in `have + 1` (no carry).
-    if (have | want | have.wrapping_add(BYTE_ONES)) & HIGH_BITS != 0 {
-        return push_dishes_plain(dice, need, commons, base, out);
+/// The dice a reroll picks from: the Dice area on a turn, the dice just rerolled after.
+fn reroll_pool(s: &State) -> [u8; 6] {
+    match s.phase {
+        Phase::Reroll { just, .. } => just,
+        Phase::Turn { seat } => s.dice[usize::from(seat)],
+        _ => [0; 6],
     }
-    // With every byte below 127 no byte borrows: the top bit says `have >= want` (`+ 1`).
-    let short = !((have | HIGH_BITS) - want) & HIGH_BITS;
-    let short_by_two = !(((have + BYTE_ONES) | HIGH_BITS) - want) & HIGH_BITS;
-    let mut stand_ins = if short == 0 {
-        out.push(Action::Serve(Serve {
-            dice: *need,
-            ..base
-        }));
-        let asked = ((want | HIGH_BITS) - BYTE_ONES) & HIGH_BITS;
-        asked & commons
-    } else if short & (short - 1) == 0 && short_by_two == 0 {
-        short & commons
+}
+
+/// The steps of a reroll from `pool` with `picked` so far: a further die of each face not below
+/// the highest picked, then "roll" once a die is picked.
+fn push_reroll_steps(pool: &[u8; 6], picked: &[u8; 6], out: &mut impl Sink<Action>) {
+    let top = picked.iter().rposition(|&k| k > 0);
+    for f in top.unwrap_or(0)..6 {
+        if pool[f] > picked[f] {
+            out.push(Action::RerollDie(f as u8 + 1));
+        }
+    }
+    if top.is_some() {
+        out.push(Action::Roll);
+    }
+}
+
+/// What a seat may add to its own dice in a serve.
+struct Extras {
+    /// The faces of the common dice it may buy: bit `f` for face `f + 1`.
+    commons: u8,
+    /// Its once-a-round Drink bonus, if it has one unused.
+    bonus: Option<u8>,
+    /// Whether a Drink takes only dice of which none can be left out ([`DrinkDice::Minimal`]).
+    minimal: bool,
+}
+
+impl Extras {
+    fn drink(&self, n: u8) -> Drink {
+        Drink {
+            n: i32::from(n),
+            commons: self.commons,
+            bonus: self.bonus.map(i32::from),
+            minimal: self.minimal,
+        }
+    }
+}
+
+/// A Drink order asking for a total of `n`, and what the seat may add to its dice.
+struct Drink {
+    n: i32,
+    commons: u8,
+    bonus: Option<i32>,
+    minimal: bool,
+}
+
+impl Drink {
+    /// The totals of the seat's own dice (bit `k`: total `k`) that serve with `help`, when the
+    /// lowest of those dice shows `low` (7 for none). As the listing of the complete serves
+    /// states them: the dice alone reach `n`; a common die of face `c`, or the bonus, covers
+    /// what they lack; with [`DrinkDice::Minimal`], leaving out the lowest die (own or
+    /// common) falls short. The dice alone and the bonus need at least one die.
+    fn totals(&self, help: Help, low: i32) -> u64 {
+        let n = self.n;
+        let minimal = self.minimal;
+        match help {
+            Help::Own => span(n.max(1), if minimal { n + low - 1 } else { 63 }),
+            Help::Common(c) => {
+                let c = i32::from(c);
+                let top = if minimal && low < c {
+                    n - c + low - 1
+                } else {
+                    n - 1
+                };
+                span(n - c, top)
+            }
+            Help::Bonus => match self.bonus {
+                Some(b) if minimal => span((n - b).max(1), (n - 1).min(n - b + low - 1)),
+                Some(b) => span((n - b).max(1), n - 1),
+                None => 0,
+            },
+        }
+    }
+
+    /// The totals some help the seat has serves with.
+    fn any_totals(&self, low: i32) -> u64 {
+        let mut m = self.totals(Help::Own, low) | self.totals(Help::Bonus, low);
+        let mut c = self.commons;
+        while c != 0 {
+            let f = c.trailing_zeros() as u8;
+            c &= c - 1;
+            m |= self.totals(Help::Common(f + 1), low);
+        }
+        m
+    }
+}
+
+/// Pushes the steps of a Drink serve with `taken` of the seat's `dice` so far: a die of each face
+/// not below the highest taken after which some serve remains, then each help that serves with
+/// the dice taken.
+fn push_drink_steps(d: &Drink, dice: &[u8; 6], taken: &[u8; 6], out: &mut impl Sink<Action>) {
+    let top = taken.iter().rposition(|&k| k > 0);
+    let from = top.unwrap_or(0);
+    let low = taken
+        .iter()
+        .position(|&k| k > 0)
+        .map_or(7, |f| f as i32 + 1);
+    let sum: i32 = (0..6).map(|f| (f as i32 + 1) * i32::from(taken[f])).sum();
+    let mut left = [0u8; 6];
+    for f in from..6 {
+        left[f] = dice[f].saturating_sub(taken[f]);
+    }
+    let (after, _) = subset_totals(&left, from);
+    // With a die taken (or without the minimal rule) the lowest die is known already.
+    let known = (top.is_some() || !d.minimal).then(|| d.any_totals(low));
+    for f in from..6 {
+        if left[f] == 0 {
+            continue;
+        }
+        let face = f as i32 + 1;
+        let goal = known.unwrap_or_else(|| d.any_totals(face));
+        if shl(after[f], sum + face) & goal != 0 {
+            out.push(Action::ServeDie(face as u8));
+        }
+    }
+    let at = shl(1, sum);
+    if at & d.totals(Help::Own, low) != 0 {
+        out.push(Action::ServeWith(Help::Own));
+    }
+    let mut c = d.commons;
+    while c != 0 {
+        let face = c.trailing_zeros() as u8 + 1;
+        c &= c - 1;
+        if at & d.totals(Help::Common(face), low) != 0 {
+            out.push(Action::ServeWith(Help::Common(face)));
+        }
+    }
+    if at & d.totals(Help::Bonus, low) != 0 {
+        out.push(Action::ServeWith(Help::Bonus));
+    }
+}
+
+/// The totals dice (count per face) make, faces `from + 1` and up only: `.0[f]` those the dice
+/// of faces `f + 1` and up less one of face `f + 1` make (for each face with a die), `.1` those
+/// all of them make. Bit `k` stands for total `k`; the empty choice makes 0.
+fn subset_totals(dice: &[u8; 6], from: usize) -> ([u64; 6], u64) {
+    let mut after = [0u64; 6];
+    let mut made = 1u64;
+    for f in (from..6).rev() {
+        if dice[f] == 0 {
+            continue;
+        }
+        let face = f + 1;
+        let mut m = made;
+        for _ in 1..dice[f] {
+            m |= m << face;
+        }
+        after[f] = m;
+        made = m | m << face;
+    }
+    (after, made)
+}
+
+/// The bits `lo..=hi` of a word (none where the range is empty), the range cut to `0..=63`.
+fn span(lo: i32, hi: i32) -> u64 {
+    let (lo, hi) = (lo.max(0), hi.min(63));
+    if lo > hi {
+        0
+    } else {
+        (u64::MAX >> (63 - hi)) & (u64::MAX << lo)
+    }
+}
+
+/// `m` shifted up by `k` (none past the word).
+fn shl(m: u64, k: i32) -> u64 {
+    if (0..64).contains(&k) {
+        m << k
     } else {
         0
+    }
+}
+
+/// The helps a Dish asking for `need` is served with, from the listing of its complete serves:
+/// bit 0 the seat's dice alone, bit `c` a common die of face `c` standing in for one of them.
+fn dish_helps(dice: &[u8; 6], need: &[u8; 6], commons: u8) -> u8 {
+    let commons = (0..6).fold(0u64, |m, f| m | u64::from(commons >> f & 1) << (8 * f + 7));
+    let base = super::Serve {
+        place: 0,
+        slot: 0,
+        dice: [0; 6],
+        common: 0,
+        bonus: false,
     };
-    while stand_ins != 0 {
-        let f = (stand_ins.trailing_zeros() / 8) as usize;
-        stand_ins &= stand_ins - 1;
-        push_stand_in(need, f, base, out);
+    let mut helps = HelpSet(0);
+    push_dishes(dice, need, commons, base, &mut helps);
+    helps.0
+}
+
+/// The help of bit `h` of [`dish_helps`] (7: the bonus).
+fn help_of(h: u8) -> Help {
+    match h {
+        0 => Help::Own,
+        7 => Help::Bonus,
+        c => Help::Common(c),
     }
 }
 
-/// A serve of the dish `need` with a common die of face `f + 1` standing in for one of the
-/// seat's.
-fn push_stand_in(need: &[u8; 6], f: usize, base: Serve, out: &mut impl Sink<Action>) {
-    let mut own = *need;
-    own[f] -= 1;
-    out.push(Action::Serve(Serve {
-        dice: own,
-        common: f as u8 + 1,
-        ..base
-    }));
-}
+/// A sink that keeps only the helps of the serves pushed, as [`dish_helps`] numbers them.
+struct HelpSet(u8);
 
-/// [`push_dishes`] by its definition: the seat's dice alone, then each face the dish asks for
-/// with a common die of it, if the seat's dice cover the rest.
-fn push_dishes_plain(
-    dice: &[u8; 6],
-    need: &[u8; 6],
-    commons: u64,
-    base: Serve,
-    out: &mut impl Sink<Action>,
-) {
-    if covers(dice, need) {
-        out.push(Action::Serve(Serve {
-            dice: *need,
-            ..base
-        }));
-    }
-    for f in 0..6 {
-        if need[f] > 0 && commons & (0x80 << (8 * f)) != 0 {
-            let mut own = *need;
-            own[f] -= 1;
-            if covers(dice, &own) {
-                push_stand_in(need, f, base, out);
-            }
-        }
-    }
-}
-
-/// Whether `have` holds at least `need` of every face.
-pub(crate) fn covers(have: &[u8; 6], need: &[u8; 6]) -> bool {
-    have.iter().zip(need).all(|(h, n)| h >= n)
-}
-
-/// The total and the lowest face of dice counted per face (lowest 7 when none): what
-/// [`SubMultisets`] keeps as it turns (checked in debug builds).
-fn sum_low(d: &[u8; 6]) -> (u16, u16) {
-    let mut sum = 0u16;
-    let mut low = 7u16;
-    for (f, &k) in d.iter().enumerate() {
-        sum += (f as u16 + 1) * u16::from(k);
-        if k > 0 && low == 7 {
-            low = f as u16 + 1;
-        }
-    }
-    (sum, low)
-}
-
-/// Dice counted per face, one face per byte from the lowest (face 1 in byte 0).
-fn packed(d: &[u8; 6]) -> u64 {
-    let mut b = [0u8; 8];
-    b[..6].copy_from_slice(d);
-    u64::from_le_bytes(b)
-}
-
-/// An odometer through every sub-multiset of some dice counted per face, from the empty one
-/// (face 1 turns fastest), keeping its total as it turns. The counts are packed one per byte,
-/// so that a step is a few word operations instead of a walk over the faces.
-struct SubMultisets {
-    /// The dice, [`packed`].
-    of: u64,
-    /// Dice of each face taken, [`packed`] (each byte at most `of`'s).
-    sub: u64,
-    /// Their total.
-    sum: u16,
-    /// `drop[f]`: the total of every die of the faces below `f + 1`, which a step that turns
-    /// face `f + 1` takes away (those faces go back to none); `drop[6]` is every die's total.
-    /// Eight long, as a byte index of a `u64` is, so that no bounds check is needed.
-    drop: [u16; 8],
-}
-
-impl SubMultisets {
-    /// At the empty sub-multiset of `of`.
-    fn new(of: &[u8; 6]) -> SubMultisets {
-        let mut drop = [0u16; 8];
-        for f in 1..7 {
-            drop[f] = drop[f - 1] + f as u16 * u16::from(of[f - 1]);
-        }
-        SubMultisets {
-            of: packed(of),
-            sub: 0,
-            sum: 0,
-            drop,
+impl Sink<Choice> for HelpSet {
+    fn push(&mut self, c: Choice) {
+        if let Choice::Serve(sv) = c {
+            self.0 |= 1
+                << match sv.help() {
+                    Help::Own => 0,
+                    Help::Common(c) => c.min(6),
+                    Help::Bonus => 7,
+                };
         }
     }
 
-    /// The total of every die.
-    fn total(&self) -> u16 {
-        self.drop[6]
+    fn extend(
+        &mut self,
+        n: usize,
+        mut next: impl FnMut() -> Choice,
+        _at: impl FnOnce(usize) -> Choice,
+    ) {
+        for _ in 0..n {
+            self.push(next());
+        }
     }
 
-    /// Dice of each face taken.
-    fn sub(&self) -> [u8; 6] {
-        unpacked(self.sub)
+    fn part(&mut self, f: impl FnOnce(&mut Self)) {
+        f(self)
     }
 
-    /// Steps to the next sub-multiset; false after the last.
+    fn listed(&self) -> usize {
+        self.0.count_ones() as usize
+    }
+}
+
+/// A sink of the choices taken in one step (all but serves and rerolls), handing each to a
+/// sink of steps as its step.
+struct OneStep<'a, S>(&'a mut S);
+
+impl<S: Sink<Action>> Sink<Choice> for OneStep<'_, S> {
     #[inline]
-    fn step(&mut self) -> bool {
-        if self.sub == self.of {
-            return false;
-        }
-        let f = (self.of - self.sub).trailing_zeros() / 8;
-        self.sub = turned(self.of, self.sub);
-        self.sum = self.sum - self.drop[f as usize] + f as u16 + 1;
-        true
+    fn push(&mut self, c: Choice) {
+        self.0.push(first_step(c));
     }
 
-    /// Whether some die is taken.
-    fn any(&self) -> bool {
-        self.sub != 0
+    #[inline]
+    fn extend(
+        &mut self,
+        n: usize,
+        mut next: impl FnMut() -> Choice,
+        at: impl FnOnce(usize) -> Choice,
+    ) {
+        self.0
+            .extend(n, move || first_step(next()), move |i| first_step(at(i)));
     }
 
-    /// The lowest face taken (7 when none).
-    fn lowest(&self) -> u16 {
-        if self.sub == 0 {
-            7
-        } else {
-            (self.sub.trailing_zeros() / 8) as u16 + 1
-        }
+    #[inline]
+    fn part(&mut self, f: impl FnOnce(&mut Self)) {
+        f(self)
+    }
+
+    #[inline]
+    fn listed(&self) -> usize {
+        self.0.listed()
     }
 }
 
-/// Pushes a reroll for every non-empty sub-multiset of `of`: as many as the product of each
-/// face's count plus one, less the empty one, so they are handed over as one counted run
-/// (written by one `extend` of a counted range, counted without a walk, drawn by number).
-fn push_rerolls(of: &[u8; 6], out: &mut impl Sink<Action>) {
-    let count = of
-        .iter()
-        .fold(1usize, |n, &k| n.saturating_mul(usize::from(k) + 1))
-        - 1;
-    // [`SubMultisets::step`] without the totals, and without its test for the end, which the
-    // count makes needless: some face is always left to turn.
-    let all = packed(of);
-    let mut sub = 0u64;
-    out.extend(
-        count,
-        || {
-            sub = turned(all, sub);
-            Action::Reroll(unpacked(sub))
+/// The first step of a complete choice, from a state where nothing is begun.
+pub(crate) fn first_step(c: Choice) -> Action {
+    match c {
+        Choice::ChooseCard(k) => Action::ChooseCard(k),
+        Choice::Draft(k) => Action::Draft(k),
+        Choice::RaiseLevel(k) => Action::RaiseLevel(k),
+        Choice::RaiseLimit => Action::RaiseLimit,
+        Choice::Serve(sv) => Action::Serve {
+            place: sv.place,
+            slot: sv.slot,
         },
-        |i| Action::Reroll(nth_sub_multiset(of, i + 1)),
-    );
-}
-
-/// The odometer's sub-multiset number `i` of `of` (0 is the empty one): `i` written in the mixed
-/// radix whose digit for face `f` runs to `of[f]`, face 1 the lowest digit.
-fn nth_sub_multiset(of: &[u8; 6], mut i: usize) -> [u8; 6] {
-    let mut d = [0u8; 6];
-    for (k, &n) in d.iter_mut().zip(of) {
-        let radix = usize::from(n) + 1;
-        *k = (i % radix) as u8;
-        i /= radix;
+        Choice::Change { face, up } => Action::Change { face, up },
+        Choice::Reroll(d) => match d.iter().position(|&k| k > 0) {
+            Some(f) => Action::RerollDie(f as u8 + 1),
+            None => Action::Roll,
+        },
+        Choice::Add(k) => Action::Add(k),
+        Choice::Wash(k) => Action::Wash(k),
+        Choice::Stop => Action::Stop,
     }
-    d
-}
-
-/// The odometer's next sub-multiset of `all` after `sub` (both [`packed`]; `sub` not yet `all`):
-/// the faces not yet all taken are the non-zero bytes of `all - sub` (no byte borrows), the
-/// lowest turns, and every face below it (all taken) goes back to none.
-fn turned(all: u64, sub: u64) -> u64 {
-    let unit = 1u64 << ((all - sub).trailing_zeros() & !7);
-    (sub & unit.wrapping_neg()) + unit
-}
-
-/// Dice counted per face from [`packed`]: one copy of six bytes (a four- and a two-byte store),
-/// not six byte stores.
-fn unpacked(sub: u64) -> [u8; 6] {
-    let mut d = [0u8; 6];
-    d.copy_from_slice(&sub.to_le_bytes()[..6]);
-    d
 }
 
 #[cfg(test)]
@@ -554,116 +463,10 @@ mod tests {
     use super::*;
     use crate::ginza_retro_cafe::Params;
     use crate::Game;
-    use rand::{Rng, SeedableRng};
-
-    /// The drink serves of an order asking for `n` by their definition, as the listing stood
-    /// before the packed odometer: every sub-multiset of the dice, each face of the common dice
-    /// tried in turn.
-    #[allow(clippy::too_many_arguments)]
-    fn drinks_by_definition(
-        g: &GinzaRetroCafe,
-        s: &State,
-        dice: &[u8; 6],
-        n: u8,
-        common_ok: bool,
-        bonus: Option<u8>,
-        base: Serve,
-        out: &mut impl Sink<Action>,
-    ) {
-        let minimal = g.params.drink_dice == DrinkDice::Minimal;
-        let n = u16::from(n);
-        for sub in by_definition(dice) {
-            let (sum, lowest) = sum_low(&sub);
-            let fits = |total: u16, low: u16| total >= n && (!minimal || total - low < n);
-            if sum >= n {
-                if sub != [0; 6] && fits(sum, lowest) {
-                    out.push(Action::Serve(Serve { dice: sub, ..base }));
-                }
-                continue;
-            }
-            for f in 0..6u16 {
-                if common_ok
-                    && s.common[f as usize] > 0
-                    && sum + f + 1 >= n
-                    && fits(sum + f + 1, lowest.min(f + 1))
-                {
-                    let common = f as u8 + 1;
-                    out.push(Action::Serve(Serve {
-                        dice: sub,
-                        common,
-                        ..base
-                    }));
-                }
-            }
-            if let Some(b) = bonus.map(u16::from) {
-                if sum > 0 && sum + b >= n && fits(sum + b, lowest) {
-                    out.push(Action::Serve(Serve {
-                        dice: sub,
-                        bonus: true,
-                        ..base
-                    }));
-                }
-            }
-        }
-    }
+    use rand::Rng;
 
     #[test]
-    fn drink_serves_are_listed_as_their_definition_lists_them() {
-        let mut checked = 0;
-        for (v, drink_dice) in [DrinkDice::Any, DrinkDice::Minimal].into_iter().enumerate() {
-            for players in crate::ginza_retro_cafe::INFO.players() {
-                let p = Params {
-                    players,
-                    drink_dice,
-                    ..Params::default()
-                };
-                let g = GinzaRetroCafe::with_params(p).unwrap();
-                let mut legal = Vec::new();
-                for seed in 0..40u64 {
-                    let mut rng = crate::rng_from_seed(seed * 8 + v as u64 + 100 * players as u64);
-                    let mut s = g.new_state(&mut rng);
-                    while g.to_move(&s).is_some() {
-                        if let Phase::Turn { seat } = s.phase {
-                            let seat = usize::from(seat);
-                            let (mut fast, mut slow) = (Vec::new(), Vec::new());
-                            let options = [
-                                (true, None),
-                                (false, None),
-                                (true, Some(2)),
-                                (false, Some(4)),
-                            ];
-                            for ((common_ok, bonus), n) in options
-                                .into_iter()
-                                .flat_map(|o| (1..=30).map(move |n| (o, n)))
-                            {
-                                let base = Serve {
-                                    place: 0,
-                                    slot: 0,
-                                    dice: [0; 6],
-                                    common: 0,
-                                    bonus: false,
-                                };
-                                let dice = &s.dice[seat];
-                                g.push_drinks(&s, dice, n, common_ok, bonus, base, &mut fast);
-                                drinks_by_definition(
-                                    &g, &s, dice, n, common_ok, bonus, base, &mut slow,
-                                );
-                            }
-                            assert_eq!(fast, slow);
-                            checked += fast.len();
-                        }
-                        g.legal_actions(&s, &mut legal);
-                        let a = legal[rng.gen_range(0..legal.len())];
-                        g.apply(&mut s, a, &mut rng);
-                    }
-                }
-            }
-        }
-        assert!(checked > 100_000, "only {checked} serves compared");
-    }
-
-    #[test]
-    fn every_action_is_counted_and_drawn_as_listed() {
+    fn every_step_is_counted_and_drawn_as_listed() {
         let mut checked = 0;
         for bits in 0..8u32 {
             for players in crate::ginza_retro_cafe::INFO.players() {
@@ -697,91 +500,31 @@ mod tests {
     }
 
     #[test]
-    fn dishes_in_one_word_are_listed_as_their_definition_lists_them() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let base = Serve {
-            place: 1,
-            slot: 2,
-            dice: [0; 6],
-            common: 0,
-            bonus: false,
-        };
-        let face_counts = |rng: &mut rand_chacha::ChaCha8Rng| {
-            let mut d = [0u8; 6];
-            for k in &mut d {
-                *k = match rng.gen_range(0..10) {
-                    0..=3 => 0,
-                    4..=8 => rng.gen_range(1..4),
-                    // Past the word's range, on the plain path.
-                    _ => rng.gen_range(120..=255),
-                };
-            }
-            d
-        };
-        let (mut some, mut stand_ins) = (0, 0);
-        for _ in 0..20_000 {
-            let (dice, need) = (face_counts(&mut rng), face_counts(&mut rng));
-            let commons = (0..6).fold(0u64, |m, f| m | u64::from(rng.gen_bool(0.5)) << (8 * f + 7));
-            let (mut fast, mut plain) = (Vec::new(), Vec::new());
-            push_dishes(&dice, &need, commons, base, &mut fast);
-            push_dishes_plain(&dice, &need, commons, base, &mut plain);
-            assert_eq!(fast, plain, "{dice:?} {need:?} {commons:x}");
-            some += usize::from(!fast.is_empty());
-            stand_ins += fast.len().saturating_sub(1);
-        }
-        assert!(some > 1_000 && stand_ins > 1_000, "{some} {stand_ins}");
-    }
-
-    /// The sub-multisets of `of` by their definition, in the odometer's order (face 1 turns
-    /// fastest): nested counts, the highest face outermost.
-    fn by_definition(of: &[u8; 6]) -> Vec<[u8; 6]> {
-        let mut all = vec![[0u8; 6]];
-        for f in 0..6 {
-            let mut next = Vec::new();
-            for k in 0..=of[f] {
-                for s in &all {
-                    let mut s = *s;
-                    s[f] = k;
-                    next.push(s);
+    fn subset_totals_are_the_totals_of_every_choice_of_dice() {
+        let dice = [2, 0, 1, 0, 3, 1];
+        let (after, all) = subset_totals(&dice, 0);
+        let mut want = 0u64;
+        for a in 0..=2 {
+            for c in 0..=1 {
+                for e in 0..=3 {
+                    for f in 0..=1 {
+                        want |= 1 << (a + 3 * c + 5 * e + 6 * f);
+                    }
                 }
             }
-            all = next;
         }
-        all
-    }
-
-    #[test]
-    fn the_packed_odometer_visits_every_sub_multiset_once_in_order() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let mut cases = vec![[0u8; 6], [1; 6], [0, 0, 0, 0, 0, 3], [40, 0, 0, 0, 0, 2]];
-        for _ in 0..300 {
-            let mut of = [0u8; 6];
-            for k in &mut of {
-                *k = if rng.gen_bool(0.4) {
-                    0
-                } else {
-                    rng.gen_range(1..=4)
-                };
+        assert_eq!(all, want);
+        // Less one 5: the 5s and 6s left (two 5s, one 6).
+        let mut five = 0u64;
+        for e in 0..=2 {
+            for f in 0..=1 {
+                five |= 1 << (5 * e + 6 * f);
             }
-            cases.push(of);
         }
-        for of in cases {
-            let mut odo = SubMultisets::new(&of);
-            let mut seen = vec![odo.sub()];
-            assert_eq!((odo.sum, odo.lowest()), sum_low(&odo.sub()));
-            while odo.step() {
-                assert_eq!((odo.sum, odo.lowest()), sum_low(&odo.sub()), "{of:?}");
-                assert_eq!(odo.any(), odo.sub() != [0; 6]);
-                seen.push(odo.sub());
-            }
-            assert_eq!(seen, by_definition(&of), "{of:?}");
-            // The rerolls, written by a range counted from the product of the counts, are the
-            // same sub-multisets less the empty one: none missing, none repeated.
-            let mut rerolls = vec![Action::Stop];
-            push_rerolls(&of, &mut rerolls);
-            let subs: Vec<Action> = seen[1..].iter().map(|&d| Action::Reroll(d)).collect();
-            assert_eq!(rerolls[0], Action::Stop, "{of:?}");
-            assert_eq!(rerolls[1..], subs[..], "{of:?}");
-        }
+        assert_eq!(after[4], five);
+        assert_eq!(span(3, 5), 0b111000);
+        assert_eq!(span(5, 3), 0);
+        assert_eq!(span(-4, 1), 0b11);
+        assert_eq!(span(60, 90), 0b1111 << 60);
     }
 }

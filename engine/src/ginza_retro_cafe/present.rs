@@ -269,6 +269,21 @@ impl Present for GinzaRetroCafe {
             s.deck[2].count_ones()
         );
         let _ = writeln!(out, "  common dice: {}", faces_text(&s.common));
+        match s.picking {
+            Picking::Nothing => {}
+            Picking::Serve { place, slot, dice } => {
+                let _ = writeln!(
+                    out,
+                    "  serving the order at place {}, slot {}, with {} so far",
+                    place + 1,
+                    slot + 1,
+                    faces_text(&dice)
+                );
+            }
+            Picking::Reroll { dice } => {
+                let _ = writeln!(out, "  rerolling {} so far", faces_text(&dice));
+            }
+        }
         for (k, pl) in s.places.iter().enumerate() {
             if !pl.occupied() {
                 let _ = writeln!(out, "  place {}: empty", k + 1);

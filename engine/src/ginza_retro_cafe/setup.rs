@@ -2,7 +2,7 @@
 //! end of a round.
 
 use super::params::{SetupTie, StartTie};
-use super::state::{CardId, Phase, Place, State, MAX_PLAYERS, PLACES};
+use super::state::{CardId, Phase, Picking, Place, State, MAX_PLAYERS, PLACES};
 use super::{draw_bit, roll, GinzaRetroCafe};
 use rand::Rng;
 
@@ -12,6 +12,7 @@ impl GinzaRetroCafe {
         let n = usize::from(self.players);
         let mut s = State {
             phase: Phase::ChoosePlayerCard { seat: 0 },
+            picking: Picking::Nothing,
             players: self.players,
             round: 0,
             turns: 0,

@@ -58,6 +58,40 @@ pub enum Phase {
     Over,
 }
 
+/// A choice split into steps ([`super::Action`]), begun by the seat to move and not yet
+/// complete. Public: every seat sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Picking {
+    /// No choice begun.
+    #[default]
+    Nothing,
+    /// A serve of the order in this place and slot: the dice taken so far (a Drink's; a Dish
+    /// takes none one by one), count per face.
+    Serve {
+        /// The customer's place.
+        place: u8,
+        /// The order's slot.
+        slot: u8,
+        /// The player's dice taken, count per face 1..6.
+        dice: [u8; 6],
+    },
+    /// A reroll: the dice picked so far, count per face (never empty).
+    Reroll {
+        /// The dice picked, count per face 1..6.
+        dice: [u8; 6],
+    },
+}
+
+impl Picking {
+    /// The dice taken or picked so far (none when nothing is begun).
+    pub fn dice(&self) -> [u8; 6] {
+        match *self {
+            Picking::Nothing => [0; 6],
+            Picking::Serve { dice, .. } | Picking::Reroll { dice } => dice,
+        }
+    }
+}
+
 /// A customer at the café.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Place {
@@ -96,6 +130,9 @@ impl Place {
 pub struct State {
     /// Where the game is.
     pub phase: Phase,
+    /// The choice the seat to move has begun and not completed (a serve or a reroll taken step
+    /// by step).
+    pub picking: Picking,
     /// Players.
     pub players: u8,
     /// The round, 1-based (0 during set-up).

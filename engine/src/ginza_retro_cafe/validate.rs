@@ -3,7 +3,7 @@
 //! ([`GinzaRetroCafe::check_invariants`]), then a move to make unless the game is over. Each
 //! error begins with the field it refuses.
 
-use super::moves::ASIDE_SPOT;
+use super::choices::ASIDE_SPOT;
 use super::state::{CardId, Phase, State, MAX_PLAYERS};
 use super::GinzaRetroCafe;
 
