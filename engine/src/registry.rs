@@ -80,7 +80,7 @@ macro_rules! game_list {
             wok_star: $crate::wok_star::WokStar
                 => { perft_depth: 7, perft: [2366, 11250, 8400] },
             ginza_retro_cafe: $crate::ginza_retro_cafe::GinzaRetroCafe
-                => { perft_depth: 9, perft: [2914452, 1728, 2592] },
+                => { perft_depth: 9, perft: [152640, 1728, 2592] },
         ] }
     };
 }
