@@ -101,9 +101,26 @@ pub trait DynVec: Send + Sync {
     fn step_u8(&mut self, actions: Option<&[i64]>, out: Out<'_, u8>);
 }
 
+/// The most memory a vector env's arrays and states may take.
+const MAX_BYTES: usize = 8 << 30;
+
 impl<G: Playable + 'static> VecOf<G> {
     /// `n` envs of `game` (seeded by the first reset), stepped on `threads` threads.
     pub fn new(game: G, n: usize, threads: usize) -> Result<Self, String> {
+        // Refused up front, so that a large count is an error and not an allocation failure.
+        let per_env = 2 * 4 * game.observation_len()
+            + game.action_count()
+            + std::mem::size_of::<Slot<G>>()
+            + 64;
+        if n.saturating_mul(per_env) > MAX_BYTES {
+            return Err(format!(
+                "num_envs={n}: {n} envs of {} need about {:.1} GiB of arrays and states; \
+                 at most {} GiB are allowed",
+                game.name(),
+                n as f64 * per_env as f64 / f64::from(1u32 << 30),
+                MAX_BYTES >> 30
+            ));
+        }
         let game = Arc::new(game);
         let slots = (0..n as u64)
             .map(|index| {

@@ -142,6 +142,9 @@ def test_hostile_construction_gets_the_commands_messages():
             shifu.vector.make("tofu-shifu", num_envs=n)
     with pytest.raises(ValueError, match="num_envs"):
         shifu.vector.make("tofu-shifu", num_envs=2.5)
+    # Within the count's range but past the memory limit: refused before anything is allocated.
+    with pytest.raises(ValueError, match="GiB"):
+        shifu.vector.make("tofu-shifu", num_envs=2**24, players=4)
     with pytest.raises(ValueError, match="no_such_key"):
         shifu.vector.make("tofu-shifu", num_envs=2, no_such_key=1)
 
