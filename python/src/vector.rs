@@ -388,31 +388,29 @@ pub mod class {
             let mut truncated = $self.truncated.bind($py).readwrite();
             let mut to_move = $self.to_move.bind($py).readwrite();
             let $inner = &mut $self.inner;
-            match &$self.obs {
-                ObsArrays::F32(o, f) => {
-                    let (mut o, mut f) = (o.bind($py).readwrite(), f.bind($py).readwrite());
-                    let $out = Out {
-                        obs: o.as_slice_mut()?,
+            // The outputs, over observation arrays of either dtype.
+            macro_rules! out {
+                ($o:ident, $f:ident) => {
+                    Out {
+                        obs: $o.as_slice_mut()?,
                         mask: mask.as_slice_mut()?,
                         reward: reward.as_slice_mut()?,
                         terminated: terminated.as_slice_mut()?,
                         truncated: truncated.as_slice_mut()?,
                         to_move: to_move.as_slice_mut()?,
-                        final_obs: f.as_slice_mut()?,
-                    };
+                        final_obs: $f.as_slice_mut()?,
+                    }
+                };
+            }
+            match &$self.obs {
+                ObsArrays::F32(o, f) => {
+                    let (mut o, mut f) = (o.bind($py).readwrite(), f.bind($py).readwrite());
+                    let $out = out!(o, f);
                     $py.allow_threads(|| $f32);
                 }
                 ObsArrays::U8(o, f) => {
                     let (mut o, mut f) = (o.bind($py).readwrite(), f.bind($py).readwrite());
-                    let $out = Out {
-                        obs: o.as_slice_mut()?,
-                        mask: mask.as_slice_mut()?,
-                        reward: reward.as_slice_mut()?,
-                        terminated: terminated.as_slice_mut()?,
-                        truncated: truncated.as_slice_mut()?,
-                        to_move: to_move.as_slice_mut()?,
-                        final_obs: f.as_slice_mut()?,
-                    };
+                    let $out = out!(o, f);
                     $py.allow_threads(|| $u8);
                 }
             }
