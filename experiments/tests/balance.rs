@@ -42,6 +42,23 @@ fn tmpdir(name: &str) -> std::path::PathBuf {
 mod kingdom_race;
 use kingdom_race::KINGDOM;
 
+/// `balance` over Tofu Kingdom at 4 players with random agents, searching the extra question,
+/// followed by `rest`.
+fn kingdom_extra(rest: &[&'static str]) -> Vec<&'static str> {
+    let base = [
+        "balance",
+        "--game",
+        "tofu-kingdom",
+        "--players",
+        "4",
+        "--agents",
+        "random",
+        "--search",
+        "extra_question=true/false",
+    ];
+    [&base[..], rest].concat()
+}
+
 #[test]
 fn balance_json_recommends_settings_with_a_verdict() {
     let v = json(KINGDOM);
@@ -83,16 +100,7 @@ fn balance_json_recommends_settings_with_a_verdict() {
 #[test]
 fn balance_validation_games_are_the_command_it_names() {
     // The validation games are `shifu play` on the named seed: the same seat shares.
-    let v = json(&[
-        "balance",
-        "--game",
-        "tofu-kingdom",
-        "--players",
-        "4",
-        "--agents",
-        "random",
-        "--search",
-        "extra_question=true/false",
+    let v = json(&kingdom_extra(&[
         "--first-look",
         "20",
         "--max-games",
@@ -102,7 +110,7 @@ fn balance_validation_games_are_the_command_it_names() {
         "--validation-games",
         "120",
         "--quiet",
-    ]);
+    ]));
     let r = &v["recommended"][0];
     let mut args = vec![
         "play",
@@ -313,16 +321,7 @@ fn balance_resume_refuses_a_tampered_progress_file() {
 
 #[test]
 fn balance_skill_games_are_counted_and_are_the_games_named() {
-    let v = json(&[
-        "balance",
-        "--game",
-        "tofu-kingdom",
-        "--players",
-        "4",
-        "--agents",
-        "random",
-        "--search",
-        "extra_question=true/false",
+    let v = json(&kingdom_extra(&[
         "--objective",
         "fair",
         "--objective",
@@ -340,7 +339,7 @@ fn balance_skill_games_are_counted_and_are_the_games_named() {
         "--validation-games",
         "100",
         "--quiet",
-    ]);
+    ]));
     // Each recorded game has one skill game: twice the games.
     assert_eq!(v["games_per_row"], 2);
     let race = v["race_games"].as_u64().unwrap();
