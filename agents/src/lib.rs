@@ -15,6 +15,7 @@ mod forbid;
 mod greedy;
 pub mod learned;
 pub mod mcts;
+mod one_ply;
 mod random;
 mod runner;
 mod spec;

@@ -7,6 +7,7 @@
 //! up a reward vector: each node adds the reward of the seat that chose its action (max^n).
 
 use crate::eval::Evaluate;
+use crate::one_ply::OnePly;
 use crate::{Agent, Decision, Forbid, StopCheck};
 use rand::{Rng, SeedableRng};
 use shifu_engine::{GameRng, Outcome, Seat, MAX_SEATS};
@@ -80,8 +81,8 @@ pub struct MctsConfig {
     pub c: f64,
     /// Rollout policy.
     pub rollout: Rollout,
-    /// Rollout depth cut-off in actions (0: play to the end); a cut rollout is scored by the
-    /// heuristic.
+    /// Rollout depth cut-off in complete choices (0: play to the end; the steps of a choice
+    /// split into steps count once); a cut rollout is scored by the heuristic.
     pub depth: u32,
     /// Reward.
     pub reward: Reward,
@@ -182,6 +183,8 @@ pub struct MctsAgent<G: Evaluate> {
     stop: Option<StopCheck>,
     /// Mechanics the deciding seat may not use in the tree (`forbid=`).
     forbid: Forbid,
+    /// The greedy rollouts' one-ply pick, looking through choices split into steps.
+    one_ply: OnePly<G::Action>,
 }
 
 /// Iterations (or paired worlds) between two polls of a stop check.
@@ -211,6 +214,7 @@ impl<G: Evaluate> MctsAgent<G> {
             last_iters: 0,
             stop: None,
             forbid: Forbid::NONE,
+            one_ply: OnePly::new(),
         }
     }
 
@@ -336,6 +340,7 @@ impl<G: Evaluate> MctsAgent<G> {
             u32::MAX
         };
         let horizon = self.config.round_horizon;
+        self.one_ply.reset();
         while let Some(mover) = game.to_move(s) {
             let cut = depth >= most || (horizon && game.round(s) != self.root_round);
             debug_assert_eq!(cut, self.cut_here(game, s, depth));
@@ -347,34 +352,35 @@ impl<G: Evaluate> MctsAgent<G> {
                 Rollout::Random => game.random_action(s, &mut self.legal, &mut self.rng),
                 Rollout::Greedy => {
                     game.legal_actions(s, &mut self.legal);
-                    // The game's own greedy choice where it has one (a policy such as Wok
-                    // Star's kitchen routine), else the best one-ply evaluation.
-                    let d = Decision::new(game, s, mover, &self.legal);
-                    let belief = self.belief.as_ref();
-                    if let Some(a) = game.rollout_choice(&d, belief, &self.weights, &mut self.rng) {
-                        game.apply(s, a, &mut self.rng);
-                        calls += 1;
-                        depth += 1;
-                        continue;
-                    }
-                    let mut best = self.legal[0];
-                    let mut best_v = f64::NEG_INFINITY;
-                    for &a in &self.legal {
-                        let mut t = s.clone();
-                        game.apply(&mut t, a, &mut self.rng);
-                        calls += 1;
-                        let v = game.evaluate(&t, mover, &self.weights);
-                        if v > best_v {
-                            best_v = v;
-                            best = a;
+                    // The rest of a split choice this policy began; else the game's own greedy
+                    // choice where it has one (a policy such as Wok Star's kitchen routine);
+                    // else the best one-ply evaluation.
+                    if let Some(a) = self.one_ply.planned(game, s, &self.legal) {
+                        a
+                    } else {
+                        let d = Decision::new(game, s, mover, &self.legal);
+                        let belief = self.belief.as_ref();
+                        match game.rollout_choice(&d, belief, &self.weights, &mut self.rng) {
+                            Some(a) => a,
+                            None => self.one_ply.pick(
+                                game,
+                                s,
+                                mover,
+                                &self.legal,
+                                &self.weights,
+                                &mut self.rng,
+                                &mut calls,
+                            ),
                         }
                     }
-                    best
                 }
             };
             game.apply(s, a, &mut self.rng);
             calls += 1;
-            depth += 1;
+            // The depth counts complete choices: the steps of a split one count once.
+            if !game.mid_decision(s) {
+                depth += 1;
+            }
         }
         let o = game.outcome(s).expect("finished");
         (self.terminal_reward(game, &o, n), calls)
@@ -394,25 +400,18 @@ impl<G: Evaluate> MctsAgent<G> {
         match self.config.rollout {
             Rollout::Random => self.legal[policy.gen_range(0..self.legal.len())],
             Rollout::Greedy => {
+                if let Some(a) = self.one_ply.planned(game, s, &self.legal) {
+                    return a;
+                }
                 let d = Decision::new(game, s, mover, &self.legal);
                 if let Some(a) =
                     game.rollout_choice(&d, self.belief.as_ref(), &self.weights, policy)
                 {
                     return a;
                 }
-                let mut best = self.legal[0];
-                let mut best_v = f64::NEG_INFINITY;
-                for &a in &self.legal {
-                    let mut t = s.clone();
-                    game.apply(&mut t, a, policy);
-                    *calls += 1;
-                    let v = game.evaluate(&t, mover, &self.weights);
-                    if v > best_v {
-                        best_v = v;
-                        best = a;
-                    }
-                }
-                best
+                let (legal, weights) = (&self.legal, &self.weights);
+                self.one_ply
+                    .pick(game, s, mover, legal, weights, policy, calls)
             }
         }
     }
@@ -430,6 +429,7 @@ impl<G: Evaluate> MctsAgent<G> {
         let n = game.num_seats();
         let mut calls = 0u64;
         let mut depth = 0u32;
+        self.one_ply.reset();
         while let Some(mover) = game.to_move(s) {
             if self.cut_here(game, s, depth) {
                 return (self.heuristic_reward(game, s, n)[seat as usize], calls);
@@ -437,7 +437,10 @@ impl<G: Evaluate> MctsAgent<G> {
             let a = self.policy_pick(game, s, mover, policy, &mut calls);
             game.apply(s, a, chance);
             calls += 1;
-            depth += 1;
+            // The depth counts complete choices, as in `rollout`.
+            if !game.mid_decision(s) {
+                depth += 1;
+            }
         }
         let o = game.outcome(s).expect("finished");
         (self.terminal_reward(game, &o, n)[seat as usize], calls)
@@ -587,7 +590,7 @@ impl<G: Evaluate> MctsAgent<G> {
         }
     }
 
-    /// Whether a rollout `depth` actions deep in `s` stops here, to be scored by the heuristic.
+    /// Whether a rollout `depth` complete choices deep in `s` stops here, to be scored by the heuristic.
     fn cut_here(&self, game: &G, s: &G::State, depth: u32) -> bool {
         (self.config.depth > 0 && depth >= self.config.depth)
             || (self.config.round_horizon && game.round(s) != self.root_round)
