@@ -197,9 +197,9 @@ pub trait Game: Send + Sync {
 
     /// A legal action drawn uniformly at random: exactly the action that [`Game::legal_actions`]
     /// followed by `legal[rng.gen_range(0..legal.len())]` gives, with the same draw from `rng`,
-    /// so a random playout is the same game either way. Ginza Retro Café, whose turns list many
-    /// rerolls, counts the legal actions and builds only the one drawn; the others list into
-    /// `buf`, which is scratch space. The game must not be over.
+    /// so a random playout is the same game either way. The default lists into `buf`, which is
+    /// scratch space; a game may override it with a cheaper draw that gives the same action. The
+    /// game must not be over.
     #[inline(always)]
     fn random_action<R: Rng + ?Sized>(
         &self,

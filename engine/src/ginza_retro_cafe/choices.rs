@@ -70,6 +70,18 @@ impl GinzaRetroCafe {
     }
 }
 
+/// The Add Dice and Wash Dishes actions open to a seat: `Add(add_from)` and the `adds - 1`
+/// counts after it, then `Wash(0)` to `Wash(washes - 1)`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AddAndWash {
+    /// The fewest dice added.
+    pub(crate) add_from: u8,
+    /// How many Add Dice actions (none when its spot is taken or the dice are at the limit).
+    pub(crate) adds: usize,
+    /// How many Wash Dishes actions (none when its spot is taken).
+    pub(crate) washes: usize,
+}
+
 /// Whether dice `all` (count per face) continue dice `taken` lowest face first: they hold
 /// every die taken, and as many of each face below the highest taken.
 pub(crate) fn continues(taken: &[u8; 6], all: &[u8; 6]) -> bool {
@@ -88,20 +100,18 @@ impl GinzaRetroCafe {
     }
 
     /// Coins a seat pays for a common die.
+    #[inline]
     pub(crate) fn common_price(&self, s: &State, seat: usize) -> u8 {
-        self.ability(s, seat, |a| match a {
-            Ability::CommonDiePrice(n) => Some(n),
-            _ => None,
-        })
-        .unwrap_or(self.data.rulebook.common_die_price)
+        match s.card[seat].index() {
+            Some(c) => self.card_terms[c].common_price,
+            None => self.data.rulebook.common_die_price,
+        }
     }
 
     /// A seat's once-a-round Drink bonus, if its player card has one.
+    #[inline]
     pub(crate) fn drink_bonus(&self, s: &State, seat: usize) -> Option<u8> {
-        self.ability(s, seat, |a| match a {
-            Ability::DrinkBonus(n) => Some(n),
-            _ => None,
-        })
+        self.card_terms[s.card[seat].index()?].drink_bonus
     }
 
     fn ability(&self, s: &State, seat: usize, f: impl Fn(Ability) -> Option<u8>) -> Option<u8> {
@@ -153,11 +163,11 @@ impl GinzaRetroCafe {
     }
 
     fn legal_turn(&self, s: &State, seat: usize, out: &mut impl Sink<Choice>) {
-        out.part(|out| self.push_raises(s, seat, out));
-        out.part(|out| self.push_serves(s, seat, out));
+        self.push_raises(s, seat, out);
+        self.push_serves(s, seat, out);
         let count = s.dice_count(seat);
         if count > 0 && self.spot_free(s, seat, 0) {
-            out.part(|out| self.push_changes(s, seat, out));
+            self.push_changes(s, seat, out);
         }
         if count > 0 && self.spot_free(s, seat, 1) {
             push_rerolls(&s.dice[seat], out);
@@ -171,36 +181,41 @@ impl GinzaRetroCafe {
 
     /// The Add Dice and Wash Dishes actions a seat may take.
     pub(crate) fn push_add_and_wash(&self, s: &State, seat: usize, out: &mut impl Sink<Choice>) {
+        let aw = self.add_and_wash(s, seat);
+        let mut k = aw.add_from;
+        out.extend(aw.adds, || {
+            k += 1;
+            Choice::Add(k - 1)
+        });
+        let mut k = 0u8;
+        out.extend(aw.washes, || {
+            k += 1;
+            Choice::Wash(k - 1)
+        });
+    }
+
+    /// How many dice a seat may add, and with how many 1s it may wash.
+    pub(crate) fn add_and_wash(&self, s: &State, seat: usize) -> AddAndWash {
         let rb = &self.data.rulebook;
         let limit = s.limit[seat];
         let count = s.dice_count(seat);
+        let mut aw = AddAndWash {
+            add_from: 0,
+            adds: 0,
+            washes: 0,
+        };
         if count < limit && self.spot_free(s, seat, 2) {
             let lv = usize::from(s.levels[seat][2]) - 1;
             let most = rb.add_dice[lv].min(limit - count);
             let least = if self.params.arrange_partial { 1 } else { most };
-            let mut k = least;
-            out.extend(
-                usize::from(most + 1 - least),
-                || {
-                    k += 1;
-                    Choice::Add(k - 1)
-                },
-                |i| Choice::Add(least + i as u8),
-            );
+            aw.add_from = least;
+            aw.adds = usize::from(most + 1 - least);
         }
         if self.spot_free(s, seat, WASH_SPOT) {
             let table = &self.data.players[s.player_card(seat)].dishwashing;
-            let most = (s.dice[seat][0] as usize).min(table.len() - 1);
-            let mut k = 0u8;
-            out.extend(
-                most + 1,
-                || {
-                    k += 1;
-                    Choice::Wash(k - 1)
-                },
-                |i| Choice::Wash(i as u8),
-            );
+            aw.washes = (s.dice[seat][0] as usize).min(table.len() - 1) + 1;
         }
+        aw
     }
 
     /// The Change Dice Rolls adjustments a seat may make.
@@ -367,31 +382,43 @@ pub(crate) fn push_dishes(
     base: Serve,
     out: &mut impl Sink<Choice>,
 ) {
-    let (have, want) = (packed(dice), packed(need));
-    // A byte of 128 or more shows in `have | want`; then 127 in `have + 1` (no carry).
-    if (have | want | have.wrapping_add(BYTE_ONES)) & HIGH_BITS != 0 {
+    let Some((own, mut stand_ins)) = dish_serves(dice, need, commons) else {
         return push_dishes_plain(dice, need, commons, base, out);
-    }
-    // With every byte below 127 no byte borrows: the top bit says `have >= want` (`+ 1`).
-    let short = !((have | HIGH_BITS) - want) & HIGH_BITS;
-    let short_by_two = !(((have + BYTE_ONES) | HIGH_BITS) - want) & HIGH_BITS;
-    let mut stand_ins = if short == 0 {
+    };
+    if own {
         out.push(Choice::Serve(Serve {
             dice: *need,
             ..base
         }));
-        let asked = ((want | HIGH_BITS) - BYTE_ONES) & HIGH_BITS;
-        asked & commons
-    } else if short & (short - 1) == 0 && short_by_two == 0 {
-        short & commons
-    } else {
-        0
-    };
+    }
     while stand_ins != 0 {
         let f = (stand_ins.trailing_zeros() / 8) as usize;
         stand_ins &= stand_ins - 1;
         push_stand_in(need, f, base, out);
     }
+}
+
+/// The serves of [`push_dishes`] in one word: whether the seat's dice alone serve the dish, and
+/// the faces whose common die may stand in (the top bit of the face's byte, as `commons`).
+/// `None` when a count is above 126: then [`push_dishes_plain`] lists them.
+#[inline]
+pub(crate) fn dish_serves(dice: &[u8; 6], need: &[u8; 6], commons: u64) -> Option<(bool, u64)> {
+    let (have, want) = (packed(dice), packed(need));
+    // A byte of 128 or more shows in `have | want`; then 127 in `have + 1` (no carry).
+    if (have | want | have.wrapping_add(BYTE_ONES)) & HIGH_BITS != 0 {
+        return None;
+    }
+    // With every byte below 127 no byte borrows: the top bit says `have >= want` (`+ 1`).
+    let short = !((have | HIGH_BITS) - want) & HIGH_BITS;
+    let short_by_two = !(((have + BYTE_ONES) | HIGH_BITS) - want) & HIGH_BITS;
+    Some(if short == 0 {
+        let asked = ((want | HIGH_BITS) - BYTE_ONES) & HIGH_BITS;
+        (true, asked & commons)
+    } else if short & (short - 1) == 0 && short_by_two == 0 {
+        (false, short & commons)
+    } else {
+        (false, 0)
+    })
 }
 
 /// A serve of the dish `need` with a common die of face `f + 1` standing in for one of the
@@ -452,7 +479,7 @@ fn sum_low(d: &[u8; 6]) -> (u16, u16) {
 }
 
 /// Dice counted per face, one face per byte from the lowest (face 1 in byte 0).
-fn packed(d: &[u8; 6]) -> u64 {
+pub(crate) fn packed(d: &[u8; 6]) -> u64 {
     let mut b = [0u8; 8];
     b[..6].copy_from_slice(d);
     u64::from_le_bytes(b)
@@ -528,7 +555,7 @@ impl SubMultisets {
 
 /// Pushes a reroll for every non-empty sub-multiset of `of`: as many as the product of each
 /// face's count plus one, less the empty one, so they are handed over as one counted run
-/// (written by one `extend` of a counted range, counted without a walk, drawn by number).
+/// (written by one `extend` of a counted range, counted without a walk).
 fn push_rerolls(of: &[u8; 6], out: &mut impl Sink<Choice>) {
     let count = of
         .iter()
@@ -538,26 +565,10 @@ fn push_rerolls(of: &[u8; 6], out: &mut impl Sink<Choice>) {
     // count makes needless: some face is always left to turn.
     let all = packed(of);
     let mut sub = 0u64;
-    out.extend(
-        count,
-        || {
-            sub = turned(all, sub);
-            Choice::Reroll(unpacked(sub))
-        },
-        |i| Choice::Reroll(nth_sub_multiset(of, i + 1)),
-    );
-}
-
-/// The odometer's sub-multiset number `i` of `of` (0 is the empty one): `i` written in the mixed
-/// radix whose digit for face `f` runs to `of[f]`, face 1 the lowest digit.
-fn nth_sub_multiset(of: &[u8; 6], mut i: usize) -> [u8; 6] {
-    let mut d = [0u8; 6];
-    for (k, &n) in d.iter_mut().zip(of) {
-        let radix = usize::from(n) + 1;
-        *k = (i % radix) as u8;
-        i /= radix;
-    }
-    d
+    out.extend(count, || {
+        sub = turned(all, sub);
+        Choice::Reroll(unpacked(sub))
+    });
 }
 
 /// The odometer's next sub-multiset of `all` after `sub` (both [`packed`]; `sub` not yet `all`):

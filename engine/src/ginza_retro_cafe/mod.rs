@@ -11,6 +11,7 @@
 //! - `choices.rs`: the complete choices as the rulebook states them (A-2 Ability Upgrade, A-3
 //!   Perform an action, the set-up choices);
 //! - `moves.rs`: the legal steps, each listed only when a complete choice follows it;
+//! - `turn_steps.rs`: a turn's first steps in segments, listed or counted and drawn one;
 //! - `steps.rs`: applying a step, and between steps and complete choices;
 //! - `apply.rs`: applying a complete choice;
 //! - `scoring.rs`: order, bonus and coin points;
@@ -51,6 +52,7 @@ pub use present::GinzaStats;
 mod scoring;
 mod setup;
 mod steps;
+mod turn_steps;
 mod validate;
 
 pub use action::{Action, Choice, Help, Serve};
@@ -63,6 +65,7 @@ use crate::data_file::DataFile;
 use crate::error::EngineError;
 use crate::game::{Game, Outcome, Seat, MAX_SEATS};
 use crate::registry::GameInfo;
+use data::Ability;
 use rand::Rng;
 
 /// What Ginza Retro Café is: its name, player counts, and how it is won.
@@ -89,6 +92,35 @@ pub struct GinzaRetroCafe {
     /// The order ids of each rank, as a set ([`GinzaData::rank_set`], looked up at every
     /// arrival); ranks past its end have none.
     rank_sets: Vec<u64>,
+    /// Each player card's common die price and Drink bonus, found once from its abilities
+    /// (looked up at every turn's listing).
+    card_terms: Vec<CardTerms>,
+}
+
+/// What a player card's abilities make of a serve: the price of a common die and the
+/// once-a-round Drink bonus.
+#[derive(Debug, Clone, Copy)]
+struct CardTerms {
+    common_price: u8,
+    drink_bonus: Option<u8>,
+}
+
+impl CardTerms {
+    /// The first of the card's abilities that sets each, as the rulebook's price otherwise.
+    fn of(card: &data::PlayerCard, rb: &data::Rulebook) -> CardTerms {
+        let find = |f: fn(Ability) -> Option<u8>| card.act.iter().find_map(|&a| f(a));
+        CardTerms {
+            common_price: find(|a| match a {
+                Ability::CommonDiePrice(n) => Some(n),
+                _ => None,
+            })
+            .unwrap_or(rb.common_die_price),
+            drink_bonus: find(|a| match a {
+                Ability::DrinkBonus(n) => Some(n),
+                _ => None,
+            }),
+        }
+    }
 }
 
 impl GinzaRetroCafe {
@@ -103,12 +135,14 @@ impl GinzaRetroCafe {
         let tokens = rb.action_tokens[&players];
         let top_rank = data.orders.iter().map(|o| o.rank).max().unwrap_or(0);
         let rank_sets = (0..=top_rank).map(|r| data.rank_set(r)).collect();
+        let card_terms = data.players.iter().map(|c| CardTerms::of(c, rb)).collect();
         Ok(GinzaRetroCafe {
             players,
             tokens,
             yen_per_vp,
             limit_prices,
             rank_sets,
+            card_terms,
             data,
             params,
         })
@@ -290,19 +324,20 @@ impl Game for GinzaRetroCafe {
         self.legal(s, out)
     }
 
-    /// Counts the legal actions and builds only the one drawn (a turn lists 32 on average,
-    /// mostly rerolls, which are counted from a product and built from their number).
+    /// At the start of a turn, counts the steps by segment and builds only the one drawn
+    /// (`turn_steps.rs`); elsewhere lists the steps into `buf`.
     fn random_action<R: Rng + ?Sized>(
         &self,
         s: &State,
         buf: &mut Vec<Action>,
         rng: &mut R,
     ) -> Action {
-        crate::listing::draw_uniform(self, s, rng).unwrap_or_else(|| {
-            // Nothing is legal: the game is over. Index the empty list as the listing would.
-            self.legal(s, buf);
-            buf[rng.gen_range(0..buf.len())]
-        })
+        if let (Phase::Turn { seat }, Picking::Nothing) = (s.phase, s.picking) {
+            let steps = self.turn_steps(s, usize::from(seat));
+            return steps.get(rng.gen_range(0..steps.len()));
+        }
+        self.legal(s, buf);
+        buf[rng.gen_range(0..buf.len())]
     }
 
     fn apply<R: Rng + ?Sized>(&self, s: &mut State, a: Action, rng: &mut R) {

@@ -9,11 +9,12 @@
 //! built by shifts. A die is offered when the two meet.
 
 use super::action::{Action, Choice, Help};
-use super::choices::push_dishes;
+use super::choices::{dish_serves, packed, push_dishes};
 use super::data::Condition;
 use super::params::DrinkDice;
 use super::state::{Phase, Picking, State};
 use super::GinzaRetroCafe;
+use crate::bytes::nonzero_bytes;
 use crate::listing::{Listing, Sink};
 
 impl Listing for GinzaRetroCafe {
@@ -52,20 +53,7 @@ impl GinzaRetroCafe {
     }
 
     fn legal_steps_turn(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
-        self.push_raises(s, seat, &mut OneStep(out));
-        self.push_serve_openings(s, seat, out);
-        let count = s.dice_count(seat);
-        if count > 0 && self.spot_free(s, seat, 0) {
-            self.push_changes(s, seat, &mut OneStep(out));
-        }
-        if count > 0 && self.spot_free(s, seat, 1) {
-            push_reroll_steps(&s.dice[seat], &[0; 6], out);
-        }
-        self.push_add_and_wash(s, seat, &mut OneStep(out));
-        if out.listed() == 0 {
-            // Only with `stacked_tokens` off: every spot is taken and no dish can be served.
-            out.push(Action::Stop);
-        }
+        self.turn_steps(s, seat).push_all(out);
     }
 
     /// The order at a place and slot, if there is one.
@@ -82,13 +70,10 @@ impl GinzaRetroCafe {
     /// What a seat may add to its dice in a serve.
     fn extras(&self, s: &State, seat: usize) -> Extras {
         let common_ok = s.coins[seat] >= u16::from(self.common_price(s, seat));
-        let commons = if common_ok {
-            (0..6).fold(0u8, |m, f| m | u8::from(s.common[f] > 0) << f)
-        } else {
-            0
-        };
+        let common_bytes = if common_ok { held_bytes(&s.common) } else { 0 };
         Extras {
-            commons,
+            commons: gather_faces(common_bytes),
+            common_bytes,
             bonus: self
                 .drink_bonus(s, seat)
                 .filter(|_| s.bonus_used & (1 << seat) == 0),
@@ -97,11 +82,11 @@ impl GinzaRetroCafe {
     }
 
     /// The first steps of the serves a seat can make: each order with at least one serve.
-    fn push_serve_openings(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
+    pub(crate) fn push_serve_openings(&self, s: &State, seat: usize, out: &mut impl Sink<Action>) {
         let extras = self.extras(s, seat);
         let dice = &s.dice[seat];
-        // The totals some of the dice make (computed at the first Drink).
-        let mut totals = None;
+        // The total of all the dice (computed at the first Drink).
+        let mut total = None;
         for (p, pl) in s.places.iter().enumerate() {
             if !pl.occupied() {
                 continue;
@@ -114,7 +99,7 @@ impl GinzaRetroCafe {
                     continue;
                 }
                 let open = match self.data.orders[order].serve {
-                    Condition::Faces(need) => dish_helps(dice, &need, extras.commons) != 0,
+                    Condition::Faces(need) => dish_helps(dice, &need, extras.common_bytes) != 0,
                     Condition::SumAtLeast(n) => {
                         let drink = extras.drink(n);
                         if extras.minimal {
@@ -122,8 +107,13 @@ impl GinzaRetroCafe {
                             push_drink_steps(&drink, dice, &[0; 6], &mut count);
                             Sink::<Action>::listed(&count) > 0
                         } else {
-                            let all = *totals.get_or_insert_with(|| subset_totals(dice, 0).1);
-                            all & drink.any_totals(7) != 0
+                            let total = *total.get_or_insert_with(|| dice_total(dice));
+                            let open = drink.open_to(total);
+                            debug_assert_eq!(
+                                open,
+                                subset_totals(dice, 0).1 & drink.any_totals(7) != 0
+                            );
+                            open
                         }
                     }
                 };
@@ -151,7 +141,7 @@ impl GinzaRetroCafe {
         let extras = self.extras(s, seat);
         match self.order_at(s, place, slot) {
             Some(Condition::Faces(need)) => {
-                let mut helps = dish_helps(&s.dice[seat], &need, extras.commons);
+                let mut helps = dish_helps(&s.dice[seat], &need, extras.common_bytes);
                 while helps != 0 {
                     let h = helps.trailing_zeros() as u8;
                     helps &= helps - 1;
@@ -193,6 +183,8 @@ fn push_reroll_steps(pool: &[u8; 6], picked: &[u8; 6], out: &mut impl Sink<Actio
 struct Extras {
     /// The faces of the common dice it may buy: bit `f` for face `f + 1`.
     commons: u8,
+    /// The same faces as [`push_dishes`] takes them: the top bit of byte `f` for face `f + 1`.
+    common_bytes: u64,
     /// Its once-a-round Drink bonus, if it has one unused.
     bonus: Option<u8>,
     /// Whether a Drink takes only dice of which none can be left out ([`DrinkDice::Minimal`]).
@@ -244,6 +236,24 @@ impl Drink {
                 None => 0,
             },
         }
+    }
+
+    /// Whether some serve is open to dice of `total` in all, without the minimal rule: whether
+    /// they make a total of [`Self::any_totals`]`(7)`. There, each help's totals run up to
+    /// `n - 1` and the dice alone's on from `n` (from 1 when `n` is 0), so together they are
+    /// every total from the least some help accepts; and the largest total the dice make is
+    /// all of them.
+    fn open_to(&self, total: i32) -> bool {
+        let n = self.n;
+        let mut least = n.max(1);
+        if n >= 1 && self.commons != 0 {
+            let top = 8 - self.commons.leading_zeros() as i32;
+            least = least.min((n - top).max(0));
+        }
+        if let Some(b) = self.bonus.filter(|&b| n >= 2 && b >= 1) {
+            least = least.min((n - b).max(1));
+        }
+        total >= least
     }
 
     /// The totals some help the seat has serves with.
@@ -304,6 +314,11 @@ fn push_drink_steps(d: &Drink, dice: &[u8; 6], taken: &[u8; 6], out: &mut impl S
     }
 }
 
+/// The total of dice counted per face.
+fn dice_total(dice: &[u8; 6]) -> i32 {
+    (0..6).map(|f| (f as i32 + 1) * i32::from(dice[f])).sum()
+}
+
 /// The totals dice (count per face) make, faces `from + 1` and up only: `.0[f]` those the dice
 /// of faces `f + 1` and up less one of face `f + 1` make (for each face with a die), `.1` those
 /// all of them make. Bit `k` stands for total `k`; the empty choice makes 0.
@@ -346,8 +361,18 @@ fn shl(m: u64, k: i32) -> u64 {
 
 /// The helps a Dish asking for `need` is served with, from the listing of its complete serves:
 /// bit 0 the seat's dice alone, bit `c` a common die of face `c` standing in for one of them.
-fn dish_helps(dice: &[u8; 6], need: &[u8; 6], commons: u8) -> u8 {
-    let commons = (0..6).fold(0u64, |m, f| m | u64::from(commons >> f & 1) << (8 * f + 7));
+/// `commons`: the faces of the common dice the seat may buy, as [`held_bytes`] gives them.
+#[inline]
+fn dish_helps(dice: &[u8; 6], need: &[u8; 6], commons: u64) -> u8 {
+    match dish_serves(dice, need, commons) {
+        Some((own, stand_ins)) => u8::from(own) | gather_faces(stand_ins) << 1,
+        None => dish_helps_listed(dice, need, commons),
+    }
+}
+
+/// [`dish_helps`] from the serves [`push_dishes`] lists (for counts above 126).
+#[cold]
+fn dish_helps_listed(dice: &[u8; 6], need: &[u8; 6], commons: u64) -> u8 {
     let base = super::Serve {
         place: 0,
         slot: 0,
@@ -358,6 +383,26 @@ fn dish_helps(dice: &[u8; 6], need: &[u8; 6], commons: u8) -> u8 {
     let mut helps = HelpSet(0);
     push_dishes(dice, need, commons, base, &mut helps);
     helps.0
+}
+
+/// The faces of which `dice` (count per face) hold a die: the top bit of byte `f` for face
+/// `f + 1`.
+#[inline]
+fn held_bytes(dice: &[u8; 6]) -> u64 {
+    nonzero_bytes(packed(dice))
+}
+
+/// The faces of which `dice` hold a die: bit `f` for face `f + 1`.
+#[inline]
+pub(crate) fn held_faces(dice: &[u8; 6]) -> u8 {
+    gather_faces(held_bytes(dice))
+}
+
+/// The top bit of byte `f` (bytes 0 to 5) moved to bit `f`. One multiply moves bit `8f` to
+/// `56 + f`, and nothing else lands on bits 56 to 61.
+#[inline]
+fn gather_faces(bytes: u64) -> u8 {
+    ((((bytes >> 7) & 0x0101_0101_0101).wrapping_mul(0x0102_0408_1020_0000) >> 56) & 0x3F) as u8
 }
 
 /// The help of bit `h` of [`dish_helps`] (7: the bonus).
@@ -384,19 +429,10 @@ impl Sink<Choice> for HelpSet {
         }
     }
 
-    fn extend(
-        &mut self,
-        n: usize,
-        mut next: impl FnMut() -> Choice,
-        _at: impl FnOnce(usize) -> Choice,
-    ) {
+    fn extend(&mut self, n: usize, mut next: impl FnMut() -> Choice) {
         for _ in 0..n {
             self.push(next());
         }
-    }
-
-    fn part(&mut self, f: impl FnOnce(&mut Self)) {
-        f(self)
     }
 
     fn listed(&self) -> usize {
@@ -406,7 +442,7 @@ impl Sink<Choice> for HelpSet {
 
 /// A sink of the choices taken in one step (all but serves and rerolls), handing each to a
 /// sink of steps as its step.
-struct OneStep<'a, S>(&'a mut S);
+pub(crate) struct OneStep<'a, S>(pub(crate) &'a mut S);
 
 impl<S: Sink<Action>> Sink<Choice> for OneStep<'_, S> {
     #[inline]
@@ -415,19 +451,8 @@ impl<S: Sink<Action>> Sink<Choice> for OneStep<'_, S> {
     }
 
     #[inline]
-    fn extend(
-        &mut self,
-        n: usize,
-        mut next: impl FnMut() -> Choice,
-        at: impl FnOnce(usize) -> Choice,
-    ) {
-        self.0
-            .extend(n, move || first_step(next()), move |i| first_step(at(i)));
-    }
-
-    #[inline]
-    fn part(&mut self, f: impl FnOnce(&mut Self)) {
-        f(self)
+    fn extend(&mut self, n: usize, mut next: impl FnMut() -> Choice) {
+        self.0.extend(n, move || first_step(next()));
     }
 
     #[inline]
@@ -466,7 +491,7 @@ mod tests {
     use rand::Rng;
 
     #[test]
-    fn every_step_is_counted_and_drawn_as_listed() {
+    fn every_step_is_counted_as_listed() {
         let mut checked = 0;
         for bits in 0..8u32 {
             for players in crate::ginza_retro_cafe::INFO.players() {
@@ -487,16 +512,35 @@ mod tests {
                     let mut rng = crate::rng_from_seed(seed + 10 * u64::from(bits));
                     let mut s = g.new_state(&mut rng);
                     while g.to_move(&s).is_some() {
-                        checked += crate::listing::assert_counted_and_picked_as_listed(&g, &s);
+                        checked += crate::listing::assert_counted_as_listed(&g, &s);
                         g.legal_actions(&s, &mut legal);
                         let a = legal[rng.gen_range(0..legal.len())];
                         g.apply(&mut s, a, &mut rng);
                     }
-                    crate::listing::assert_counted_and_picked_as_listed(&g, &s);
+                    crate::listing::assert_counted_as_listed(&g, &s);
                 }
             }
         }
-        assert!(checked > 100_000, "only {checked} actions drawn");
+        assert!(checked > 100_000, "only {checked} actions counted");
+    }
+
+    #[test]
+    fn the_faces_held_are_those_with_a_die() {
+        let mut rng = crate::rng_from_seed(5);
+        for k in 0..20_000 {
+            let mut dice = [0u8; 6];
+            for d in &mut dice {
+                *d = if k % 2 == 0 {
+                    rng.gen_range(0..3)
+                } else {
+                    rng.gen()
+                };
+            }
+            let want = (0..6).fold(0u8, |m, f| m | u8::from(dice[f] > 0) << f);
+            assert_eq!(held_faces(&dice), want, "{dice:?}");
+            let bytes = (0..6).fold(0u64, |m, f| m | u64::from(want >> f & 1) << (8 * f + 7));
+            assert_eq!(held_bytes(&dice), bytes, "{dice:?}");
+        }
     }
 
     #[test]

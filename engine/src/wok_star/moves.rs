@@ -353,8 +353,18 @@ impl WokStar {
             own | others
         };
         // The partners of a first die of `seat`'s own, and of another player's, by whether the
-        // method needs another player's die: the same for every method, so found once.
-        let partners = [false, true].map(|needs| [with(0, needs), with(1, needs)]);
+        // method needs another player's die: the same for every method, so found once. Without
+        // a cube or free dice only the seat's own dice pair, and only for a method that needs
+        // none of another player's.
+        let partners = if s.cubes[seat as usize] == 0 && free.is_none() {
+            debug_assert_eq!(
+                [false, true].map(|needs| [with(0, needs), with(1, needs)]),
+                [[own, 0], [0, 0]]
+            );
+            [[own, 0], [0, 0]]
+        } else {
+            [false, true].map(|needs| [with(0, needs), with(1, needs)])
+        };
         let masks = DiceMasks {
             present,
             twice,
@@ -535,23 +545,31 @@ impl DiceMasks {
 /// The die classes `seat` may use, a bit each (bit `6 * owner + face - 1`), and those with two
 /// dice or more: its own dice, and the others' when it has a cube to give or `free` dice.
 fn die_classes_present(s: &State, players: u8, seat: u8, free: Option<u8>) -> (u32, u32) {
+    if s.cubes[seat as usize] == 0 && free.is_none() {
+        let (seen, again) = faces_present(s, seat);
+        return (seen << (6 * seat), again << (6 * seat));
+    }
     let (mut present, mut twice) = (0u32, 0u32);
-    let others_too = s.cubes[seat as usize] != 0 || free.is_some();
     for owner in 0..players.min(MAX_PLAYERS as u8) {
-        if owner != seat && !others_too {
-            continue;
-        }
-        let (mut seen, mut again) = (0u32, 0u32);
-        let o = owner as usize;
-        for &d in &s.dice[o][..usize::from(s.dice_count[o]).min(MAX_DICE)] {
-            let bit = u32::from(FACE_BIT[usize::from(d)]);
-            again |= seen & bit;
-            seen |= bit;
-        }
+        let (seen, again) = faces_present(s, owner);
         present |= seen << (6 * owner);
         twice |= again << (6 * owner);
     }
     (present, twice)
+}
+
+/// The faces `owner`'s unused dice show (face `f` at bit `f - 1`), and those two dice or more
+/// show.
+#[inline]
+fn faces_present(s: &State, owner: u8) -> (u32, u32) {
+    let o = usize::from(owner);
+    let (mut seen, mut again) = (0u32, 0u32);
+    for &d in &s.dice[o][..usize::from(s.dice_count[o]).min(MAX_DICE)] {
+        let bit = u32::from(FACE_BIT[usize::from(d)]);
+        again |= seen & bit;
+        seen |= bit;
+    }
+    (seen, again)
 }
 
 #[cfg(test)]
