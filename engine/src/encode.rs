@@ -108,57 +108,144 @@ impl Bound {
     }
 }
 
-/// Where an [`Encoder`] writes.
-enum Out<'a> {
-    F32(&'a mut [f32]),
-    U8(&'a mut [u8]),
+/// Where an [`Encoder`] writes: `f32` values (`&mut [f32]`), their `u8` form (`&mut [u8]`), or
+/// `f32` values with the layout recorded ([`Recording`]). The encoder is generic over it, so
+/// each form is compiled on its own, with no branch on the form per value.
+///
+/// Writes past the end of the vector are ignored.
+pub trait Sink {
+    /// Whether the encoder records each field (the recording pass).
+    const RECORDS: bool = false;
+    /// Writes a 1 at `i`.
+    fn one(&mut self, i: usize);
+    /// Writes `v` at `i`: as it is, or in its `u8` form under `bound`.
+    fn value(&mut self, i: usize, v: f32, bound: &Bound);
+    /// Writes the counts `v` from `i` on: each times `scale`, or in the `u8` form, the count
+    /// minus `zero` (rounded half up, saturating).
+    fn counts(&mut self, i: usize, v: &[f32], scale: f32, zero: f32);
+    /// Records one field (only called when [`Sink::RECORDS`]).
+    fn record(&mut self, _field: Field) {}
 }
 
-/// Writes named fields into an observation vector of `f32` or `u8` values; on a recording pass,
-/// also their layout.
+impl Sink for &mut [f32] {
+    #[inline(always)]
+    fn one(&mut self, i: usize) {
+        if let Some(x) = self.get_mut(i) {
+            *x = 1.0;
+        }
+    }
+    #[inline(always)]
+    fn value(&mut self, i: usize, v: f32, _bound: &Bound) {
+        if let Some(x) = self.get_mut(i) {
+            *x = v;
+        }
+    }
+    #[inline(always)]
+    fn counts(&mut self, i: usize, v: &[f32], scale: f32, _zero: f32) {
+        if let Some(o) = self.get_mut(i..i + v.len()) {
+            for (y, &x) in o.iter_mut().zip(v) {
+                *y = x * scale;
+            }
+        }
+    }
+}
+
+impl Sink for &mut [u8] {
+    #[inline(always)]
+    fn one(&mut self, i: usize) {
+        if let Some(x) = self.get_mut(i) {
+            *x = 1;
+        }
+    }
+    #[inline(always)]
+    fn value(&mut self, i: usize, v: f32, bound: &Bound) {
+        if let Some(x) = self.get_mut(i) {
+            *x = bound.quantize(v);
+        }
+    }
+    #[inline(always)]
+    fn counts(&mut self, i: usize, v: &[f32], _scale: f32, zero: f32) {
+        if let Some(o) = self.get_mut(i..i + v.len()) {
+            for (y, &x) in o.iter_mut().zip(v) {
+                // Rounds half up; `as` saturates at 0 and 255.
+                *y = (x - zero + 0.5) as u8;
+            }
+        }
+    }
+}
+
+/// The recording pass's [`Sink`]: `f32` values, and each field into a layout.
+pub struct Recording<'a> {
+    out: &'a mut [f32],
+    layout: &'a mut Vec<Field>,
+}
+
+impl Sink for Recording<'_> {
+    const RECORDS: bool = true;
+    fn one(&mut self, i: usize) {
+        self.out.one(i);
+    }
+    fn value(&mut self, i: usize, v: f32, bound: &Bound) {
+        self.out.value(i, v, bound);
+    }
+    fn counts(&mut self, i: usize, v: &[f32], scale: f32, zero: f32) {
+        self.out.counts(i, v, scale, zero);
+    }
+    fn record(&mut self, field: Field) {
+        self.layout.push(field);
+    }
+}
+
+/// Writes named fields into an observation vector through a [`Sink`] (`f32` values, `u8`
+/// values, or `f32` values and their layout).
 ///
 /// The vector is zero-filled once and only the non-zero values are written, so a one-hot or bit
 /// field costs what it holds, not its length. Writing past the end of the vector is ignored
 /// (the length is still counted), so an encoder that writes more or fewer values than the
 /// layout says is caught by [`Encoder::written`].
-pub struct Encoder<'a> {
-    out: Out<'a>,
+pub struct Encoder<S> {
+    out: S,
     at: usize,
     prefix: Option<(&'static str, usize)>,
-    layout: Option<&'a mut Vec<Field>>,
 }
 
-impl<'a> Encoder<'a> {
+impl<'a> Encoder<&'a mut [f32]> {
     /// An encoder writing `f32` values into `out` from its start.
     pub fn new(out: &'a mut [f32]) -> Self {
         out.fill(0.0);
         Encoder {
-            out: Out::F32(out),
+            out,
             at: 0,
             prefix: None,
-            layout: None,
         }
     }
+}
 
+impl<'a> Encoder<&'a mut [u8]> {
     /// An encoder writing the `u8` form of each value (see [`Bound`]) into `out`.
     pub fn new_u8(out: &'a mut [u8]) -> Self {
         out.fill(0);
         Encoder {
-            out: Out::U8(out),
+            out,
             at: 0,
             prefix: None,
-            layout: None,
         }
     }
+}
 
-    /// An encoder that also records each field into `layout`.
+impl<'a> Encoder<Recording<'a>> {
+    /// An encoder writing `f32` values into `out` that also records each field into `layout`.
     pub fn recording(out: &'a mut [f32], layout: &'a mut Vec<Field>) -> Self {
+        out.fill(0.0);
         Encoder {
-            layout: Some(layout),
-            ..Encoder::new(out)
+            out: Recording { out, layout },
+            at: 0,
+            prefix: None,
         }
     }
+}
 
+impl<S: Sink> Encoder<S> {
     /// Values written so far.
     pub fn written(&self) -> usize {
         self.at
@@ -177,7 +264,7 @@ impl<'a> Encoder<'a> {
 
     #[inline(always)]
     fn field(&mut self, name: &str, len: usize, doc: &'static str, bound: Bound) {
-        if self.layout.is_some() {
+        if S::RECORDS {
             self.record(name, len, doc, bound);
         }
     }
@@ -186,76 +273,43 @@ impl<'a> Encoder<'a> {
     #[cold]
     #[inline(never)]
     fn record(&mut self, name: &str, len: usize, doc: &'static str, bound: Bound) {
-        if let Some(l) = self.layout.as_deref_mut() {
-            let name = match self.prefix {
-                Some((list, k)) => format!("{list}{k}.{name}"),
-                None => name.to_string(),
-            };
-            l.push(Field {
-                name,
-                offset: self.at,
-                len,
-                doc,
-                bound,
-            });
-        }
-    }
-
-    /// Writes a 1 at `at + i` (in either form).
-    #[inline]
-    fn one(&mut self, i: usize) {
-        match &mut self.out {
-            Out::F32(o) => {
-                if let Some(x) = o.get_mut(self.at + i) {
-                    *x = 1.0;
-                }
-            }
-            Out::U8(o) => {
-                if let Some(x) = o.get_mut(self.at + i) {
-                    *x = 1;
-                }
-            }
-        }
-    }
-
-    /// Writes `v` at `at + i`: as it is, or in its `u8` form under `bound`.
-    #[inline]
-    fn value(&mut self, i: usize, v: f32, bound: &Bound) {
-        match &mut self.out {
-            Out::F32(o) => {
-                if let Some(x) = o.get_mut(self.at + i) {
-                    *x = v;
-                }
-            }
-            Out::U8(o) => {
-                if let Some(x) = o.get_mut(self.at + i) {
-                    *x = bound.quantize(v);
-                }
-            }
-        }
+        let name = match self.prefix {
+            Some((list, k)) => format!("{list}{k}.{name}"),
+            None => name.to_string(),
+        };
+        self.out.record(Field {
+            name,
+            offset: self.at,
+            len,
+            doc,
+            bound,
+        });
     }
 
     /// One value, within `bound`.
+    #[inline]
     pub fn scalar(&mut self, name: &str, doc: &'static str, v: f32, bound: Bound) {
         self.field(name, 1, doc, bound);
-        self.value(0, v, &bound);
+        self.out.value(self.at, v, &bound);
         self.at += 1;
     }
 
     /// A flag: 1 or 0.
+    #[inline]
     pub fn flag(&mut self, name: &str, doc: &'static str, v: bool) {
         self.field(name, 1, doc, Bound::UNIT);
         if v {
-            self.one(0);
+            self.out.one(self.at);
         }
         self.at += 1;
     }
 
     /// `n` values, 1 at `v` and 0 elsewhere (all 0 for `None` or `v >= n`).
+    #[inline]
     pub fn one_hot(&mut self, name: &str, doc: &'static str, v: Option<usize>, n: usize) {
         self.field(name, n, doc, Bound::UNIT);
         if let Some(v) = v.filter(|&v| v < n) {
-            self.one(v);
+            self.out.one(self.at + v);
         }
         self.at += n;
     }
@@ -278,22 +332,28 @@ impl<'a> Encoder<'a> {
     }
 
     /// The low `n` bits of `mask`, one value (1 or 0) per bit.
+    #[inline]
     pub fn bits(&mut self, name: &str, doc: &'static str, mask: u128, n: usize) {
         self.field(name, n, doc, Bound::UNIT);
-        let mut m = if n >= 128 {
+        let m = if n >= 128 {
             mask
         } else {
             mask & ((1u128 << n) - 1)
         };
-        while m != 0 {
-            self.one(m.trailing_zeros() as usize);
-            m &= m - 1;
+        // In 64-bit halves: a bit costs a few instructions, where a 128-bit loop costs twenty.
+        for (half, base) in [(m as u64, self.at), ((m >> 64) as u64, self.at + 64)] {
+            let mut x = half;
+            while x != 0 {
+                self.out.one(base + x.trailing_zeros() as usize);
+                x &= x - 1;
+            }
         }
         self.at += n;
     }
 
     /// The values of `v`, counts in `range`, each multiplied by `scale`. The `u8` form holds the
     /// count (clamped to 255), or the count + 128 when `range` takes in negative counts.
+    #[inline]
     pub fn values(
         &mut self,
         name: &str,
@@ -310,24 +370,7 @@ impl<'a> Encoder<'a> {
             step: scale,
         };
         self.field(name, v.len(), doc, bound);
-        let at = self.at;
-        match &mut self.out {
-            Out::F32(o) => {
-                if let Some(o) = o.get_mut(at..at + v.len()) {
-                    for (y, &x) in o.iter_mut().zip(v) {
-                        *y = x * scale;
-                    }
-                }
-            }
-            Out::U8(o) => {
-                if let Some(o) = o.get_mut(at..at + v.len()) {
-                    for (y, &x) in o.iter_mut().zip(v) {
-                        // Rounds half up; `as` saturates at 0 and 255.
-                        *y = (x - zero + 0.5) as u8;
-                    }
-                }
-            }
-        }
+        self.out.counts(self.at, v, scale, zero);
         self.at += v.len();
     }
 }
@@ -339,7 +382,7 @@ impl<'a> Encoder<'a> {
 /// to an index below [`Encoding::action_count`] and back.
 pub trait Encoding: Game {
     /// Writes the encoding of `obs` through `e`.
-    fn encode(&self, obs: &Self::Observation, e: &mut Encoder<'_>);
+    fn encode<S: Sink>(&self, obs: &Self::Observation, e: &mut Encoder<S>);
 
     /// The bound on action indices: every action's index is below it.
     fn action_count(&self) -> usize;

@@ -32,7 +32,7 @@ pub mod tofu_shifu;
 pub mod wok_star;
 
 pub use data_file::DataFile;
-pub use encode::{Bound, Encoder, Encoding, Field};
+pub use encode::{Bound, Encoder, Encoding, Field, Recording, Sink};
 pub use error::EngineError;
 pub use game::{Game, IllegalAction, Outcome, Seat, MAX_SEATS};
 pub use mechanics::Mechanics;

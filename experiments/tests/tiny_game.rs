@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use shifu_engine::data_file::NoData;
-use shifu_engine::{Encoder, Encoding, EngineError, Game, GameInfo, Outcome, Seat};
+use shifu_engine::{Encoder, Encoding, EngineError, Game, GameInfo, Outcome, Seat, Sink};
 use shifu_engine::{ParamFile, Present, MAX_SEATS};
 
 const GOAL: u8 = 10;
@@ -162,7 +162,7 @@ impl Present for HiddenRace {
 }
 
 impl Encoding for HiddenRace {
-    fn encode(&self, v: &View, e: &mut Encoder<'_>) {
+    fn encode<S: Sink>(&self, v: &View, e: &mut Encoder<S>) {
         e.observer_and_players(v.me.into(), v.at.len(), 3);
         e.one_hot("turn", "the seat to move", Some(v.turn.into()), 3);
         let at: Vec<f32> = v.at.iter().map(|&a| f32::from(a)).collect();

@@ -24,6 +24,9 @@ env starts its next game at once (``observations`` and ``masks`` are then the ne
 ``shifu play --seed`` (ChaCha8 stream 0 of that number): the same seed gives the same arrays,
 whatever ``threads`` is.
 
+``sample_actions()`` draws a uniform random legal action per env in Rust, for a random-play loop
+without numpy work: ``env.step(env.sample_actions())``.
+
 The arrays are reused: copy them to keep a step's values. Actions are checked before any is
 played: an out-of-range or illegal action raises ``ValueError`` naming the env, and no env
 changes. Ctrl-C stops ``step_random`` between steps.
@@ -102,6 +105,13 @@ class VectorEnv:
             raise ValueError(f"actions of dtype {a.dtype}: give integer action indices")
         self.core.step(np.ascontiguousarray(a, dtype=np.int64))
         return self.observations, self.rewards, self.terminated, self.truncated, self._info()
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniform random legal action index per env, drawn in Rust from each env's own
+        stream (-1 for an env with no seat to move), in an ``int64`` array of shape ``(N,)``
+        that every call refills (copy it to keep it). ``step(sample_actions())`` plays what
+        ``step_random()`` plays, with no numpy work per step."""
+        return self.core.sample_actions()
 
     def step_random(self, steps: int = 1):
         """Plays ``steps`` steps of uniform random legal actions, drawn in Rust (each env from

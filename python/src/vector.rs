@@ -61,6 +61,11 @@ struct Slot<G: Playable> {
     pick: GameRng,
     /// The legal actions of the seat to move.
     legal: Vec<G::Action>,
+    /// Their action indices, in the same order.
+    legal_index: Vec<u32>,
+    /// The position in `legal` of the action [`DynVec::check`] accepted for the next step
+    /// (`usize::MAX`: none).
+    chosen: usize,
     /// The index of this env in the vector.
     index: u64,
     /// Games started so far.
@@ -91,14 +96,19 @@ pub trait DynVec: Send + Sync {
     fn reset_f32(&mut self, seed: u64, out: Out<'_, f32>);
     /// As [`DynVec::reset_f32`], observations in the `u8` form.
     fn reset_u8(&mut self, seed: u64, out: Out<'_, u8>);
-    /// Checks one action per env (index into the legal mask): an error naming the first env
-    /// whose action is out of range or illegal.
-    fn check(&self, actions: &[i64]) -> Result<(), String>;
-    /// Plays one action per env (`None`: a uniform random legal action, from the env's own
-    /// stream); `actions` must have passed [`DynVec::check`].
-    fn step_f32(&mut self, actions: Option<&[i64]>, out: Out<'_, f32>);
+    /// Checks one action per env (index into the legal mask) and keeps them for the next step:
+    /// an error naming the first env whose action is out of range or illegal.
+    fn check(&mut self, actions: &[i64]) -> Result<(), String>;
+    /// Plays one action per env: when `checked`, the actions the last [`DynVec::check`]
+    /// accepted (an env without one stays as it is), else a uniform random legal action from
+    /// the env's own stream.
+    fn step_f32(&mut self, checked: bool, out: Out<'_, f32>);
     /// As [`DynVec::step_f32`], observations in the `u8` form.
-    fn step_u8(&mut self, actions: Option<&[i64]>, out: Out<'_, u8>);
+    fn step_u8(&mut self, checked: bool, out: Out<'_, u8>);
+    /// Writes a uniform random legal action index per env into `out` (-1 for an env with no
+    /// seat to move), drawn from the env's own stream: the draw an unchecked step makes, so
+    /// stepping with these actions plays what [`DynVec::step_u8`] with `checked` false would.
+    fn sample(&mut self, out: &mut [i64]);
 }
 
 /// The most memory a vector env's arrays and states may take.
@@ -110,6 +120,7 @@ impl<G: Playable + 'static> VecOf<G> {
         // Refused up front, so that a large count is an error and not an allocation failure.
         let per_env = 2 * 4 * game.observation_len()
             + game.action_count()
+            + 8
             + std::mem::size_of::<Slot<G>>()
             + 64;
         if n.saturating_mul(per_env) > MAX_BYTES {
@@ -130,6 +141,8 @@ impl<G: Playable + 'static> VecOf<G> {
                     rng,
                     pick: agent_rng(0, 0),
                     legal: Vec::new(),
+                    legal_index: Vec::new(),
+                    chosen: usize::MAX,
                     index,
                     games: 0,
                 }
@@ -222,13 +235,17 @@ impl<G: Playable + 'static> VecOf<G> {
         });
     }
 
-    fn step<T: Obs>(&mut self, actions: Option<&[i64]>, out: Out<'_, T>) {
+    fn step<T: Obs>(&mut self, checked: bool, out: Out<'_, T>) {
         let (seed, n) = (self.seed, self.slots.len() as u64);
         self.each(out, |game, slot, row| {
-            let chosen = match actions {
-                Some(a) => game.index_action(a[slot.index as usize] as usize),
-                None if slot.legal.is_empty() => None,
-                None => Some(slot.legal[slot.pick.gen_range(0..slot.legal.len())]),
+            let chosen = if checked {
+                slot.legal
+                    .get(std::mem::replace(&mut slot.chosen, usize::MAX))
+                    .copied()
+            } else if slot.legal.is_empty() {
+                None
+            } else {
+                Some(slot.legal[slot.pick.gen_range(0..slot.legal.len())])
             };
             row.reward.fill(0.0);
             *row.terminated = false;
@@ -283,6 +300,8 @@ fn show<G: Playable, T: Obs>(
 ) {
     mask.fill(0);
     slot.legal.clear();
+    slot.legal_index.clear();
+    slot.chosen = usize::MAX;
     let Some(seat) = game.to_move(&slot.state) else {
         obs.fill(T::default());
         *to_move = -1;
@@ -292,7 +311,9 @@ fn show<G: Playable, T: Obs>(
     T::encode(game, &slot.state, seat, obs);
     game.legal_actions(&slot.state, &mut slot.legal);
     for &a in &slot.legal {
-        if let Some(m) = mask.get_mut(game.action_index(a)) {
+        let k = game.action_index(a);
+        slot.legal_index.push(k as u32);
+        if let Some(m) = mask.get_mut(k) {
             *m = 1;
         }
     }
@@ -317,7 +338,7 @@ impl<G: Playable + 'static> DynVec for VecOf<G> {
     fn reset_u8(&mut self, seed: u64, out: Out<'_, u8>) {
         self.reset(seed, out);
     }
-    fn check(&self, actions: &[i64]) -> Result<(), String> {
+    fn check(&mut self, actions: &[i64]) -> Result<(), String> {
         let g = &*self.game;
         if actions.len() != self.slots.len() {
             return Err(format!(
@@ -326,7 +347,12 @@ impl<G: Playable + 'static> DynVec for VecOf<G> {
                 self.slots.len()
             ));
         }
-        for (i, (&x, slot)) in actions.iter().zip(&self.slots).enumerate() {
+        for (i, (&x, slot)) in actions.iter().zip(&mut self.slots).enumerate() {
+            // The legal indices first: the common case needs no index arithmetic.
+            if let Some(k) = slot.legal_index.iter().position(|&k| i64::from(k) == x) {
+                slot.chosen = k;
+                continue;
+            }
             let action = usize::try_from(x).ok().and_then(|k| g.index_action(k));
             let Some(action) = action else {
                 return Err(format!(
@@ -341,14 +367,28 @@ impl<G: Playable + 'static> DynVec for VecOf<G> {
                     "env {i}: action {x} ({action:?}) is not legal for seat {seat} here (masks[{i}] marks the legal ones); no env was stepped"
                 ));
             }
+            slot.chosen = slot
+                .legal
+                .iter()
+                .position(|&a| a == action)
+                .unwrap_or(usize::MAX);
         }
         Ok(())
     }
-    fn step_f32(&mut self, actions: Option<&[i64]>, out: Out<'_, f32>) {
-        self.step(actions, out);
+    fn step_f32(&mut self, checked: bool, out: Out<'_, f32>) {
+        self.step(checked, out);
     }
-    fn step_u8(&mut self, actions: Option<&[i64]>, out: Out<'_, u8>) {
-        self.step(actions, out);
+    fn step_u8(&mut self, checked: bool, out: Out<'_, u8>) {
+        self.step(checked, out);
+    }
+    fn sample(&mut self, out: &mut [i64]) {
+        let game = &*self.game;
+        for (slot, x) in self.slots.iter_mut().zip(out) {
+            *x = match slot.legal.len() {
+                0 => -1,
+                n => game.action_index(slot.legal[slot.pick.gen_range(0..n)]) as i64,
+            };
+        }
     }
 }
 
@@ -377,6 +417,8 @@ pub mod class {
         terminated: Py<PyArray1<bool>>,
         truncated: Py<PyArray1<bool>>,
         to_move: Py<PyArray1<i32>>,
+        /// What `sample_actions` fills.
+        sampled: Py<PyArray1<i64>>,
     }
 
     /// Fills the arrays through `f`, the GIL released.
@@ -485,6 +527,7 @@ pub mod class {
                 terminated: PyArray1::zeros(py, n, false).unbind(),
                 truncated: PyArray1::zeros(py, n, false).unbind(),
                 to_move: PyArray1::zeros(py, n, false).unbind(),
+                sampled: PyArray1::zeros(py, n, false).unbind(),
             };
             v.reset(py, seed)?;
             Ok(v)
@@ -571,10 +614,21 @@ pub mod class {
             with_out!(
                 self,
                 py,
-                |inner, out| inner.step_f32(Some(a), out),
-                inner.step_u8(Some(a), out)
+                |inner, out| inner.step_f32(true, out),
+                inner.step_u8(true, out)
             );
             py.check_signals()
+        }
+
+        /// A uniform random legal action index per env (-1 for an env with no seat to move),
+        /// drawn in Rust from the env's own stream, in an int64 array of N that every call
+        /// refills. `step` with these actions plays what `step_random` would have.
+        fn sample_actions(&mut self, py: Python<'_>) -> PyResult<Py<PyArray1<i64>>> {
+            {
+                let mut a = self.sampled.bind(py).readwrite();
+                self.inner.sample(a.as_slice_mut()?);
+            }
+            Ok(self.sampled.clone_ref(py))
         }
 
         /// Plays `steps` steps in which every env takes a uniform random legal action, drawn in
@@ -585,8 +639,8 @@ pub mod class {
                 with_out!(
                     self,
                     py,
-                    |inner, out| inner.step_f32(None, out),
-                    inner.step_u8(None, out)
+                    |inner, out| inner.step_f32(false, out),
+                    inner.step_u8(false, out)
                 );
                 py.check_signals()?;
             }

@@ -130,6 +130,30 @@ def test_step_random_is_deterministic_and_keeps_to_legal_actions():
         assert (a.masks.sum(axis=1) > 0).all()
 
 
+@pytest.mark.parametrize("game,players", GAMES.items())
+def test_sample_actions_are_legal_and_play_what_step_random_plays(game, players):
+    # The sampler draws from the stream step_random draws from: stepping with its actions gives
+    # the same arrays as step_random, game ends and auto-resets included.
+    a = shifu.vector.make(game, num_envs=30, players=players, dtype="uint8", seed=5)
+    b = shifu.vector.make(game, num_envs=30, players=players, dtype="uint8", seed=5, threads=2)
+    ended, steps = 0, 0
+    while steps < 100 or (ended == 0 and steps < 10_000):
+        steps += 1
+        actions = a.sample_actions()
+        assert actions.dtype == np.int64 and actions.shape == (30,)
+        assert (a.masks[np.arange(30), actions] == 1).all()
+        a.step(actions)
+        b.step_random()
+        np.testing.assert_array_equal(a.observations, b.observations)
+        np.testing.assert_array_equal(a.masks, b.masks)
+        np.testing.assert_array_equal(a.rewards, b.rewards)
+        np.testing.assert_array_equal(a.terminated, b.terminated)
+        ended += int(a.terminated.sum() + a.truncated.sum())
+    assert ended > 0
+    # Draws differ from env to env and step to step.
+    assert len({tuple(a.sample_actions()) for _ in range(5)}) > 1
+
+
 def test_hostile_construction_gets_the_commands_messages():
     with pytest.raises(ValueError, match="unknown game"):
         shifu.vector.make("tofu-shfu", num_envs=2)

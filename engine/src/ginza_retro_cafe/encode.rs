@@ -11,7 +11,7 @@ use super::action::{Action, Help};
 use super::data::{MAX_CUSTOMERS, MAX_DICE, PERIODS};
 use super::state::{Phase, Picking, MAX_PLAYERS, PLACES};
 use super::{GinzaRetroCafe, Observation};
-use crate::encode::{Blocks, Bound, Encoder, Encoding};
+use crate::encode::{Blocks, Bound, Encoder, Encoding, Sink};
 
 /// Ways to complete a serve: own dice only, a common die of face 1..6, the Drink bonus.
 const HELPS: usize = 8;
@@ -46,7 +46,7 @@ impl GinzaRetroCafe {
         ])
     }
 
-    fn encode_seat(&self, o: &Observation, q: usize, e: &mut Encoder<'_>) {
+    fn encode_seat<S: Sink>(&self, o: &Observation, q: usize, e: &mut Encoder<S>) {
         let s = &o.state;
         let (cards, bonus, orders) = self.counts();
         e.seat(Some(q as u8));
@@ -148,7 +148,7 @@ impl GinzaRetroCafe {
 }
 
 impl Encoding for GinzaRetroCafe {
-    fn encode(&self, o: &Observation, e: &mut Encoder<'_>) {
+    fn encode<S: Sink>(&self, o: &Observation, e: &mut Encoder<S>) {
         let s = &o.state;
         let (_, _, orders) = self.counts();
         let observer = usize::from(o.seat);

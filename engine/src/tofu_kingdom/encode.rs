@@ -4,7 +4,7 @@
 
 use super::state::{MAX_CARDS, MAX_QUESTIONS};
 use super::{Action, Answer, Observation, Phase, Question, TofuKingdom, MAX_PLAYERS, NO_CARD};
-use crate::encode::{Blocks, Bound, Encoder, Encoding};
+use crate::encode::{Blocks, Bound, Encoder, Encoding, Sink};
 
 /// Question kinds in an index: "where is she?", "your card?", then "the card of seat x?".
 const QUESTIONS: usize = 2 + MAX_PLAYERS;
@@ -51,7 +51,7 @@ fn card(c: u8) -> Option<usize> {
 
 /// One question and its answer, or zeros: `present`, the asked seat, the question kind and the
 /// answer (as in the action indices).
-fn exchange(e: &mut Encoder<'_>, x: Option<(u8, Question, Option<Answer>)>) {
+fn exchange<S: Sink>(e: &mut Encoder<S>, x: Option<(u8, Question, Option<Answer>)>) {
     e.flag("present", "1 when this entry holds a question", x.is_some());
     e.one_hot(
         "to",
@@ -74,7 +74,7 @@ fn exchange(e: &mut Encoder<'_>, x: Option<(u8, Question, Option<Answer>)>) {
 }
 
 impl Encoding for TofuKingdom {
-    fn encode(&self, o: &Observation, e: &mut Encoder<'_>) {
+    fn encode<S: Sink>(&self, o: &Observation, e: &mut Encoder<S>) {
         let t = &o.table;
         let target = f32::from(self.target().max(1));
         e.observer_and_players(usize::from(o.seat), usize::from(t.players), MAX_PLAYERS);

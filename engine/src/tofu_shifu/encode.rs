@@ -5,7 +5,7 @@
 use super::state::Phase;
 use super::types::*;
 use super::{Action, Observation, TofuShifu};
-use crate::encode::{Blocks, Bound, Encoder, Encoding};
+use crate::encode::{Blocks, Bound, Encoder, Encoding, Sink};
 
 const PHASES: usize = 14;
 
@@ -77,7 +77,7 @@ impl TofuShifu {
         ])
     }
 
-    fn encode_player(&self, o: &Observation, q: usize, e: &mut Encoder<'_>) {
+    fn encode_player<S: Sink>(&self, o: &Observation, q: usize, e: &mut Encoder<S>) {
         let (c, t) = self.counts();
         let p = &o.public.players[q];
         e.seat(Some(q as u8));
@@ -199,7 +199,7 @@ impl TofuShifu {
 }
 
 impl Encoding for TofuShifu {
-    fn encode(&self, o: &Observation, e: &mut Encoder<'_>) {
+    fn encode<S: Sink>(&self, o: &Observation, e: &mut Encoder<S>) {
         let s = &o.public;
         let (c, t) = self.counts();
         let turn = &s.turn;

@@ -12,7 +12,7 @@ use super::action::{Action, Die};
 use super::data::{CUSTOMER_SLOTS, DAYS, MAX_EVENTS, MAX_RECIPES, METHODS};
 use super::state::{Closing, Phase, Short, MAX_DICE, MAX_PLAYERS, NOBODY};
 use super::{Observation, WokStar};
-use crate::encode::{Blocks, Bound, Encoder, Encoding};
+use crate::encode::{Blocks, Bound, Encoder, Encoding, Sink};
 
 /// Customer cards: a bit per recipe and slot.
 const CUSTOMERS: usize = MAX_RECIPES * CUSTOMER_SLOTS;
@@ -127,7 +127,7 @@ impl WokStar {
         ((k / METHODS) as u8, (k % METHODS) as u8)
     }
 
-    fn encode_seat(&self, o: &Observation, q: usize, e: &mut Encoder<'_>) {
+    fn encode_seat<S: Sink>(&self, o: &Observation, q: usize, e: &mut Encoder<S>) {
         let s = &o.state;
         let (_, _, chars) = self.counts();
         e.seat(Some(q as u8));
@@ -194,7 +194,7 @@ impl WokStar {
 }
 
 impl Encoding for WokStar {
-    fn encode(&self, o: &Observation, e: &mut Encoder<'_>) {
+    fn encode<S: Sink>(&self, o: &Observation, e: &mut Encoder<S>) {
         let s = &o.state;
         let (ings, recipes, _) = self.counts();
         e.observer_and_players(usize::from(o.seat), usize::from(s.players), MAX_PLAYERS);
