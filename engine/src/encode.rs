@@ -32,6 +32,11 @@ pub struct Field {
     pub doc: &'static str,
     /// The values each of its entries can take, and their `u8` form.
     pub bound: Bound,
+    /// Where the field's entries start to name seats, one entry per seat (a one-hot "which
+    /// seat"), if they do: [`crate::SeatRotation`] rotates them with the observer. Not printed
+    /// by `shifu encoding`.
+    #[serde(skip)]
+    pub seats_from: Option<usize>,
 }
 
 /// The values one field's entries can take in the `f32` observation, and how the `u8`
@@ -125,6 +130,7 @@ pub struct Encoder<'a> {
     out: Out<'a>,
     at: usize,
     prefix: Option<(&'static str, usize)>,
+    seats_from: Option<usize>,
     layout: Option<&'a mut Vec<Field>>,
 }
 
@@ -136,6 +142,7 @@ impl<'a> Encoder<'a> {
             out: Out::F32(out),
             at: 0,
             prefix: None,
+            seats_from: None,
             layout: None,
         }
     }
@@ -147,6 +154,7 @@ impl<'a> Encoder<'a> {
             out: Out::U8(out),
             at: 0,
             prefix: None,
+            seats_from: None,
             layout: None,
         }
     }
@@ -175,6 +183,12 @@ impl<'a> Encoder<'a> {
         self.prefix = entry;
     }
 
+    /// Marks the next field's entries from `k` on as naming seats, one per seat (see
+    /// [`Field::seats_from`]).
+    pub fn seats_from(&mut self, k: usize) {
+        self.seats_from = Some(k);
+    }
+
     #[inline(always)]
     fn field(&mut self, name: &str, len: usize, doc: &'static str, bound: Bound) {
         if self.layout.is_some() {
@@ -197,6 +211,7 @@ impl<'a> Encoder<'a> {
                 len,
                 doc,
                 bound,
+                seats_from: self.seats_from.take(),
             });
         }
     }
