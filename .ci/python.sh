@@ -5,7 +5,8 @@
 # player count, Gymnasium's check_env for every game, the batch API against the `shifu` command
 # byte for byte, a Ray study on a local Ray against the one-process run, the vector environment
 # against the single one); then the vector environment's benchmark against pyspiel and the
-# MaskablePPO example (sb3-contrib and torch from .ci/rl-requirements.txt), each at a smoke size.
+# MaskablePPO example (sb3-contrib and torch from .ci/rl-requirements.txt), each at a smoke size;
+# and, with torch, a policy-value network's PyTorch round trip (python/tests/test_net_torch.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -34,6 +35,10 @@ echo "python: the wheel's tests passed"
 # The MaskablePPO example end to end at a smoke size (512 timesteps, 20 evaluation games, a few
 # seconds); its full run is results/maskable_ppo.md.
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r .ci/rl-requirements.txt
+# The PyTorch round trip of a policy-value network (safetensors.torch), now that torch is here:
+# skipped in the run above, required here.
+(cd "$work" && SHIFU_BIN="$bin" SHIFU_REQUIRE_TORCH=1 "$py" -m pytest -q -p no:cacheprovider "$root/python/tests/test_net_torch.py")
+echo "python: the PyTorch round trip of a network passed"
 (cd "$work" && "$py" "$root/examples/maskable_ppo.py" --timesteps 512 --eval-games 20 --out "$work/rl")
 grep -q '^| MaskablePPO (deterministic) | 20 |' "$work/rl/maskable_ppo.md"
 test -s "$work/rl/maskable_ppo_curve.csv" && test -s "$work/rl/maskable_ppo_curve.svg"

@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod az;
 mod decision;
 pub mod eval;
 mod forbid;
@@ -21,6 +22,7 @@ mod runner;
 mod spec;
 pub mod tune;
 
+pub use az::{AzAgent, AzConfig};
 pub use decision::Decision;
 pub use eval::{Evaluate, TofuKingdomWeights, TofuShifuWeights};
 pub use forbid::{Forbid, Restricted};

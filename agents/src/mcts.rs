@@ -840,7 +840,7 @@ fn margin_rewards(h: &[f64], scale: f64) -> [f64; MAX_SEATS] {
 
 /// 1 for rank 1, 0 for the last rank, linear between; tied seats share the average of the
 /// places they span.
-fn rank_reward(rank: usize, ranks: &[u8]) -> f64 {
+pub(crate) fn rank_reward(rank: usize, ranks: &[u8]) -> f64 {
     let n = ranks.len();
     if n <= 1 {
         return 1.0;

@@ -1,5 +1,6 @@
 //! Agent spec strings: `name` or `name:key=value,key=value`, shared by the CLI and config files.
 
+use crate::az::{shared_net, AzAgent, AzConfig};
 use crate::eval::{load_weights, Evaluate};
 use crate::greedy::GreedyAgent;
 use crate::learned::shared_model;
@@ -10,7 +11,7 @@ use crate::{agent_rng, Agent, Forbid, RandomAgent, Restricted};
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum AgentError {
     /// The agent's name is not known.
-    #[error("unknown agent `{0}`; known agents: random, greedy, mcts")]
+    #[error("unknown agent `{0}`; known agents: random, greedy, mcts, az")]
     UnknownAgent(String),
     /// A key is not known for this agent.
     #[error("agent `{agent}`: unknown option `{key}`")]
@@ -87,7 +88,10 @@ fn weights<G: Evaluate>(spec: &str, path: Option<&str>) -> Result<G::Weights, Ag
 /// - `random`;
 /// - `greedy` or `greedy:weights=path.toml`;
 /// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,belief=uniform|model,horizon=game|round,z=1,confirm=false,top=0,weights=path.toml`
-///   (every key optional; defaults as in [`MctsConfig`]).
+///   (every key optional; defaults as in [`MctsConfig`]);
+/// - `az:model=FILE,iters=200,time_ms=0,c_puct=1.5`: a policy-value network (a safetensors file
+///   from `shifu net init` or training) guiding a PUCT search; `iters=0` plays its policy alone
+///   (see [`crate::az`]).
 ///
 /// Every agent also takes `forbid=NAME` (repeatable, or `forbid=a+b`): it never uses the game's
 /// mechanics so named ([`shifu_engine::Mechanics`]), unless every legal action uses one, when
@@ -102,11 +106,26 @@ pub fn build_agent<G: Evaluate + 'static>(
     build_agent_with(spec, seed, seat, None)
 }
 
-/// Checks `spec` against `game` before a run: the agent builds, and a learned evaluation it
-/// names (`leaf=FILE`) was fitted on this game's encoding (same game, same observation length).
+/// Checks `spec` against `game` before a run: the agent builds, a learned evaluation it names
+/// (`leaf=FILE`) was fitted on this game's encoding (same game, same observation length), and
+/// a network it names (`az:model=FILE`) was made for this game, player count and encoding.
 pub fn check_agent<G: Evaluate + 'static>(game: &G, spec: &str) -> Result<(), AgentError> {
     build_agent::<G>(spec, 0, 0)?;
-    let (_, opts) = parse_spec(spec)?;
+    let (name, opts) = parse_spec(spec)?;
+    if name == "az" {
+        if let Some((_, p)) = opts.iter().find(|(k, _)| k == "model") {
+            let net = shared_net(std::path::Path::new(p)).map_err(|e| AgentError::Malformed {
+                spec: spec.into(),
+                message: e.to_string(),
+            })?;
+            if let Some(why) = net.config().mismatch(game) {
+                return Err(AgentError::Malformed {
+                    spec: spec.into(),
+                    message: format!("{p}: {why}"),
+                });
+            }
+        }
+    }
     if let Some((_, p)) = opts.iter().find(|(k, _)| k == "leaf") {
         let m = shared_model(std::path::Path::new(p)).map_err(|message| AgentError::Malformed {
             spec: spec.into(),
@@ -197,8 +216,64 @@ fn build_unrestricted<G: Evaluate + 'static>(
                 MctsAgent::<G>::new(c, w, rng, spec.to_string()).with_forbid(forbid),
             ))
         }
+        "az" => {
+            let (c, path) = az_config(spec, opts)?;
+            let net =
+                shared_net(std::path::Path::new(path)).map_err(|e| AgentError::Malformed {
+                    spec: spec.into(),
+                    message: e.to_string(),
+                })?;
+            Ok(Box::new(AzAgent::<G>::new(c, net, rng, spec.to_string())))
+        }
         _ => Err(AgentError::UnknownAgent(name.to_string())),
     }
+}
+
+/// The `az:` agent's options, checked, and its model file.
+fn az_config<'a>(
+    spec: &str,
+    opts: &'a [(String, String)],
+) -> Result<(AzConfig, &'a str), AgentError> {
+    let mut c = AzConfig::default();
+    let mut path = None;
+    let mut iters = None;
+    for (k, v) in opts {
+        match k.as_str() {
+            "model" => path = Some(v.as_str()),
+            "iters" => iters = Some(parse(spec, k, v)?),
+            "time_ms" => {
+                let t: u64 = parse(spec, k, v)?;
+                c.time_ms = (t > 0).then_some(t);
+            }
+            "c_puct" => c.c_puct = parse(spec, k, v)?,
+            _ => {
+                return Err(AgentError::UnknownKey {
+                    agent: "az".to_string(),
+                    key: k.to_string(),
+                })
+            }
+        }
+    }
+    let malformed = |message: &str| AgentError::Malformed {
+        spec: spec.into(),
+        message: message.into(),
+    };
+    // With only a time limit, the search runs until the time is up.
+    c.iters = match (iters, c.time_ms) {
+        (Some(0), Some(_)) => {
+            return Err(malformed(
+                "iters=0 plays the network's policy alone: leave time_ms out",
+            ))
+        }
+        (Some(n), _) => n,
+        (None, Some(_)) => 0,
+        (None, None) => AzConfig::default().iters,
+    };
+    if !(c.c_puct.is_finite() && c.c_puct >= 0.0) {
+        return Err(malformed("c_puct must be a number >= 0"));
+    }
+    let path = path.ok_or_else(|| malformed("az needs model=FILE (a .safetensors network)"))?;
+    Ok((c, path))
 }
 
 /// MCTS's options (`iters=200,c=1.4,...`) as a configuration, checked, and the weights file named

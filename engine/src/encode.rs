@@ -32,6 +32,11 @@ pub struct Field {
     pub doc: &'static str,
     /// The values each of its entries can take, and their `u8` form.
     pub bound: Bound,
+    /// Where the field's entries start to name seats, one entry per seat (a one-hot "which
+    /// seat"), if they do: [`crate::SeatRotation`] rotates them with the observer. Not printed
+    /// by `shifu encoding`.
+    #[serde(skip)]
+    pub seats_from: Option<usize>,
 }
 
 /// The values one field's entries can take in the `f32` observation, and how the `u8`
@@ -207,6 +212,7 @@ pub struct Encoder<S> {
     out: S,
     at: usize,
     prefix: Option<(&'static str, usize)>,
+    seats_from: Option<usize>,
 }
 
 impl<'a> Encoder<&'a mut [f32]> {
@@ -217,6 +223,7 @@ impl<'a> Encoder<&'a mut [f32]> {
             out,
             at: 0,
             prefix: None,
+            seats_from: None,
         }
     }
 }
@@ -229,6 +236,7 @@ impl<'a> Encoder<&'a mut [u8]> {
             out,
             at: 0,
             prefix: None,
+            seats_from: None,
         }
     }
 }
@@ -241,6 +249,7 @@ impl<'a> Encoder<Recording<'a>> {
             out: Recording { out, layout },
             at: 0,
             prefix: None,
+            seats_from: None,
         }
     }
 }
@@ -260,6 +269,12 @@ impl<S: Sink> Encoder<S> {
     /// `log3.answer` (`None`: fields of the table).
     pub fn within(&mut self, entry: Option<(&'static str, usize)>) {
         self.prefix = entry;
+    }
+
+    /// Marks the next field's entries from `k` on as naming seats, one per seat (see
+    /// [`Field::seats_from`]).
+    pub fn seats_from(&mut self, k: usize) {
+        self.seats_from = Some(k);
     }
 
     #[inline(always)]
@@ -283,6 +298,7 @@ impl<S: Sink> Encoder<S> {
             len,
             doc,
             bound,
+            seats_from: self.seats_from.take(),
         });
     }
 

@@ -27,6 +27,7 @@ pub mod param_file;
 pub mod perft;
 pub mod present;
 pub mod registry;
+pub mod seat_rotation;
 pub mod tofu_kingdom;
 pub mod tofu_shifu;
 pub mod wok_star;
@@ -39,6 +40,7 @@ pub use mechanics::Mechanics;
 pub use param_file::ParamFile;
 pub use present::{BuildOptions, Present};
 pub use registry::{GameInfo, GAMES};
+pub use seat_rotation::SeatRotation;
 
 /// The RNG every shifu component uses: ChaCha8, seeded explicitly.
 pub type GameRng = rand_chacha::ChaCha8Rng;

@@ -240,3 +240,79 @@ fn observations_stay_within_their_bounds_under_every_option() {
         }
     }
 }
+
+/// Checks the seat rotation of `g` over `games` random games: for every observer it is a
+/// permutation, the observer's own seat block comes first, and the one-hot field `name` (a
+/// seat) reads `seat` minus the observer, turn order kept.
+fn check_rotation<G: Encoding>(g: &G, games: u64, name: &str, seat: impl Fn(&G::State) -> u8) {
+    use shifu_engine::SeatRotation;
+    let r = SeatRotation::of(g);
+    let layout = g.layout();
+    let len = g.observation_len();
+    let n = g.num_seats();
+    assert_eq!(r.len(), len);
+    for o in 0..n as u8 {
+        let mut seen: Vec<usize> = (0..len).map(|i| r.source(o, i)).collect();
+        seen.sort_unstable();
+        assert!(
+            seen.iter().copied().eq(0..len),
+            "{}: not a permutation",
+            g.name()
+        );
+    }
+    let field = layout.iter().find(|f| f.name == name).expect("field");
+    let own = |k: usize| {
+        layout
+            .iter()
+            .find(|f| f.name == format!("seat{k}.{}", field_after_seat(&layout)))
+            .unwrap()
+            .offset
+    };
+    let (mut abs, mut rel) = (vec![0f32; len], vec![0f32; len]);
+    let mut checked = 0;
+    for seed in 0..games {
+        let mut rng = rng_from_seed(seed);
+        let mut s = g.new_state(&mut rng);
+        let mut legal = Vec::new();
+        while g.to_move(&s).is_some() {
+            for o in 0..n as u8 {
+                g.encode_observation(&s, o, &mut abs);
+                r.rotate(o, &abs, &mut rel);
+                let want = (usize::from(seat(&s)) + n - usize::from(o)) % n;
+                let hot: Vec<usize> = (0..n).filter(|&k| rel[field.offset + k] == 1.0).collect();
+                assert_eq!(hot, [want], "{} seed {seed}: observer {o}", g.name());
+                for k in 0..n {
+                    let a = own((k + usize::from(o)) % n);
+                    assert_eq!(rel[own(k)], abs[a], "{}: seat block {k}", g.name());
+                }
+                checked += 1;
+            }
+            g.legal_actions(&s, &mut legal);
+            let a = legal[rng.gen_range(0..legal.len())];
+            g.apply(&mut s, a, &mut rng);
+        }
+    }
+    assert!(checked > 50);
+}
+
+/// The name (after `seat0.`) of the first field of seat 0.
+fn field_after_seat(layout: &[shifu_engine::Field]) -> String {
+    let f = layout
+        .iter()
+        .find(|f| f.name.starts_with("seat0."))
+        .unwrap();
+    f.name["seat0.".len()..].to_string()
+}
+
+/// The relative encoding puts the observer first in every game: Tofu Shifu's seat to move and
+/// Tofu Kingdom's Prince are counted from the observer.
+#[test]
+fn the_seat_rotation_counts_seats_from_the_observer() {
+    use shifu_engine::tofu_shifu as ts;
+    for players in [2u8, 4] {
+        let g = ts::TofuShifu::with_params(ts::Params::with_players(players)).unwrap();
+        check_rotation(&g, 2, "current", |s| g.to_move(s).unwrap());
+    }
+    let g = TofuKingdom::with_params(tofu_kingdom::Params::with_players(5)).unwrap();
+    check_rotation(&g, 2, "prince", |s| s.table.prince);
+}

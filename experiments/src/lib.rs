@@ -39,6 +39,8 @@ pub mod limits;
 #[cfg(feature = "cli")]
 pub mod mechanics;
 #[cfg(feature = "cli")]
+pub mod net;
+#[cfg(feature = "cli")]
 pub mod npz;
 #[cfg(feature = "cli")]
 pub mod paired;

@@ -6,7 +6,7 @@
 use clap::{CommandFactory, Parser, Subcommand};
 use shifu::{
     balance, bench, calibrate, completions, data, dose, duel, encoding, export, fit, mechanics,
-    play, report, runfile, show, sweep, tournament, train,
+    net, play, report, runfile, show, sweep, tournament, train,
 };
 use std::process::ExitCode;
 
@@ -115,6 +115,14 @@ enum Command {
         python3 -c \"import numpy as np; d = np.load('tk.npz'); print(d['observation'].shape)\""
     )]
     Export(export::ExportArgs),
+    /// Policy-value networks for the `az:` agent: `init` writes an untrained network for a
+    /// game (safetensors), `sample` a fixed batch of its inputs and outputs as JSON.
+    #[command(
+        after_help = "Example:\n  shifu net init --game tofu-shifu --players 2 --out ts2.safetensors\n  \
+        shifu duel --players 2 --agents az:model=ts2.safetensors,iters=0,random --seeds 50\n  \
+        shifu net sample --players 2 --model ts2.safetensors --positions 8 --out batch.json"
+    )]
+    Net(net::NetArgs),
     /// Tune an agent's evaluation weights by self-play with CMA-ES; a challenger replaces the
     /// incumbent only when a duel says so at the stated significance.
     #[command(
@@ -211,6 +219,7 @@ fn main() -> ExitCode {
         Command::Mechanics(a) => mechanics::run(a),
         Command::Encoding(a) => encoding::run(a),
         Command::Export(a) => export::run(a),
+        Command::Net(a) => net::run(a),
         Command::Fit(a) => fit::run(a),
         Command::Train(a) => train::run(a),
         Command::Sweep(a) => sweep::run(a),

@@ -167,6 +167,7 @@ impl Encoding for GinzaRetroCafe {
             Some(phase),
             6,
         );
+        e.seats_from(0);
         e.one_hot(
             "to_move",
             "the seat deciding",
@@ -265,6 +266,7 @@ impl Encoding for GinzaRetroCafe {
                     pl.orders[k].index(),
                     orders,
                 );
+                e.seats_from(0);
                 e.one_hot(
                     ["token0", "token1", "token2"][k],
                     "the seat whose action token is on that order",

@@ -53,18 +53,21 @@ fn card(c: u8) -> Option<usize> {
 /// answer (as in the action indices).
 fn exchange<S: Sink>(e: &mut Encoder<S>, x: Option<(u8, Question, Option<Answer>)>) {
     e.flag("present", "1 when this entry holds a question", x.is_some());
+    e.seats_from(0);
     e.one_hot(
         "to",
         "the asked seat (one-hot by seat)",
         x.map(|x| usize::from(x.0)),
         MAX_PLAYERS,
     );
+    e.seats_from(2);
     e.one_hot(
         "question",
         "where is she / your card / the card of seat 0..7 (one-hot)",
         x.map(|x| question_index(x.1)),
         QUESTIONS,
     );
+    e.seats_from(0);
     e.one_hot(
         "answer",
         "seat 0..7 / the centre / card 0..12 (one-hot; zeros before the answer)",
@@ -78,6 +81,7 @@ impl Encoding for TofuKingdom {
         let t = &o.table;
         let target = f32::from(self.target().max(1));
         e.observer_and_players(usize::from(o.seat), usize::from(t.players), MAX_PLAYERS);
+        e.seats_from(0);
         e.one_hot(
             "prince",
             "the seat holding Prince Mochi this round",
@@ -107,12 +111,14 @@ impl Encoding for TofuKingdom {
             Phase::Answer { to, question } => (Some(usize::from(to)), Some(question)),
             _ => (None, None),
         };
+        e.seats_from(0);
         e.one_hot(
             "answering",
             "the seat answering now (zeros outside the answer phase)",
             to,
             MAX_PLAYERS,
         );
+        e.seats_from(2);
         e.one_hot(
             "answering_question",
             "the question being answered (kinds as in `question`)",
@@ -123,6 +129,7 @@ impl Encoding for TofuKingdom {
             Phase::Steal { seat } => Some(usize::from(seat)),
             _ => None,
         };
+        e.seats_from(0);
         e.one_hot(
             "stealing",
             "the seat choosing a steal now",
@@ -147,6 +154,7 @@ impl Encoding for TofuKingdom {
             exchange(e, x);
         }
         e.within(None);
+        e.seats_from(0);
         e.one_hot(
             "guess",
             "the seat Prince Mochi named (zeros before)",

@@ -208,6 +208,7 @@ impl Encoding for TofuShifu {
             usize::from(s.num_players),
             MAX_PLAYERS,
         );
+        e.seats_from(0);
         e.one_hot(
             "current",
             "the seat to move",
@@ -346,6 +347,7 @@ impl Encoding for TofuShifu {
             s.coins_out_round != 0,
         );
         e.flag("deck_out", "the deck has run out", s.deck_out_round != 0);
+        e.seats_from(0);
         e.one_hot(
             "end_trigger",
             "the seat that triggered the game end",

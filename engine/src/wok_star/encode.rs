@@ -208,6 +208,7 @@ impl Encoding for WokStar {
             Phase::AfterClose { seat } => Some(usize::from(seat)),
             _ => None,
         };
+        e.seats_from(0);
         e.one_hot(
             "after_close_seat",
             "the seat finishing after closing",
@@ -286,6 +287,7 @@ impl Encoding for WokStar {
         );
         for r in 0..recipes {
             e.within(Some(("recipe", r)));
+            e.seats_from(0);
             e.one_hot(
                 "owner",
                 "owner seat, last: not in play",
@@ -295,6 +297,7 @@ impl Encoding for WokStar {
         }
         for k in 0..ings {
             e.within(Some(("ingredient", k)));
+            e.seats_from(0);
             e.one_hot(
                 "owner",
                 "owner seat, last: nobody",
@@ -379,6 +382,7 @@ impl Encoding for WokStar {
             );
         }
         e.within(None);
+        e.seats_from(0);
         e.one_hot(
             "second_cube",
             "seat with a second cube move pending",
@@ -472,6 +476,7 @@ impl Encoding for WokStar {
             "the next customer pays double (Catering Order)",
             s.double_next,
         );
+        e.seats_from(0);
         e.one_hot(
             "choosing",
             "seat choosing an ingredient (Grandma's Pantry)",

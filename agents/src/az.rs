@@ -1,0 +1,333 @@
+//! The `az:` agent: a policy-value network ([`shifu_net`]) playing alone or guiding a PUCT
+//! search (AlphaZero's selection rule), determinized for hidden information.
+//!
+//! - `iters=0`: the network's policy alone, from the seat's own observation: the legal action
+//!   of highest probability (the first of equals). No search, no randomness.
+//! - `iters>0` (or `time_ms`): an information-set tree like [`crate::mcts`]'s: each iteration
+//!   samples a world consistent with what the seat has seen ([`Decision::determinize`], the
+//!   uniform belief MCTS uses by default), descends by PUCT over the actions legal in that
+//!   world, and at the first node with an action not yet in the tree asks the network for the
+//!   mover's priors (from the mover's view of the sampled world, relative to the mover) and
+//!   every seat's value, which is backed up (each node adds the value of the seat that chose its
+//!   action). A finished game is worth its rank reward (or the team's result) scaled to -1..1.
+//!   The choice is the most visited root action (ties: the higher prior).
+//!
+//! A decision split into steps ([`shifu_engine::Game::mid_decision`]) is searched like any
+//! other: each step is a node.
+
+use crate::eval::Evaluate;
+use crate::{Agent, Decision, StopCheck};
+use shifu_engine::{GameRng, Outcome, Seat, MAX_SEATS};
+use shifu_net::{Features, Inference, Net, NetError, Weights};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The `az:` agent's settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AzConfig {
+    /// Search iterations per decision (0 with no `time_ms`: the policy alone).
+    pub iters: u32,
+    /// Wall-clock limit per decision in milliseconds (None: none).
+    pub time_ms: Option<u64>,
+    /// PUCT's exploration constant.
+    pub c_puct: f32,
+}
+
+impl Default for AzConfig {
+    fn default() -> Self {
+        AzConfig {
+            iters: 200,
+            time_ms: None,
+            c_puct: 1.5,
+        }
+    }
+}
+
+/// Networks loaded so far, by path: the agents of every game of a run share one copy.
+pub fn shared_net(path: &Path) -> Result<Arc<Net>, NetError> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Net>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(n) = cache.lock().ok().and_then(|c| c.get(path).cloned()) {
+        return Ok(n);
+    }
+    let net = Net::new(&Weights::load(path)?);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(path.to_path_buf(), net.clone());
+    }
+    Ok(net)
+}
+
+const NO_NODE: u32 = u32::MAX;
+
+/// The most tree nodes reserved ahead of a decision.
+const MAX_RESERVED_NODES: usize = 1 << 20;
+
+#[derive(Debug, Clone, Copy)]
+struct Node<A> {
+    action: A,
+    actor: Seat,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    /// Sum of the backed-up values of `actor`.
+    value: f32,
+    prior: f32,
+}
+
+/// The `az:` agent (see the module doc).
+pub struct AzAgent<G: Evaluate> {
+    config: AzConfig,
+    spec: String,
+    rng: GameRng,
+    inference: Inference,
+    /// Built at the first decision, from its game.
+    features: Option<Features>,
+    nodes: Vec<Node<G::Action>>,
+    path: Vec<u32>,
+    legal: Vec<G::Action>,
+    children: Vec<u32>,
+    stop: Option<StopCheck>,
+    /// Iterations run by the last decision.
+    pub last_iters: u32,
+}
+
+impl<G: Evaluate> AzAgent<G> {
+    /// An agent playing `net` (which must be made for the game it plays: see
+    /// [`crate::check_agent`]).
+    pub fn new(config: AzConfig, net: Arc<Net>, rng: GameRng, spec: String) -> Self {
+        AzAgent {
+            config,
+            spec,
+            rng,
+            inference: Inference::new(net, 1),
+            features: None,
+            nodes: Vec::new(),
+            path: Vec::with_capacity(256),
+            legal: Vec::with_capacity(64),
+            children: Vec::with_capacity(64),
+            stop: None,
+            last_iters: 0,
+        }
+    }
+
+    /// Evaluates `mover`'s view of `s` among `legal` (from `self.legal`): fills the policy and
+    /// values of row 0.
+    fn evaluate(&mut self, game: &G, s: &G::State, mover: Seat) {
+        let features = self.features.get_or_insert_with(|| Features::new(game));
+        let (x, mask) = self.inference.row_mut(0);
+        features.state(game, s, mover, x);
+        Features::mask(game, &self.legal, mask);
+        self.inference.forward(1);
+    }
+
+    /// The network's policy alone: the legal action of highest probability.
+    fn policy_choice(&mut self, d: &Decision<'_, G>) -> G::Action {
+        let game = d.game();
+        let features = self.features.get_or_insert_with(|| Features::new(game));
+        let (x, mask) = self.inference.row_mut(0);
+        features.observation(game, &d.observation(), d.seat(), x);
+        Features::mask(game, d.legal(), mask);
+        self.inference.forward(1);
+        let p = self.inference.policy(0);
+        let prob = |a: &G::Action| p.get(game.action_index(*a)).copied().unwrap_or(0.0);
+        let mut best = d.legal()[0];
+        for a in d.legal() {
+            if prob(a) > prob(&best) {
+                best = *a;
+            }
+        }
+        best
+    }
+
+    fn child_with(&self, node: u32, a: G::Action) -> u32 {
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NO_NODE {
+            if self.nodes[c as usize].action == a {
+                return c;
+            }
+            c = self.nodes[c as usize].next_sibling;
+        }
+        NO_NODE
+    }
+
+    fn add_child(&mut self, parent: u32, action: G::Action, actor: Seat, prior: f32) {
+        let id = self.nodes.len() as u32;
+        let first = self.nodes[parent as usize].first_child;
+        self.nodes.push(Node {
+            action,
+            actor,
+            first_child: NO_NODE,
+            next_sibling: first,
+            visits: 0,
+            value: 0.0,
+            prior,
+        });
+        self.nodes[parent as usize].first_child = id;
+    }
+
+    /// The PUCT-best child in `children` (all present).
+    fn select(&self) -> u32 {
+        let total: u32 = self
+            .children
+            .iter()
+            .map(|&c| self.nodes[c as usize].visits)
+            .sum();
+        let sqrt_n = (total as f32 + 1.0).sqrt();
+        let mut best = self.children[0];
+        let mut best_u = f32::NEG_INFINITY;
+        for &c in &self.children {
+            let n = &self.nodes[c as usize];
+            let q = if n.visits > 0 {
+                n.value / n.visits as f32
+            } else {
+                0.0
+            };
+            let u = q + self.config.c_puct * n.prior * sqrt_n / (1.0 + n.visits as f32);
+            if u > best_u {
+                best_u = u;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// One iteration from a fresh determinization: descent, one network evaluation (or a
+    /// finished game), backup.
+    fn iterate(&mut self, d: &Decision<'_, G>) {
+        let game = d.game();
+        let mut s = d.determinize(&mut self.rng);
+        let n = game.num_seats();
+        let mut node = 0u32;
+        self.path.clear();
+        self.path.push(0);
+        let values = loop {
+            let Some(mover) = game.to_move(&s) else {
+                let o = game.outcome(&s).expect("a finished game has an outcome");
+                break terminal_values(game, &o, n);
+            };
+            game.legal_actions(&s, &mut self.legal);
+            self.children.clear();
+            for i in 0..self.legal.len() {
+                let c = self.child_with(node, self.legal[i]);
+                self.children.push(c);
+            }
+            if self.children.contains(&NO_NODE) {
+                self.evaluate(game, &s, mover);
+                for i in 0..self.legal.len() {
+                    if self.children[i] == NO_NODE {
+                        let a = self.legal[i];
+                        let p = self.inference.policy(0);
+                        let prior = p.get(game.action_index(a)).copied().unwrap_or(0.0);
+                        self.add_child(node, a, mover, prior);
+                    }
+                }
+                let rel = self.inference.value(0);
+                let mut v = [0.0f32; MAX_SEATS];
+                for (j, &x) in rel.iter().enumerate().take(n) {
+                    v[(usize::from(mover) + j) % n] = x;
+                }
+                break v;
+            }
+            node = self.select();
+            game.apply(&mut s, self.nodes[node as usize].action, &mut self.rng);
+            self.path.push(node);
+        };
+        for &p in &self.path {
+            let nd = &mut self.nodes[p as usize];
+            nd.visits += 1;
+            nd.value += values[usize::from(nd.actor)];
+        }
+    }
+
+    /// The search (see the module doc); returns the most visited legal root action.
+    fn search(&mut self, d: &Decision<'_, G>) -> G::Action {
+        self.nodes.clear();
+        if self.config.iters > 0 {
+            self.nodes
+                .reserve((self.config.iters as usize).min(MAX_RESERVED_NODES) + 1);
+        }
+        self.nodes.push(Node {
+            action: d.legal()[0],
+            actor: d.seat(),
+            first_child: NO_NODE,
+            next_sibling: NO_NODE,
+            visits: 0,
+            value: 0.0,
+            prior: 1.0,
+        });
+        let started = Instant::now();
+        let limit = self.config.time_ms.map(Duration::from_millis);
+        let mut iters = 0u32;
+        loop {
+            if self.config.iters > 0 && iters >= self.config.iters {
+                break;
+            }
+            if let Some(l) = limit {
+                if iters.is_multiple_of(16) && started.elapsed() >= l {
+                    break;
+                }
+            }
+            if iters.is_multiple_of(crate::mcts::STOP_EVERY) {
+                if let Some(stop) = &mut self.stop {
+                    if stop() {
+                        break;
+                    }
+                }
+            }
+            self.iterate(d);
+            iters += 1;
+        }
+        self.last_iters = iters;
+        let mut best = d.legal()[0];
+        let mut key = (0u32, f32::NEG_INFINITY);
+        for &a in d.legal() {
+            let c = self.child_with(0, a);
+            if c == NO_NODE {
+                continue;
+            }
+            let n = &self.nodes[c as usize];
+            if (n.visits, n.prior) > key {
+                key = (n.visits, n.prior);
+                best = a;
+            }
+        }
+        best
+    }
+}
+
+/// Each seat's result of a finished game in -1..1: the rank reward (1 first, -1 last, ties
+/// sharing), or the team's result in a cooperative game.
+fn terminal_values<G: Evaluate>(game: &G, o: &Outcome, n: usize) -> [f32; MAX_SEATS] {
+    let mut v = [0.0; MAX_SEATS];
+    for (i, x) in v.iter_mut().enumerate().take(n) {
+        let r = if game.cooperative() {
+            game.team_outcome_value(o)
+        } else {
+            crate::mcts::rank_reward(o.rank[i] as usize, &o.rank[..n])
+        };
+        *x = (2.0 * r - 1.0) as f32;
+    }
+    v
+}
+
+impl<G: Evaluate> Agent<G> for AzAgent<G> {
+    fn name(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
+        if d.legal().len() == 1 {
+            return d.legal()[0];
+        }
+        if self.config.iters == 0 && self.config.time_ms.is_none() {
+            return self.policy_choice(d);
+        }
+        self.search(d)
+    }
+
+    fn set_stop(&mut self, stop: StopCheck) {
+        self.stop = Some(stop);
+    }
+}

@@ -1,0 +1,105 @@
+//! The `az:` agent: it sees only what its seat sees, is reproducible, plays whole games, and
+//! refuses a network made for another game.
+
+mod common;
+
+use common::choose;
+use shifu_agents::{build_agent, check_agent, play_game, Agent};
+use shifu_engine::ginza_retro_cafe::{self as gz, GinzaRetroCafe};
+use shifu_engine::tofu_shifu::{Params, State, TofuShifu};
+use shifu_engine::{Encoding, Game};
+use shifu_net::{NetConfig, Weights};
+use std::path::PathBuf;
+
+fn game(players: u8) -> TofuShifu {
+    TofuShifu::with_params(Params::with_players(players)).unwrap()
+}
+
+/// An untrained network for `g`, written to a file of this test process.
+fn model<G: Encoding>(g: &G, tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("shifu-az-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join(format!("{tag}.safetensors"));
+    Weights::init(NetConfig::for_game(g, 32, 1), 3)
+        .save(&f)
+        .unwrap();
+    f
+}
+
+fn positions(g: &TofuShifu, count: usize) -> Vec<State> {
+    common::positions(g, count, 120, |step, s, legal| {
+        let hidden = (0..s.num_players as usize)
+            .any(|q| q != s.current as usize && s.players[q].hidden_hand() != 0);
+        step % 11 == 5 && legal.len() > 1 && hidden
+    })
+}
+
+#[test]
+fn az_does_not_peek_at_hidden_information() {
+    let g = game(3);
+    let f = model(&g, "peek");
+    let specs = [
+        format!("az:model={},iters=0", f.display()),
+        format!("az:model={},iters=40", f.display()),
+    ];
+    let specs: Vec<&str> = specs.iter().map(String::as_str).collect();
+    let ps = positions(&g, 12);
+    assert!(common::assert_no_peeking(&g, &specs, &ps, 77) > 20);
+}
+
+#[test]
+fn az_is_reproducible_and_plays_whole_games() {
+    let g = game(2);
+    let f = model(&g, "repro");
+    let spec = format!("az:model={},iters=30", f.display());
+    for (i, p) in positions(&g, 3).iter().enumerate() {
+        let mut a = build_agent::<TofuShifu>(&spec, i as u64, p.current).unwrap();
+        let mut b = build_agent::<TofuShifu>(&spec, i as u64, p.current).unwrap();
+        assert_eq!(choose(&g, a.as_mut(), p), choose(&g, b.as_mut(), p));
+    }
+    let policy = format!("az:model={},iters=0", f.display());
+    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = vec![
+        build_agent(&policy, 1, 0).unwrap(),
+        build_agent("random", 1, 1).unwrap(),
+    ];
+    let r = play_game(&g, &mut agents, 1, &mut Vec::new());
+    assert!(g.outcome(&r.state).is_some());
+    // Ginza splits decisions into steps (`mid_decision`): the search needs no special case.
+    let gz = GinzaRetroCafe::with_params(gz::Params::with_players(2)).unwrap();
+    let f = model(&gz, "ginza");
+    let spec = format!("az:model={},iters=8", f.display());
+    let mut agents: Vec<Box<dyn Agent<GinzaRetroCafe>>> = vec![
+        build_agent(&spec, 2, 0).unwrap(),
+        build_agent(&spec, 2, 1).unwrap(),
+    ];
+    let r = play_game(&gz, &mut agents, 2, &mut Vec::new());
+    assert!(gz.outcome(&r.state).is_some());
+}
+
+#[test]
+fn a_network_for_another_game_or_player_count_is_refused_naming_the_file() {
+    let f = model(&game(2), "other");
+    let spec = format!("az:model={},iters=0", f.display());
+    assert!(check_agent(&game(2), &spec).is_ok());
+    let e = check_agent(&game(3), &spec).unwrap_err().to_string();
+    assert!(
+        e.contains(&f.display().to_string()) && e.contains("3 players"),
+        "{e}"
+    );
+    let gz = GinzaRetroCafe::with_params(gz::Params::with_players(2)).unwrap();
+    let e = check_agent(&gz, &spec).unwrap_err().to_string();
+    assert!(e.contains("tofu-shifu"), "{e}");
+    for (bad, says) in [
+        ("az:iters=3", "model=FILE"),
+        (
+            "az:model=/nonexistent.safetensors",
+            "/nonexistent.safetensors",
+        ),
+        ("az:model=x,iters=0,time_ms=5", "time_ms"),
+        ("az:model=x,c_puct=-1", "c_puct"),
+        ("az:model=x,depth=3", "depth"),
+    ] {
+        let e = check_agent(&game(2), bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
