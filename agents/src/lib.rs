@@ -27,7 +27,8 @@ pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig, Root};
 pub use random::RandomAgent;
 pub use runner::{
-    agent_rng, game_rng, game_seed, play_game, random_playout, splitmix64, GameRecord,
+    agent_rng, game_rng, game_seed, play_game, play_game_observed, random_playout, splitmix64,
+    GameRecord,
 };
 pub use spec::{build_agent, build_agent_with, check_agent, parse_spec, AgentError};
 

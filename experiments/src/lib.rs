@@ -32,6 +32,7 @@ pub mod export;
 #[cfg(feature = "cli")]
 pub mod fit;
 pub mod format;
+pub mod game_log;
 pub mod games;
 pub mod hash;
 #[cfg(feature = "cli")]
