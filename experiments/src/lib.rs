@@ -48,6 +48,8 @@ pub mod play;
 pub mod ratings;
 pub mod render;
 #[cfg(feature = "cli")]
+pub mod replay;
+#[cfg(feature = "cli")]
 pub mod report;
 pub mod row;
 pub mod runfile;

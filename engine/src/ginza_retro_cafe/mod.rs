@@ -41,6 +41,7 @@ pub mod params;
 pub mod state;
 
 mod apply;
+mod board;
 mod choices;
 mod hidden;
 mod invariants;
