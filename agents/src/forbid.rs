@@ -112,4 +112,12 @@ impl<G: Mechanics> Agent<G> for Restricted<G> {
     fn set_stop(&mut self, stop: crate::StopCheck) {
         self.inner.set_stop(stop);
     }
+
+    fn set_explain(&mut self, on: bool) {
+        self.inner.set_explain(on);
+    }
+
+    fn explain(&self) -> crate::Explanation<G::Action> {
+        self.inner.explain()
+    }
 }

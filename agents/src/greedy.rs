@@ -25,6 +25,10 @@ pub struct GreedyAgent<G: Evaluate> {
     /// into steps is searched once, at its first step, and then played out as scored.
     plan: Vec<G::Action>,
     forbid: Forbid,
+    /// Whether to keep the last choice's scores ([`Agent::set_explain`]).
+    explain: bool,
+    /// The last choice's scores, when `explain` is on.
+    last: crate::Explanation<G::Action>,
 }
 
 impl<G: Evaluate> GreedyAgent<G> {
@@ -40,6 +44,8 @@ impl<G: Evaluate> GreedyAgent<G> {
             best_paths: Vec::new(),
             plan: Vec::new(),
             forbid: Forbid::NONE,
+            explain: false,
+            last: crate::Explanation::default(),
         }
     }
 
@@ -155,19 +161,36 @@ impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
         self.spec.clone()
     }
 
+    fn set_explain(&mut self, on: bool) {
+        self.explain = on;
+    }
+
+    fn explain(&self) -> crate::Explanation<G::Action> {
+        self.last.clone()
+    }
+
     fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
         let legal = d.legal();
+        if self.explain {
+            self.last = crate::Explanation::default();
+        }
         if !d.mid_decision() {
             self.plan.clear();
         } else if let Some(&a) = self.plan.last().filter(|a| legal.contains(a)) {
             // The next step of the completion this agent scored when it began the choice.
             self.plan.pop();
+            if self.explain {
+                self.last.kind = "plan";
+            }
             return a;
         }
         if legal.len() == 1 {
             return legal[0];
         }
         if let Some(a) = d.game().greedy_choice(d, &self.weights, &mut self.rng) {
+            if self.explain {
+                self.last.kind = "rule";
+            }
             return a;
         }
         let state = d.determinize(&mut self.rng);
@@ -180,6 +203,9 @@ impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
         for i in 0..self.legal.len() {
             let a = self.legal[i];
             let (v, path) = self.score(game, &state, a, d.seat());
+            if self.explain {
+                self.last.candidates.push((a, v));
+            }
             if v > best_v + 1e-12 {
                 best_v = v;
                 self.best.clear();
@@ -190,6 +216,10 @@ impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
                 self.best.push(a);
                 self.best_paths.push(path);
             }
+        }
+        if self.explain {
+            let scored = std::mem::take(&mut self.last.candidates);
+            self.last = crate::Explanation::sorted("value", scored);
         }
         let k = rand::Rng::gen_range(&mut self.rng, 0..self.best.len());
         self.plan = std::mem::take(&mut self.best_paths[k]);

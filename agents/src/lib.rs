@@ -30,7 +30,8 @@ pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig, Root};
 pub use random::RandomAgent;
 pub use runner::{
-    agent_rng, game_rng, game_seed, play_game, random_playout, splitmix64, GameRecord,
+    agent_rng, game_rng, game_seed, play_game, play_game_observed, random_playout, splitmix64,
+    GameRecord,
 };
 pub use spec::{build_agent, build_agent_with, check_agent, parse_spec, AgentError};
 
@@ -48,6 +49,47 @@ pub trait Agent<G: Game>: Send {
     /// [`mcts::STOP_EVERY`] iterations): when it returns true, the choice ends at once with the
     /// best action found so far. Agents whose choices are short ignore it (the default).
     fn set_stop(&mut self, _stop: StopCheck) {}
+
+    /// Asks the agent to keep the scores behind each later choice, for [`Agent::explain`] (a
+    /// replay's "why the bot did it"). Off by default, so that play pays nothing for it; turning
+    /// it on never changes a choice.
+    fn set_explain(&mut self, _on: bool) {}
+
+    /// The candidate actions of the agent's last choice with their scores, best first, when
+    /// [`Agent::set_explain`] is on and the agent scores its actions (empty otherwise).
+    fn explain(&self) -> Explanation<G::Action> {
+        Explanation::default()
+    }
+}
+
+/// Why an agent chose as it did: its candidate actions with their scores.
+#[derive(Debug, Clone)]
+pub struct Explanation<A> {
+    /// What the scores are (`value`: the greedy evaluation after the action; `visits`: the
+    /// share of the search's visits; empty where the choice was not scored).
+    pub kind: &'static str,
+    /// The candidates, best first, each with its score.
+    pub candidates: Vec<(A, f64)>,
+}
+
+impl<A> Default for Explanation<A> {
+    fn default() -> Self {
+        Explanation {
+            kind: "",
+            candidates: Vec::new(),
+        }
+    }
+}
+
+impl<A> Explanation<A> {
+    /// Candidates `scored` (unsorted) of kind `kind`, sorted best first (stable among ties).
+    pub fn sorted(kind: &'static str, mut scored: Vec<(A, f64)>) -> Self {
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        Explanation {
+            kind,
+            candidates: scored,
+        }
+    }
 }
 
 /// A check polled during a long choice; true stops it ([`Agent::set_stop`]). The Python binding

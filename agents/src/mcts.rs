@@ -185,6 +185,10 @@ pub struct MctsAgent<G: Evaluate> {
     forbid: Forbid,
     /// The greedy rollouts' one-ply pick, looking through choices split into steps.
     one_ply: OnePly<G::Action>,
+    /// Whether to keep the last choice's scores ([`Agent::set_explain`]).
+    explain: bool,
+    /// The last choice's scores, when `explain` is on.
+    last: crate::Explanation<G::Action>,
 }
 
 /// Iterations (or paired worlds) between two polls of a stop check.
@@ -215,6 +219,8 @@ impl<G: Evaluate> MctsAgent<G> {
             stop: None,
             forbid: Forbid::NONE,
             one_ply: OnePly::new(),
+            explain: false,
+            last: crate::Explanation::default(),
         }
     }
 
@@ -793,6 +799,47 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 }
 
+impl<G: Evaluate> MctsAgent<G> {
+    /// The tree search's root actions with their shares of the root's visits.
+    fn visit_shares(&self, d: &Decision<'_, G>) -> crate::Explanation<G::Action> {
+        let visits: Vec<(G::Action, f64)> = d
+            .legal()
+            .iter()
+            .map(|&a| {
+                let c = self.child_with(0, a);
+                let v = if c == NO_NODE {
+                    0
+                } else {
+                    self.nodes[c as usize].visits
+                };
+                (a, f64::from(v))
+            })
+            .collect();
+        let total: f64 = visits.iter().map(|x| x.1).sum::<f64>().max(1.0);
+        let shares = visits.into_iter().map(|(a, v)| (a, v / total)).collect();
+        crate::Explanation::sorted("visits", shares)
+    }
+
+    /// The paired search's compared root actions with their mean reward over the worlds each
+    /// was played in.
+    fn paired_scores(&self, d: &Decision<'_, G>) -> crate::Explanation<G::Action> {
+        let m = d.legal().len();
+        let mut scored = Vec::new();
+        for (i, &a) in d.legal().iter().enumerate() {
+            let played: Vec<f64> = self
+                .paired
+                .chunks(m)
+                .map(|row| row[i])
+                .filter(|x| !x.is_nan())
+                .collect();
+            if !played.is_empty() {
+                scored.push((a, played.iter().sum::<f64>() / played.len() as f64));
+            }
+        }
+        crate::Explanation::sorted("reward", scored)
+    }
+}
+
 /// How many availability counts [`ln_table`] holds the logarithm of.
 const LN_COUNTS: usize = 4096;
 
@@ -859,6 +906,9 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
     }
 
     fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
+        if self.explain {
+            self.last = crate::Explanation::default();
+        }
         if d.legal().len() == 1 {
             return d.legal()[0];
         }
@@ -868,9 +918,25 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
             Belief::Uniform => None,
         };
         if self.config.root == Root::Paired {
-            return self.paired_search(d);
+            let a = self.paired_search(d);
+            if self.explain {
+                self.last = self.paired_scores(d);
+            }
+            return a;
         }
-        self.search(d)
+        let a = self.search(d);
+        if self.explain {
+            self.last = self.visit_shares(d);
+        }
+        a
+    }
+
+    fn set_explain(&mut self, on: bool) {
+        self.explain = on;
+    }
+
+    fn explain(&self) -> crate::Explanation<G::Action> {
+        self.last.clone()
     }
 
     fn set_stop(&mut self, stop: StopCheck) {

@@ -71,6 +71,19 @@ pub fn play_game<G: Game>(
     seed: u64,
     legal: &mut Vec<G::Action>,
 ) -> GameRecord<G::State> {
+    play_game_observed(game, agents, seed, legal, |_, _, _| {})
+}
+
+/// [`play_game`], calling `observe(state, legal, action)` at every step before the chosen
+/// action is applied (how `shifu play --log` records a game's actions). The game played is the
+/// same as [`play_game`]'s.
+pub fn play_game_observed<G: Game>(
+    game: &G,
+    agents: &mut [Box<dyn Agent<G>>],
+    seed: u64,
+    legal: &mut Vec<G::Action>,
+    mut observe: impl FnMut(&G::State, &[G::Action], G::Action),
+) -> GameRecord<G::State> {
     let mut rng = game_rng(seed);
     let mut state = game.new_state(&mut rng);
     let mut steps = 0u64;
@@ -80,6 +93,7 @@ pub fn play_game<G: Game>(
             let d = Decision::new(game, &state, seat, legal);
             agents[seat as usize].choose(&d)
         };
+        observe(&state, legal, a);
         game.apply(&mut state, a, &mut rng);
         steps += 1;
     }

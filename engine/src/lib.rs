@@ -11,6 +11,7 @@
 
 pub mod alloc_counter;
 pub mod bitset_json;
+pub mod board;
 pub mod bytes;
 pub mod data_file;
 mod data_names;

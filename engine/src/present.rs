@@ -214,6 +214,19 @@ pub trait Present: Game + Sized + 'static {
     fn render(&self, state: &Self::State) -> String {
         format!("{state:#?}")
     }
+    /// The position as a board to draw (`shifu replay`): everything when `seat` is `None`,
+    /// else only what `seat` sees, built from its [`Game::observation`]. By default the printed
+    /// position's lines, and for a seat its observation as JSON.
+    fn board(&self, state: &Self::State, seat: Option<crate::Seat>) -> crate::board::Board {
+        match seat {
+            None => crate::board::Board::from_text(&self.render(state)),
+            Some(s) => {
+                let o =
+                    serde_json::to_string_pretty(&self.observation(state, s)).unwrap_or_default();
+                crate::board::Board::from_text(&format!("what player {} sees\n{o}", s + 1))
+            }
+        }
+    }
     /// Players in a state (checked against the game when a state file is loaded).
     fn state_players(state: &Self::State) -> usize;
     /// Checks a state loaded from a file: ranges, derived fields, invariants, a legal move.

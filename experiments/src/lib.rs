@@ -32,6 +32,7 @@ pub mod export;
 #[cfg(feature = "cli")]
 pub mod fit;
 pub mod format;
+pub mod game_log;
 pub mod games;
 pub mod hash;
 #[cfg(feature = "cli")]
@@ -48,6 +49,8 @@ pub mod play;
 #[cfg(feature = "cli")]
 pub mod ratings;
 pub mod render;
+#[cfg(feature = "cli")]
+pub mod replay;
 #[cfg(feature = "cli")]
 pub mod report;
 pub mod row;

@@ -6,7 +6,7 @@
 use clap::{CommandFactory, Parser, Subcommand};
 use shifu::{
     balance, bench, calibrate, completions, data, dose, duel, encoding, export, fit, mechanics,
-    net, play, report, runfile, show, sweep, tournament, train,
+    net, play, replay, report, runfile, show, sweep, tournament, train,
 };
 use std::process::ExitCode;
 
@@ -153,6 +153,13 @@ enum Command {
     #[command(after_help = "Example:\n  shifu show --seed 7 --take 0,3,1\n  \
         shifu show --seed 7 --take 0 --save-state pos.json\n  shifu show --state pos.json --json")]
     Show(show::ShowArgs),
+    /// One game as a self-contained HTML page: the board at every step in SVG, the actions by
+    /// name and the agents' scored candidates; from a seed, a play CSV row or a game log.
+    #[command(
+        after_help = "Example:\n  shifu replay --game wok-star --players 3 --seed 7 --agents greedy --out game.html\n  \
+        shifu play --games 100 --log games.jsonl && shifu replay --log games.jsonl --row 42 --seat 2 --out p2.html"
+    )]
+    Replay(replay::ReplayArgs),
     /// Shell completions (bash, zsh, fish, elvish, powershell), on standard output.
     #[command(
         after_help = "Example:\n  shifu completions bash > ~/.local/share/bash-completion/completions/shifu\n  \
@@ -226,6 +233,7 @@ fn main() -> ExitCode {
         Command::Report(a) => report::run(a),
         Command::Tournament(a) => tournament::run(a),
         Command::Show(a) => show::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Merge(a) => runfile::merge(&a.out, &a.inputs, a.allow_partial)
             .map(|n| println!("{n} games in {}", a.out.display())),
         Command::Completions(a) => completions::completions(&a, Cli::command()),

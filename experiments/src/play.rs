@@ -31,6 +31,11 @@ pub struct PlayArgs {
     /// manifest FILE.manifest.json beside it.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Write one JSON line per game to this file, in game order: the seed, the agents by seat,
+    /// the parameters and every action taken (index and name), and the result; `shifu replay
+    /// --log FILE --row N` replays one. Written through a temporary file renamed when complete.
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
     /// Continue a killed run from FILE.tmp (same settings), losing and repeating no game.
     #[arg(long)]
     resume: bool,
@@ -105,6 +110,9 @@ fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<SeatSummary> 
     let shard = crate::runner::shard(args.shard.as_deref(), args.shard_count, args.run.games)?;
     let (lo, hi) = (shard.0, shard.1);
     let param_set = param_set(&game.params_toml());
+    if args.log.is_some() && args.resume {
+        bail!("--log with --resume: a log holds whole runs; play the run again with --log");
+    }
     let mut tally = Tally::default();
     let mut out = match &args.out {
         Some(path) => Some(open_output(&game, args, &specs, &shard, path, &mut tally)?),
@@ -122,7 +130,19 @@ fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<SeatSummary> 
     let mut positions = position_units(G::EVENTS, seats, args.run.rotate);
     let mut done = start;
     let (seed, rotate) = (args.run.seed, args.run.rotate);
-    play_stream(&game, &specs, seed, rotate, start..hi, &pool, |r| {
+    let (params, data, data_hash) = (
+        game.params_toml(),
+        game.data_label(),
+        fnv_hex(&game.data_text()),
+    );
+    let log_cx = crate::game_log::LogContext {
+        param_set: &param_set,
+        params: &params,
+        data: &data,
+        data_hash: &data_hash,
+        specs: &specs,
+    };
+    let mut on_game = |r: GameRow<G::Stats>, log: Option<&mut dyn std::io::Write>| {
         tally.add(&r, seats);
         contrasts.add(r.index, &r.outcome);
         if let Some(p) = positions.as_mut() {
@@ -132,9 +152,39 @@ fn run_game<G: Playable>(args: &PlayArgs, analyse: bool) -> Result<SeatSummary> 
         if let Some(o) = out.as_mut() {
             o.push(game_record(&game, &r, &specs, &param_set), done == hi)?;
         }
+        if let Some(w) = log {
+            crate::game_log::LogLine::new(&game, &r, &log_cx).write(w)?;
+        }
         bar.set_position(done - lo);
         Ok(())
-    })?;
+    };
+    match &args.log {
+        None => play_stream(&game, &specs, seed, rotate, start..hi, &pool, |r| {
+            on_game(r, None)
+        })?,
+        Some(path) => {
+            let mut failed = None;
+            let written = shifu_engine::files::write_atomic_with(path, |w| {
+                crate::runner::play_stream_logged(
+                    &game,
+                    &specs,
+                    seed,
+                    rotate,
+                    start..hi,
+                    &pool,
+                    |r| on_game(r, Some(&mut *w)),
+                )
+                .map_err(|e| {
+                    let message = format!("{e:#}");
+                    failed = Some(e);
+                    std::io::Error::other(message)
+                })
+            });
+            if let Err(e) = written {
+                return Err(failed.unwrap_or_else(|| e.into()));
+            }
+        }
+    }
     bar.finish_and_clear();
     if let Some(o) = out.take() {
         o.file.finish()?;

@@ -6,7 +6,7 @@ use crate::games::{Playable, MAX_EVENTS};
 use crate::setup::RunArgs;
 use anyhow::{bail, Context, Result};
 use indicatif::ProgressBar;
-use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
+use shifu_agents::{build_agent, check_agent, game_seed, play_game_observed, Agent};
 use shifu_engine::MAX_SEATS;
 use std::io::IsTerminal;
 
@@ -175,7 +175,15 @@ fn play_one<G: Playable>(job: &Job<'_, G>, i: u64, buf: &mut Vec<G::Action>) -> 
             build_agent(spec, seed, s as u8).expect("specs are checked first")
         })
         .collect();
-    let rec = play_game(game, &mut agents, seed, buf);
+    let mut actions = Vec::new();
+    let rec = if job.log {
+        play_game_observed(game, &mut agents, seed, buf, |state, legal, a| {
+            let index = legal.iter().position(|&x| x == a).unwrap_or(0) as u32;
+            actions.push((index, game.action_name(state, a)));
+        })
+    } else {
+        play_game_observed(game, &mut agents, seed, buf, |_, _, _| {})
+    };
     let mut counts = [[0u32; MAX_SEATS]; 2];
     for s in 0..seats {
         let c = game.counts(&rec.state, s);
@@ -194,6 +202,7 @@ fn play_one<G: Playable>(job: &Job<'_, G>, i: u64, buf: &mut Vec<G::Action>) -> 
         extra,
         rounds: rec.rounds,
         steps: rec.steps,
+        actions,
     }
 }
 
@@ -223,15 +232,45 @@ pub fn play_stream<G: Playable>(
     pool: &rayon::ThreadPool,
     sink: impl FnMut(GameRow<G::Stats>) -> Result<()>,
 ) -> Result<()> {
-    play_stream_within(game, specs, master, rotate, range, pool, AHEAD, sink)
+    let job = Job {
+        game,
+        specs,
+        master,
+        rotate,
+        log: false,
+    };
+    play_stream_within(&job, range, pool, AHEAD, sink)
 }
 
-/// What a stream plays: the game, the specs by seat, the master seed and the rotation.
+/// [`play_stream`], each row with its game's actions ([`GameRow::actions`]): the games are the
+/// same, only slower (each action named).
+pub fn play_stream_logged<G: Playable>(
+    game: &G,
+    specs: &[String],
+    master: u64,
+    rotate: bool,
+    range: std::ops::Range<u64>,
+    pool: &rayon::ThreadPool,
+    sink: impl FnMut(GameRow<G::Stats>) -> Result<()>,
+) -> Result<()> {
+    let job = Job {
+        game,
+        specs,
+        master,
+        rotate,
+        log: true,
+    };
+    play_stream_within(&job, range, pool, AHEAD, sink)
+}
+
+/// What a stream plays: the game, the specs by seat, the master seed and the rotation; with
+/// `log`, each game's actions are recorded.
 struct Job<'a, G> {
     game: &'a G,
     specs: &'a [String],
     master: u64,
     rotate: bool,
+    log: bool,
 }
 
 /// The counters the threads of a stream share.
@@ -252,24 +291,14 @@ struct Window {
 /// most [`BATCH`] rows, none kept longer than [`BATCH_AGE`] after a game ends), and always
 /// before it waits for the window, so the earliest game not yet delivered is never held back
 /// by a waiting thread.
-#[allow(clippy::too_many_arguments)]
 fn play_stream_within<G: Playable>(
-    game: &G,
-    specs: &[String],
-    master: u64,
-    rotate: bool,
+    job: &Job<'_, G>,
     range: std::ops::Range<u64>,
     pool: &rayon::ThreadPool,
     ahead: u64,
     sink: impl FnMut(GameRow<G::Stats>) -> Result<()>,
 ) -> Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicU64};
-    let job = Job {
-        game,
-        specs,
-        master,
-        rotate,
-    };
     let window = Window {
         next: AtomicU64::new(range.start),
         delivered: AtomicU64::new(range.start),
@@ -281,7 +310,7 @@ fn play_stream_within<G: Playable>(
     let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<GameRow<G::Stats>>>(threads * 4);
     std::thread::scope(|scope| {
         scope.spawn(|| {
-            pool.broadcast(|_| produce(&job, &window, tx.clone()));
+            pool.broadcast(|_| produce(job, &window, tx.clone()));
             drop(tx);
         });
         deliver(rx, &window, range.start, sink)
@@ -379,6 +408,9 @@ pub struct GameRow<S = ()> {
     pub rounds: u32,
     /// Steps (actions) played.
     pub steps: u64,
+    /// The actions taken, each as its index in the legal list and its name (only in a stream
+    /// from [`play_stream_logged`]; empty otherwise).
+    pub actions: Vec<(u32, String)>,
 }
 
 #[cfg(test)]
@@ -400,6 +432,7 @@ mod tests {
             specs: &specs,
             master: 9,
             rotate: true,
+            log: false,
         };
         let want: Vec<_> = (5..65).map(|i| play_one(&job, i, &mut buf)).collect();
         let mut got = Vec::new();
@@ -440,7 +473,14 @@ mod tests {
         let (g, specs, pool) = random_wok_star_pair(3);
         for ahead in [1, 3, 100] {
             let mut got = Vec::new();
-            play_stream_within(&g, &specs, 4, false, 10..3000, &pool, ahead, |r| {
+            let job = Job {
+                game: &g,
+                specs: &specs,
+                master: 4,
+                rotate: false,
+                log: false,
+            };
+            play_stream_within(&job, 10..3000, &pool, ahead, |r| {
                 got.push(r.index);
                 Ok(())
             })

@@ -2219,7 +2219,7 @@ fn did_you_mean_for_parameters_agent_options_subcommands_and_vary_lists() {
             &["play", "--agents", "mcts:iter=10", "--games", "1"],
             "did you mean `iters`? mcts's options: iters",
         ),
-        (&["plya"], "a similar subcommand exists: 'play'"),
+        (&["plya"], "similar subcommands exist: 'replay', 'play'"),
         (
             &["sweep", "--vary", "start_coins=2,2,2,2", "--games", "1"],
             "list values are separated by `/`",

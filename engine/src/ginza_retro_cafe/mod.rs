@@ -42,6 +42,7 @@ pub mod params;
 pub mod state;
 
 mod apply;
+mod board;
 mod choices;
 mod hidden;
 mod invariants;

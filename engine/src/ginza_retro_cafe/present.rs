@@ -347,6 +347,10 @@ impl Present for GinzaRetroCafe {
         out
     }
 
+    fn board(&self, s: &Self::State, seat: Option<Seat>) -> crate::board::Board {
+        self.board_of(s, seat)
+    }
+
     fn state_players(s: &State) -> usize {
         usize::from(s.players)
     }

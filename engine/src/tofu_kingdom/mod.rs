@@ -16,6 +16,7 @@
 //! decision; several steals resolve clockwise from the Prince's left.
 
 pub mod action;
+mod board;
 pub mod data;
 mod encode;
 mod hidden;

@@ -225,6 +225,10 @@ impl Present for TofuKingdom {
         self.render_position(s)
     }
 
+    fn board(&self, s: &Self::State, seat: Option<Seat>) -> crate::board::Board {
+        self.board_of(s, seat)
+    }
+
     fn state_players(s: &Self::State) -> usize {
         s.table.players as usize
     }
@@ -296,7 +300,7 @@ impl TofuKingdom {
 }
 
 /// A card's name from its data id: `queen_tofu` is "Queen Tofu".
-fn card_name(id: &str) -> String {
+pub(super) fn card_name(id: &str) -> String {
     id.split('_')
         .map(|w| {
             let mut c = w.chars();

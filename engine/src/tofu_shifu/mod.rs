@@ -24,6 +24,7 @@
 
 pub mod action;
 mod apply;
+mod board;
 pub mod data;
 mod encode;
 mod hidden;

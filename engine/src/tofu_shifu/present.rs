@@ -138,6 +138,10 @@ impl Present for TofuShifu {
         render(self, s)
     }
 
+    fn board(&self, s: &Self::State, seat: Option<Seat>) -> crate::board::Board {
+        self.board_of(s, seat)
+    }
+
     fn state_players(s: &Self::State) -> usize {
         s.num_players as usize
     }

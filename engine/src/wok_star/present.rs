@@ -292,6 +292,10 @@ impl Present for WokStar {
         out
     }
 
+    fn board(&self, s: &Self::State, seat: Option<Seat>) -> crate::board::Board {
+        self.board_of(s, seat)
+    }
+
     fn state_players(s: &State) -> usize {
         s.players as usize
     }
