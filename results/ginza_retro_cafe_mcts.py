@@ -38,7 +38,7 @@ def main():
         "apply.",
         "",
         f"MCTS here is `{MCTS}`: the paired-worlds root (README, \"Agents\") over greedy",
-        "rollouts cut after 8 actions and scored by the evaluation's margin (the default cut).",
+        "rollouts cut after 8 complete choices (a serve chosen in steps counts once) and scored by the evaluation's margin (the default cut).",
         "Played to the end and scored by rank (`depth=0`) the same search was weaker (0.602 [0.545,",
         "0.655] against greedy in 300 two-player games) and four to ten times slower.",
         "",
