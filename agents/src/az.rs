@@ -59,10 +59,7 @@ pub fn shared_net(path: &Path) -> Result<Arc<Net>, NetError> {
     Ok(net)
 }
 
-const NO_NODE: u32 = u32::MAX;
-
-/// The most tree nodes reserved ahead of a decision.
-const MAX_RESERVED_NODES: usize = 1 << 20;
+use crate::mcts::{MAX_RESERVED_NODES, NO_NODE};
 
 #[derive(Debug, Clone, Copy)]
 struct Node<A> {

@@ -134,10 +134,11 @@ impl Default for MctsConfig {
     }
 }
 
-const NO_NODE: u32 = u32::MAX;
+/// No node: the end of a child or sibling list (shared with the `az:` tree).
+pub(crate) const NO_NODE: u32 = u32::MAX;
 
 /// The most tree nodes reserved ahead of a decision.
-const MAX_RESERVED_NODES: usize = 1 << 20;
+pub(crate) const MAX_RESERVED_NODES: usize = 1 << 20;
 
 #[derive(Debug, Clone, Copy)]
 struct Node<A> {
