@@ -14,7 +14,7 @@ use axum::Json;
 use serde::Serialize;
 
 /// Every asset served, by name: its content type and text.
-const ASSETS: [(&str, &str, &str); 5] = [
+const ASSETS: [(&str, &str, &str); 6] = [
     (
         "board.js",
         "text/javascript; charset=utf-8",
@@ -35,6 +35,7 @@ const ASSETS: [(&str, &str, &str); 5] = [
         "text/css; charset=utf-8",
         include_str!("../replay/page.css"),
     ),
+    ("icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
     (
         "serve.css",
         "text/css; charset=utf-8",
@@ -63,7 +64,7 @@ fn head(title: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<link rel=\"stylesheet\" href=\"/assets/page.css\">\n\
+         <title>{title}</title>\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"/assets/icon.svg\">\n<link rel=\"stylesheet\" href=\"/assets/page.css\">\n\
          <link rel=\"stylesheet\" href=\"/assets/serve.css\">\n</head>\n"
     )
 }
