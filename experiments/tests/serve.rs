@@ -31,6 +31,10 @@ impl Drop for Server {
 }
 
 fn start(name: &str, max_tables: usize) -> Server {
+    start_with(name, max_tables, &[])
+}
+
+fn start_with(name: &str, max_tables: usize, more: &[&str]) -> Server {
     let logs = std::env::temp_dir().join(format!("shifu-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&logs);
     let mut child = Command::new(env!("CARGO_BIN_EXE_shifu"))
@@ -38,6 +42,7 @@ fn start(name: &str, max_tables: usize) -> Server {
         .arg(max_tables.to_string())
         .arg("--logs")
         .arg(&logs)
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -475,5 +480,26 @@ fn the_table_cap_refuses_a_table_too_many_and_the_lobby_pages_load() {
     }
     let (status, _) = request(addr, "GET", "/table/0000", None);
     assert_eq!(status, 404);
+    let _ = std::fs::remove_dir_all(&server.logs);
+}
+
+#[test]
+fn an_idle_table_is_abandoned_for_a_new_one_and_logged_as_such() {
+    let server = start_with("idle", 1, &["--idle-minutes", "0"]);
+    let addr = server.addr;
+    let a = create(addr, "wok-star", 2, &[1]);
+    std::thread::sleep(Duration::from_millis(20));
+    let b = create(addr, "wok-star", 2, &[1]);
+    let (status, _) = get(
+        addr,
+        &format!("/api/tables/{}?seat=1&token={}", a.id, a.seats[0].1),
+    );
+    assert_eq!(status, 404, "the idle table is still there");
+    assert_eq!(view(addr, &b, 0)["game"], "wok-star");
+    let log = server.logs.join(format!("{}.abandoned.jsonl", a.id));
+    let line: LogLine =
+        serde_json::from_str(std::fs::read_to_string(&log).unwrap().trim()).unwrap();
+    assert_eq!(line.agents[0], "human");
+    assert!(line.result.score.is_empty());
     let _ = std::fs::remove_dir_all(&server.logs);
 }

@@ -139,9 +139,11 @@ impl Server {
                 .values()
                 .filter(|s| s.over.load(Ordering::SeqCst))
                 .min_by_key(|s| s.touched.load(Ordering::Relaxed));
+            // A table whose bots are moving is not idle, whatever its clock says.
             let stale = || {
                 map.values()
                     .filter(|s| now.saturating_sub(s.touched.load(Ordering::Relaxed)) > idle)
+                    .filter(|s| s.table.try_lock().is_ok())
                     .min_by_key(|s| s.touched.load(Ordering::Relaxed))
             };
             let Some(victim) = finished.or_else(stale).cloned() else {
