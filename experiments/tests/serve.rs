@@ -503,3 +503,30 @@ fn an_idle_table_is_abandoned_for_a_new_one_and_logged_as_such() {
     assert!(line.result.score.is_empty());
     let _ = std::fs::remove_dir_all(&server.logs);
 }
+
+/// A bot's move stops at --move-ms: a search of 10^8 iterations plays its turn at once.
+#[test]
+fn a_bot_move_is_cut_at_the_move_limit() {
+    let server = start_with("limit", 4, &["--move-ms", "50"]);
+    let addr = server.addr;
+    let started = std::time::Instant::now();
+    let req = json!({"game": "tofu-shifu", "players": 2, "humans": [2],
+        "agents": ["mcts:iters=100000000", "random"], "seed": 3});
+    let (status, v) = post(addr, "/api/tables", &req);
+    assert_eq!(status, 201, "{v}");
+    let t = Ticket {
+        id: v["table"].as_str().unwrap().into(),
+        game: "tofu-shifu",
+        seats: vec![(2, v["seats"][0]["token"].as_str().unwrap().into())],
+    };
+    let seen = view(addr, &t, 0);
+    let moves = seen["history"].as_array().unwrap().len();
+    assert!(moves >= 1, "the bot did not move: {seen}");
+    assert_eq!(seen["your_turn"], true);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{moves} bot moves took {:?}",
+        started.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&server.logs);
+}
