@@ -57,6 +57,8 @@ pub mod row;
 pub mod runfile;
 pub mod runner;
 pub mod seats;
+#[cfg(feature = "cli")]
+pub mod serve;
 pub mod setup;
 #[cfg(feature = "cli")]
 pub mod show;

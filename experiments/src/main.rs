@@ -6,7 +6,7 @@
 use clap::{CommandFactory, Parser, Subcommand};
 use shifu::{
     balance, bench, calibrate, completions, data, dose, duel, encoding, export, fit, mechanics,
-    net, play, replay, report, runfile, show, sweep, tournament, train,
+    net, play, replay, report, runfile, serve, show, sweep, tournament, train,
 };
 use std::process::ExitCode;
 
@@ -160,6 +160,13 @@ enum Command {
         shifu play --games 100 --log games.jsonl && shifu replay --log games.jsonl --row 42 --seat 2 --out p2.html"
     )]
     Replay(replay::ReplayArgs),
+    /// A local web server for playing seats against the bots in a browser: a lobby, tables
+    /// with each seat's hidden information kept, every game saved as a game log.
+    #[command(
+        after_help = "Example:\n  shifu serve                      # then open http://127.0.0.1:8080/\n  \
+        shifu serve --bind 127.0.0.1:0 --logs games/ --max-tables 16"
+    )]
+    Serve(serve::ServeArgs),
     /// Shell completions (bash, zsh, fish, elvish, powershell), on standard output.
     #[command(
         after_help = "Example:\n  shifu completions bash > ~/.local/share/bash-completion/completions/shifu\n  \
@@ -234,6 +241,7 @@ fn main() -> ExitCode {
         Command::Tournament(a) => tournament::run(a),
         Command::Show(a) => show::run(a),
         Command::Replay(a) => replay::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Merge(a) => runfile::merge(&a.out, &a.inputs, a.allow_partial)
             .map(|n| println!("{n} games in {}", a.out.display())),
         Command::Completions(a) => completions::completions(&a, Cli::command()),

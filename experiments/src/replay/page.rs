@@ -11,6 +11,8 @@ use anyhow::Result;
 
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
+/// The board drawing, shared with `shifu serve`'s table page.
+pub const BOARD_SCRIPT: &str = include_str!("../web/board.js");
 
 /// `json` made safe inside a `<script>` element: `<`, `>` and `&` as JSON's `\u` escapes
 /// (they occur only inside strings in JSON, where the escapes read back the same).
@@ -71,7 +73,7 @@ pub fn html(doc: &ReplayDoc) -> Result<String> {
          <h2>Result</h2><table id=\"result\"></table>\
          <h2>Actions</h2><ol id=\"action-list\" start=\"1\"></ol></aside></main>\n\
          <script id=\"replay-data\" type=\"application/json\">{data}</script>\n\
-         <script>\n{SCRIPT}</script>\n</body>\n</html>\n",
+         <script>\n{BOARD_SCRIPT}{SCRIPT}</script>\n</body>\n</html>\n",
         title = html_text(&title),
     ))
 }

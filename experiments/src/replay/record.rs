@@ -10,6 +10,9 @@ use shifu_agents::{build_agent, check_agent, game_rng, Agent, Decision};
 use shifu_engine::board::Board;
 use shifu_engine::{DataFile, ParamFile};
 
+/// The agent spec a game log gives a seat that a person played (`shifu serve`).
+pub const HUMAN: &str = "human";
+
 /// Most steps a replay records: a page of more would be too large to open.
 pub const MAX_STEPS: usize = 100_000;
 
@@ -139,6 +142,14 @@ fn agents<G: Playable>(game: &G, plan: &Plan) -> Result<(Vec<String>, Seats<G>)>
     };
     let mut agents = Vec::new();
     for (s, spec) in specs.iter().enumerate() {
+        if spec == HUMAN {
+            if plan.actions.is_none() {
+                bail!("`{HUMAN}` seats replay only from a game log (`shifu serve` writes them)");
+            }
+            // A stand-in: a person's moves come from the log.
+            agents.push(build_agent::<G>("random", plan.seed, s as u8)?);
+            continue;
+        }
         check_agent(game, spec).with_context(|| format!("{}: field agents", plan.origin))?;
         let mut a = build_agent::<G>(spec, plan.seed, s as u8)?;
         a.set_explain(true);
@@ -176,7 +187,8 @@ pub fn replay<G: Playable>(args: &ReplayArgs, plan: &Plan) -> Result<ReplayDoc> 
         };
         let index = legal.iter().position(|&x| x == action).unwrap_or(0) as u32;
         let shown = seat.is_none_or(|s| s == actor);
-        let candidates = if shown {
+        let human = specs[actor as usize] == HUMAN;
+        let candidates = if shown && !human {
             why.candidates
                 .iter()
                 .take(args.top)
@@ -198,9 +210,13 @@ pub fn replay<G: Playable>(args: &ReplayArgs, plan: &Plan) -> Result<ReplayDoc> 
             } else {
                 format!("player {} moves", actor + 1)
             },
-            kind: if shown { why.kind } else { "" },
+            kind: match (shown, human) {
+                (true, true) => HUMAN,
+                (true, false) => why.kind,
+                (false, _) => "",
+            },
             candidates,
-            agent_differs: shown && chosen != action,
+            agent_differs: shown && !human && chosen != action,
         });
         game.apply(&mut state, action, &mut rng);
         frames.push(game.board(&state, seat));
