@@ -126,8 +126,13 @@ struct Ticket {
 fn create(addr: SocketAddr, game: &'static str, players: u64, humans: &[u64]) -> Ticket {
     let mut req = json!({"game": game, "players": players, "humans": humans, "agents": ["random"]});
     if game == "tofu-shifu" {
-        // A random game of Tofu Shifu runs to thousands of steps: two rounds here.
-        req["set"] = json!(["max_rounds=2"]);
+        // A random game of Tofu Shifu runs to thousands of steps: here it ends by its rules after
+        // one completed objective, objectives at half their cost (about 80 steps at 2 players).
+        req["set"] = json!([
+            "end_objectives=1",
+            "player_objective_cost_scale=0.5",
+            "town_objective_cost_scale=0.5"
+        ]);
     }
     let (status, v) = post(addr, "/api/tables", &req);
     assert_eq!(status, 201, "{v}");

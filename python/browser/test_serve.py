@@ -2,8 +2,10 @@
 seat 1 human and random bots, and the test plays the whole game as seat 1 by clicking legal
 action buttons until the result table appears. The scores shown must be the game log's, the log
 must open in `shifu replay`, the page must log no console error and every request must go to the
-server's own origin. Tofu Shifu is played with `max_rounds=2` (set in the lobby): a random game
-of it runs to a thousand clicks."""
+server's own origin. Tofu Shifu is played short, set in the lobby: the game ends by its rules
+after one completed objective (`end_objectives=1`) with objectives at half their cost, about 40
+clicks (a random game of the standard rules runs to a thousand). It must end by the rules, not
+by the round cap."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from helpers import console_errors, network_requests, shifu
 
 GAMES = [
-    ("tofu-shifu", 2, "max_rounds=2"),
+    ("tofu-shifu", 2,
+     "end_objectives=1; player_objective_cost_scale=0.5; town_objective_cost_scale=0.5"),
     ("tofu-kingdom", 3, ""),
     ("wok-star", 2, ""),
     ("ginza-retro-cafe", 2, ""),
@@ -118,6 +121,7 @@ def test_a_whole_game_against_random_bots_by_clicking(driver, server, shifu_bin,
     assert line["agents"] == ["human"] + ["random"] * (players - 1)
     assert [r[1] for r in rows] == [float(s) for s in line["result"]["score"]]
     assert [r[2] for r in rows] == line["result"]["rank"]
+    assert line["result"]["capped"] is False, "the game ended at the round cap, not by the rules"
     shifu(shifu_bin, "replay", "--log", str(log), "--row", "0", "--out", str(tmp_path / "r.html"))
 
     assert console_errors(driver) == []
