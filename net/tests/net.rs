@@ -123,6 +123,42 @@ fn training_fits_a_fixed_batch() {
 }
 
 #[test]
+fn a_nan_loss_leaves_the_weights_unchanged() {
+    let g = game();
+    let w = Weights::init(NetConfig::for_game(&g, 16, 1), 5);
+    let rows = 4;
+    let (x, m) = positions(&g, rows);
+    let (a, seats) = (w.config.actions, w.config.values());
+    let mut policy = vec![0.0; rows * a];
+    for r in 0..rows {
+        let first = (0..a).find(|&k| m[r * a + k] == 1).unwrap();
+        policy[r * a + first] = 1.0;
+    }
+    let mut value = vec![0.5; rows * seats];
+    value[1] = f32::NAN;
+    let b = Batch {
+        rows,
+        inputs: &x,
+        mask: &m,
+        policy: &policy,
+        value: &value,
+    };
+    let mut tr = Trainer::new(&w, TrainConfig::default()).unwrap();
+    let l = tr.step(&b).unwrap();
+    assert!(l.policy.is_nan() || l.value.is_nan(), "{l:?}");
+    assert_eq!(tr.weights().unwrap(), w, "a NaN step changed the weights");
+    // A clean batch still trains afterwards.
+    let mut clean = value.clone();
+    clean[1] = 0.5;
+    let b = Batch {
+        value: &clean,
+        ..b
+    };
+    assert!(tr.step(&b).unwrap().policy.is_finite());
+    assert_ne!(tr.weights().unwrap(), w);
+}
+
+#[test]
 fn weights_survive_a_save_and_load() {
     let g = game();
     let w = Weights::init(NetConfig::for_game(&g, 16, 1), 5);
