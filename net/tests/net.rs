@@ -46,7 +46,14 @@ fn positions(g: &TofuShifu, rows: usize) -> (Vec<f32>, Vec<u8>) {
 fn the_same_seed_gives_the_same_weights() {
     let c = NetConfig::for_game(&game(), 32, 1);
     assert_eq!(Weights::init(c.clone(), 3), Weights::init(c.clone(), 3));
-    assert_ne!(Weights::init(c.clone(), 3), Weights::init(c, 4));
+    assert_ne!(Weights::init(c.clone(), 3), Weights::init(c.clone(), 4));
+    // The file too, byte for byte (its metadata comes from a HashMap, in a random order).
+    let w = Weights::init(c, 3);
+    let first = w.to_bytes();
+    for _ in 0..8 {
+        assert_eq!(w.to_bytes(), first);
+    }
+    assert_eq!(Weights::from_bytes(&first).unwrap(), w);
 }
 
 #[test]
