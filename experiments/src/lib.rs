@@ -60,6 +60,8 @@ pub mod seats;
 pub mod setup;
 #[cfg(feature = "cli")]
 pub mod show;
+#[cfg(feature = "cli")]
+pub mod sprt;
 pub mod stats;
 #[cfg(feature = "balance")]
 pub mod suggest;
