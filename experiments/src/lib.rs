@@ -28,6 +28,8 @@ pub mod duel;
 pub mod encoding;
 pub mod equivalence;
 #[cfg(feature = "cli")]
+pub mod expert;
+#[cfg(feature = "cli")]
 pub mod export;
 #[cfg(feature = "cli")]
 pub mod fit;

@@ -157,10 +157,7 @@ fn a_nan_loss_leaves_the_weights_unchanged() {
     // A clean batch still trains afterwards.
     let mut clean = value.clone();
     clean[1] = 0.5;
-    let b = Batch {
-        value: &clean,
-        ..b
-    };
+    let b = Batch { value: &clean, ..b };
     assert!(tr.step(&b).unwrap().policy.is_finite());
     assert_ne!(tr.weights().unwrap(), w);
 }
