@@ -88,6 +88,9 @@ pub struct AzAgent<G: Evaluate> {
     stop: Option<StopCheck>,
     /// Iterations run by the last decision.
     pub last_iters: u32,
+    /// Whether to add the forward passes' time to `net_time` ([`AzAgent::set_timing`]).
+    timing: bool,
+    net_time: Duration,
 }
 
 impl<G: Evaluate> AzAgent<G> {
@@ -106,6 +109,42 @@ impl<G: Evaluate> AzAgent<G> {
             children: Vec::with_capacity(64),
             stop: None,
             last_iters: 0,
+            timing: false,
+            net_time: Duration::ZERO,
+        }
+    }
+
+    /// Turns on (or off) timing the network's forward passes, for self-play's account of where
+    /// its time goes; off by default. It never changes a choice.
+    pub fn set_timing(&mut self, on: bool) {
+        self.timing = on;
+    }
+
+    /// The time spent in the network's forward passes since timing was turned on.
+    pub fn net_time(&self) -> Duration {
+        self.net_time
+    }
+
+    /// The root visits of legal action `a` in the last choice's search (0 when the last choice
+    /// did not search: a single legal action, or the policy alone).
+    pub fn root_visits(&self, a: G::Action) -> u32 {
+        if self.nodes.is_empty() {
+            return 0;
+        }
+        match self.child_with(0, a) {
+            NO_NODE => 0,
+            c => self.nodes[c as usize].visits,
+        }
+    }
+
+    /// The forward pass of row 0, timed when timing is on.
+    fn forward(&mut self) {
+        if self.timing {
+            let t = Instant::now();
+            self.inference.forward(1);
+            self.net_time += t.elapsed();
+        } else {
+            self.inference.forward(1);
         }
     }
 
@@ -116,7 +155,7 @@ impl<G: Evaluate> AzAgent<G> {
         let (x, mask) = self.inference.row_mut(0);
         features.state(game, s, mover, x);
         Features::mask(game, &self.legal, mask);
-        self.inference.forward(1);
+        self.forward();
     }
 
     /// The network's policy alone: the legal action of highest probability.
@@ -126,7 +165,7 @@ impl<G: Evaluate> AzAgent<G> {
         let (x, mask) = self.inference.row_mut(0);
         features.observation(game, &d.observation(), d.seat(), x);
         Features::mask(game, d.legal(), mask);
-        self.inference.forward(1);
+        self.forward();
         let p = self.inference.policy(0);
         let prob = |a: &G::Action| p.get(game.action_index(*a)).copied().unwrap_or(0.0);
         let mut best = d.legal()[0];
@@ -295,8 +334,9 @@ impl<G: Evaluate> AzAgent<G> {
 }
 
 /// Each seat's result of a finished game in -1..1: the rank reward (1 first, -1 last, ties
-/// sharing), or the team's result in a cooperative game.
-fn terminal_values<G: Evaluate>(game: &G, o: &Outcome, n: usize) -> [f32; MAX_SEATS] {
+/// sharing), or the team's result in a cooperative game. Seats are absolute; the value targets
+/// of training count them from the observer.
+pub fn terminal_values<G: Evaluate>(game: &G, o: &Outcome, n: usize) -> [f32; MAX_SEATS] {
     let mut v = [0.0; MAX_SEATS];
     for (i, x) in v.iter_mut().enumerate().take(n) {
         let r = if game.cooperative() {
@@ -316,9 +356,11 @@ impl<G: Evaluate> Agent<G> for AzAgent<G> {
 
     fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
         if d.legal().len() == 1 {
+            self.nodes.clear();
             return d.legal()[0];
         }
         if self.config.iters == 0 && self.config.time_ms.is_none() {
+            self.nodes.clear();
             return self.policy_choice(d);
         }
         self.search(d)

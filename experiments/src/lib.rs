@@ -28,6 +28,8 @@ pub mod duel;
 pub mod encoding;
 pub mod equivalence;
 #[cfg(feature = "cli")]
+pub mod expert;
+#[cfg(feature = "cli")]
 pub mod export;
 #[cfg(feature = "cli")]
 pub mod fit;
@@ -62,6 +64,8 @@ pub mod serve;
 pub mod setup;
 #[cfg(feature = "cli")]
 pub mod show;
+#[cfg(feature = "cli")]
+pub mod sprt;
 pub mod stats;
 #[cfg(feature = "balance")]
 pub mod suggest;

@@ -124,10 +124,13 @@ enum Command {
     )]
     Net(net::NetArgs),
     /// Tune an agent's evaluation weights by self-play with CMA-ES; a challenger replaces the
-    /// incumbent only when a duel says so at the stated significance.
+    /// incumbent only when a duel says so at the stated significance. With `--method
+    /// expert-iteration`, train a policy-value network for `az:` by search self-play instead.
     #[command(
         after_help = "Example:\n  shifu train --players 2 --agent greedy --generations 20 --games 64 --out tuned\n  \
-        shifu duel --players 2 --agents greedy:weights=tuned/champion.toml,greedy --seeds 500"
+        shifu duel --players 2 --agents greedy:weights=tuned/champion.toml,greedy --seeds 500\n  \
+        shifu train --method expert-iteration --players 2 --generations 20 --games 32 --out ts2-net\n  \
+        shifu duel --players 2 --agents az:model=ts2-net/incumbent.safetensors,iters=0,greedy --seeds 400"
     )]
     Train(train::TrainArgs),
     /// Fit a learned evaluation (a value model of the encoded observation) to an export, on

@@ -1,5 +1,5 @@
 //! `shifu train`: tunes an agent's evaluation weights by self-play with CMA-ES (the `cmaes`
-//! crate).
+//! crate); `--method expert-iteration` trains a network instead ([`crate::expert`]).
 //!
 //! Each generation, every candidate plays `--games` games on the generation's common seeds, in
 //! every seat in turn, against a pool of opponents: the starting weights, the incumbent, and the
@@ -31,55 +31,74 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     #[command(flatten)]
-    game: GameArgs,
+    pub(crate) game: GameArgs,
+    /// What to train: `cmaes` tunes an agent's evaluation weights; `expert-iteration` trains a
+    /// policy-value network for the `az:` agent by AlphaZero-style self-play.
+    #[arg(long, value_enum, default_value = "cmaes")]
+    pub(crate) method: Method,
     /// The agent whose weights are tuned (`greedy` or an `mcts:...` spec); its `weights=` file,
     /// or the defaults, is the starting point.
     #[arg(long, default_value = "greedy")]
-    agent: String,
+    pub(crate) agent: String,
     /// The weights to tune, comma-separated (default: every floating-point weight).
     #[arg(long, value_delimiter = ',')]
-    tune: Vec<String>,
+    pub(crate) tune: Vec<String>,
     /// Bounds on tuned weights, comma-separated `name=lo:hi` (for example `steer=0:1` for a
     /// probability); a candidate's value outside is clamped into them.
     #[arg(long, value_delimiter = ',', value_name = "NAME=LO:HI")]
-    bounds: Vec<String>,
-    /// CMA-ES generations.
+    pub(crate) bounds: Vec<String>,
+    /// CMA-ES generations; with expert iteration, iterations.
     #[arg(long, default_value_t = 20)]
-    generations: usize,
+    pub(crate) generations: usize,
     /// Candidates per generation (default: CMA-ES's 4 + 3 ln d).
     #[arg(long)]
-    population: Option<usize>,
-    /// Games per candidate per generation, on common seeds.
+    pub(crate) population: Option<usize>,
+    /// Games per candidate per generation, on common seeds; with expert iteration, self-play
+    /// games per iteration.
     #[arg(long, default_value_t = 64)]
-    games: u64,
+    pub(crate) games: u64,
     /// Initial step size, in units of each weight's starting magnitude (0.1 for a weight that
     /// starts at 0).
     #[arg(long, default_value_t = 0.3)]
-    sigma: f64,
-    /// Games of each acceptance duel (a multiple of the player count).
+    pub(crate) sigma: f64,
+    /// Games of each acceptance duel (a multiple of the player count); with expert iteration,
+    /// the gate's game cap.
     #[arg(long, default_value_t = 400)]
-    duel_games: u64,
-    /// One-sided significance at which a challenger replaces the incumbent.
+    pub(crate) duel_games: u64,
+    /// One-sided significance at which a challenger replaces the incumbent; with expert
+    /// iteration, the gate's SPRT false-acceptance rate.
     #[arg(long, default_value_t = 0.05)]
-    alpha: f64,
+    pub(crate) alpha: f64,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Output folder: curve.csv, curve.svg, champion.toml, checkpoint.json.
+    pub(crate) seed: u64,
+    /// Output folder: curve.csv, curve.svg, champion.toml (or, with expert iteration,
+    /// incumbent.safetensors and candidate.safetensors), checkpoint.json.
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Continue from DIR/checkpoint.json (same settings).
     #[arg(long)]
-    resume: bool,
+    pub(crate) resume: bool,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = crate::setup::parse_threads)]
-    threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// No progress bar.
     #[arg(long)]
-    quiet: bool,
+    pub(crate) quiet: bool,
     /// Print the result as JSON instead of text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) expert: crate::expert::ExpertArgs,
+}
+
+/// `shifu train --method`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// CMA-ES tuning of an agent's evaluation weights.
+    Cmaes,
+    /// Expert iteration: a policy-value network trained on its own search's games.
+    ExpertIteration,
 }
 
 /// The settings a checkpoint must share with a resumed run.
@@ -187,6 +206,11 @@ fn elo(w: f64, n: usize) -> f64 {
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
+    if args.method == Method::ExpertIteration {
+        let result =
+            crate::with_game!(args.game.game.as_str(), G => crate::expert::run::<G>(&args))?;
+        return crate::render::emit(&result, args.json);
+    }
     let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
     crate::render::emit(&result, args.json)
 }

@@ -29,4 +29,4 @@ pub use features::Features;
 pub use infer::{Inference, Net};
 #[cfg(feature = "train")]
 pub use train::{Batch, Losses, TrainConfig, Trainer};
-pub use weights::{NetError, Weights};
+pub use weights::{canonical_safetensors, NetError, Weights};

@@ -142,7 +142,8 @@ impl Trainer {
         Ok((p.flatten_all()?.to_vec1()?, value.flatten_all()?.to_vec1()?))
     }
 
-    /// One AdamW step on `b`; returns the losses before it.
+    /// One AdamW step on `b`; returns the losses before it. A NaN or infinite loss (a poisoned
+    /// batch, an overflow) is returned without the update: the weights stay as they were.
     pub fn step(&mut self, b: &Batch<'_>) -> candle_core::Result<Losses> {
         let c = &self.config;
         let (logits, value) = self.heads(b.rows, b.inputs, b.mask)?;
@@ -152,10 +153,13 @@ impl Trainer {
         let tv = Tensor::from_slice(b.value, (b.rows, c.values()), &Device::Cpu)?;
         let value = (value - tv)?.sqr()?.mean_all()?;
         let loss = (&policy + &value)?;
-        self.opt.backward_step(&loss)?;
-        Ok(Losses {
+        let losses = Losses {
             policy: policy.to_dtype(DType::F32)?.to_scalar()?,
             value: value.to_scalar()?,
-        })
+        };
+        if losses.policy.is_finite() && losses.value.is_finite() {
+            self.opt.backward_step(&loss)?;
+        }
+        Ok(losses)
     }
 }

@@ -100,7 +100,9 @@ impl Weights {
             let view = TensorView::new(Dtype::F32, shape.clone(), b).expect("shape fits data");
             (name.clone(), view)
         });
-        safetensors::serialize(views, Some(self.metadata())).expect("serializable")
+        canonical_safetensors(
+            safetensors::serialize(views, Some(self.metadata())).expect("serializable"),
+        )
     }
 
     /// Writes the weights to `path` (atomically: a temporary file renamed over it).
@@ -158,6 +160,47 @@ impl Weights {
         }
         Ok(Weights { config, params })
     }
+}
+
+/// `bytes` (a safetensors file) with its JSON header's keys sorted at every level.
+/// `safetensors::serialize` writes the metadata from a `HashMap`, whose order changes from run to
+/// run: without this the same weights would not give the same file, byte for byte. Bytes that
+/// are not a safetensors file come back unchanged.
+pub fn canonical_safetensors(mut bytes: Vec<u8>) -> Vec<u8> {
+    fn sorted(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                let items: Vec<String> = keys
+                    .iter()
+                    .map(|k| format!("{}:{}", serde_json::Value::from(k.as_str()), sorted(&m[*k])))
+                    .collect();
+                format!("{{{}}}", items.join(","))
+            }
+            other => other.to_string(),
+        }
+    }
+    let Some(head) = bytes.get(..8) else {
+        return bytes;
+    };
+    let n = u64::from_le_bytes(head.try_into().expect("8 bytes")) as usize;
+    let Some(json) = bytes.get(8..8usize.saturating_add(n)) else {
+        return bytes;
+    };
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(json) else {
+        return bytes;
+    };
+    let mut text = sorted(&v);
+    if text.len() > n {
+        return bytes;
+    }
+    // The same length as before (compact JSON either way), padded with spaces as written.
+    while text.len() < n {
+        text.push(' ');
+    }
+    bytes[8..8 + n].copy_from_slice(text.as_bytes());
+    bytes
 }
 
 /// The configuration in a file's metadata, checked.

@@ -46,7 +46,14 @@ fn positions(g: &TofuShifu, rows: usize) -> (Vec<f32>, Vec<u8>) {
 fn the_same_seed_gives_the_same_weights() {
     let c = NetConfig::for_game(&game(), 32, 1);
     assert_eq!(Weights::init(c.clone(), 3), Weights::init(c.clone(), 3));
-    assert_ne!(Weights::init(c.clone(), 3), Weights::init(c, 4));
+    assert_ne!(Weights::init(c.clone(), 3), Weights::init(c.clone(), 4));
+    // The file too, byte for byte (its metadata comes from a HashMap, in a random order).
+    let w = Weights::init(c, 3);
+    let first = w.to_bytes();
+    for _ in 0..8 {
+        assert_eq!(w.to_bytes(), first);
+    }
+    assert_eq!(Weights::from_bytes(&first).unwrap(), w);
 }
 
 #[test]
@@ -119,6 +126,39 @@ fn training_fits_a_fixed_batch() {
     }
     assert!(last.policy < first.policy / 4.0, "{first:?} -> {last:?}");
     assert!(last.value < first.value / 4.0, "{first:?} -> {last:?}");
+    assert_ne!(tr.weights().unwrap(), w);
+}
+
+#[test]
+fn a_nan_loss_leaves_the_weights_unchanged() {
+    let g = game();
+    let w = Weights::init(NetConfig::for_game(&g, 16, 1), 5);
+    let rows = 4;
+    let (x, m) = positions(&g, rows);
+    let (a, seats) = (w.config.actions, w.config.values());
+    let mut policy = vec![0.0; rows * a];
+    for r in 0..rows {
+        let first = (0..a).find(|&k| m[r * a + k] == 1).unwrap();
+        policy[r * a + first] = 1.0;
+    }
+    let mut value = vec![0.5; rows * seats];
+    value[1] = f32::NAN;
+    let b = Batch {
+        rows,
+        inputs: &x,
+        mask: &m,
+        policy: &policy,
+        value: &value,
+    };
+    let mut tr = Trainer::new(&w, TrainConfig::default()).unwrap();
+    let l = tr.step(&b).unwrap();
+    assert!(l.policy.is_nan() || l.value.is_nan(), "{l:?}");
+    assert_eq!(tr.weights().unwrap(), w, "a NaN step changed the weights");
+    // A clean batch still trains afterwards.
+    let mut clean = value.clone();
+    clean[1] = 0.5;
+    let b = Batch { value: &clean, ..b };
+    assert!(tr.step(&b).unwrap().policy.is_finite());
     assert_ne!(tr.weights().unwrap(), w);
 }
 

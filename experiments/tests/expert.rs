@@ -1,0 +1,227 @@
+//! `shifu train --method expert-iteration` end to end, on tiny settings: the files it writes,
+//! byte-identical weights from the same seed (resumed or not, on 1 or 2 threads), and the
+//! refusals of bad flags and foreign checkpoints (exit code 2, naming the flag or file).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn shifu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shifu"))
+        .args(args)
+        .output()
+        .expect("run shifu")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("shifu-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A tiny expert-iteration run of Tofu Shifu at 2 players into `out`, with extra options.
+fn train(out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "train",
+        "--method",
+        "expert-iteration",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let defaults = [
+        ("--players", "2"),
+        ("--games", "2"),
+        ("--search-iters", "6"),
+        ("--hidden", "8"),
+        ("--blocks", "1"),
+        ("--batch", "64"),
+        ("--epochs", "1"),
+        ("--duel-games", "4"),
+        ("--explore", "4"),
+        ("--threads", "1"),
+    ];
+    args.extend_from_slice(extra);
+    for (k, v) in defaults {
+        if !extra.contains(&k) {
+            args.extend_from_slice(&[k, v]);
+        }
+    }
+    shifu(&args)
+}
+
+fn bytes(dir: &Path, file: &str) -> Vec<u8> {
+    std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(file).display()))
+}
+
+#[test]
+fn the_same_seed_gives_the_same_weights_resumed_or_not() {
+    let base = tmpdir("expert-resume");
+    let (whole, parts, two) = (base.join("whole"), base.join("parts"), base.join("two"));
+    let o = train(&whole, &["--generations", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in [
+        "incumbent.safetensors",
+        "candidate.safetensors",
+        "curve.csv",
+        "curve.svg",
+        "checkpoint.json",
+    ] {
+        assert!(whole.join(f).exists(), "{f}");
+    }
+    assert!(whole.join("state/buffer-2.safetensors").exists());
+    assert!(
+        !whole.join("state/buffer-1.safetensors").exists(),
+        "old state files are dropped"
+    );
+    assert_eq!(
+        std::fs::read_to_string(whole.join("curve.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        3
+    );
+    // One iteration, then a resumed run to two: as if killed after the first checkpoint.
+    assert!(train(&parts, &["--generations", "1"]).status.success());
+    let r = train(&parts, &["--generations", "2", "--resume"]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    // The same run on two threads.
+    assert!(train(&two, &["--generations", "2", "--threads", "2"])
+        .status
+        .success());
+    for f in [
+        "incumbent.safetensors",
+        "candidate.safetensors",
+        "state/buffer-2.safetensors",
+    ] {
+        assert_eq!(bytes(&whole, f), bytes(&parts, f), "{f}: resumed");
+        assert_eq!(bytes(&whole, f), bytes(&two, f), "{f}: 2 threads");
+    }
+    // Training moved the candidate away from the first network.
+    let first = base.join("first.safetensors");
+    let init = shifu(&[
+        "net",
+        "init",
+        "--players",
+        "2",
+        "--hidden",
+        "8",
+        "--blocks",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        first.to_str().unwrap(),
+    ]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    assert_ne!(
+        bytes(&whole, "candidate.safetensors"),
+        std::fs::read(&first).unwrap()
+    );
+    // The trained network plays.
+    let spec = format!(
+        "az:model={},iters=0",
+        whole.join("incumbent.safetensors").display()
+    );
+    let d = shifu(&[
+        "duel",
+        "--players",
+        "2",
+        "--agents",
+        &format!("{spec},random"),
+        "--seeds",
+        "2",
+    ]);
+    assert!(d.status.success(), "{}", stderr(&d));
+    std::fs::remove_dir_all(&base).ok();
+}
+
+#[test]
+fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
+    let base = tmpdir("expert-hostile");
+    let dir = base.join("run");
+    let file = base.join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let cases: [(&[&str], &str); 11] = [
+        (&["--games", "0"], "--games"),
+        (&["--generations", "0"], "--generations"),
+        (&["--batch", "0"], "--batch"),
+        (&["--epochs", "0"], "--epochs"),
+        (&["--buffer", "0"], "--buffer"),
+        (&["--search-iters", "0"], "--search-iters"),
+        (&["--lr", "-1"], "--lr"),
+        (&["--hidden", "0"], "--hidden"),
+        (&["--elo0", "10", "--elo1", "5"], "--elo0"),
+        (&["--duel-games", "3"], "--duel-games 3"),
+        (&["--beta", "0.7"], "--beta"),
+    ];
+    for (extra, needle) in cases {
+        let o = train(&dir, extra);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{extra:?}: {}", stderr(&o));
+        assert!(
+            !stderr(&o).contains("panicked"),
+            "{extra:?}: {}",
+            stderr(&o)
+        );
+    }
+    // --out is a file.
+    let o = train(&file, &["--generations", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a-file"), "{}", stderr(&o));
+    // --resume of a folder whose checkpoint is not one of ours.
+    let junk = base.join("junk");
+    std::fs::create_dir_all(&junk).unwrap();
+    std::fs::write(junk.join("checkpoint.json"), "{\"settings\": 1}").unwrap();
+    let o = train(&junk, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not an expert-iteration checkpoint"),
+        "{}",
+        stderr(&o)
+    );
+    let o = train(&base.join("missing"), &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
+    // A checkpoint of another game, and of other settings.
+    assert!(train(&dir, &["--generations", "1"]).status.success());
+    let o = train(
+        &dir,
+        &[
+            "--generations",
+            "2",
+            "--resume",
+            "--players",
+            "3",
+            "--duel-games",
+            "6",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("checkpoint.json") && stderr(&o).contains("2 players"),
+        "{}",
+        stderr(&o)
+    );
+    let o = train(&dir, &["--generations", "2", "--resume", "--lr", "0.5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("other settings"), "{}", stderr(&o));
+    // A new run never overwrites a checkpoint.
+    let o = train(&dir, &["--generations", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
+    // A damaged state file is refused naming it.
+    std::fs::write(dir.join("state/buffer-1.safetensors"), "garbage").unwrap();
+    let o = train(&dir, &["--generations", "2", "--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("buffer-1.safetensors"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&base).ok();
+}
