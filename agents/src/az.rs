@@ -91,6 +91,10 @@ pub struct AzAgent<G: Evaluate> {
     /// Whether to add the forward passes' time to `net_time` ([`AzAgent::set_timing`]).
     timing: bool,
     net_time: Duration,
+    /// Whether to keep the last choice's candidates ([`Agent::set_explain`]).
+    explain: bool,
+    /// The last choice's candidates and what their scores are.
+    why: (&'static str, Vec<(G::Action, f64)>),
 }
 
 impl<G: Evaluate> AzAgent<G> {
@@ -111,6 +115,8 @@ impl<G: Evaluate> AzAgent<G> {
             last_iters: 0,
             timing: false,
             net_time: Duration::ZERO,
+            explain: false,
+            why: ("", Vec::new()),
         }
     }
 
@@ -355,18 +361,47 @@ impl<G: Evaluate> Agent<G> for AzAgent<G> {
     }
 
     fn choose(&mut self, d: &Decision<'_, G>) -> G::Action {
+        self.why.1.clear();
         if d.legal().len() == 1 {
             self.nodes.clear();
             return d.legal()[0];
         }
         if self.config.iters == 0 && self.config.time_ms.is_none() {
             self.nodes.clear();
-            return self.policy_choice(d);
+            let a = self.policy_choice(d);
+            if self.explain {
+                // The policy of row 0, as the forward pass of this choice left it.
+                let p = self.inference.policy(0);
+                let game = d.game();
+                self.why.0 = "policy";
+                self.why.1.extend(d.legal().iter().map(|a| {
+                    let q = p.get(game.action_index(*a)).copied().unwrap_or(0.0);
+                    (*a, f64::from(q))
+                }));
+            }
+            return a;
         }
-        self.search(d)
+        let a = self.search(d);
+        if self.explain {
+            let total: u32 = d.legal().iter().map(|&a| self.root_visits(a)).sum();
+            self.why.0 = "visits";
+            for &b in d.legal() {
+                let share = f64::from(self.root_visits(b)) / f64::from(total.max(1));
+                self.why.1.push((b, share));
+            }
+        }
+        a
     }
 
     fn set_stop(&mut self, stop: StopCheck) {
         self.stop = Some(stop);
+    }
+
+    fn set_explain(&mut self, on: bool) {
+        self.explain = on;
+    }
+
+    fn explain(&self) -> crate::Explanation<G::Action> {
+        crate::Explanation::sorted(self.why.0, self.why.1.clone())
     }
 }

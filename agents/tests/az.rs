@@ -103,3 +103,38 @@ fn a_network_for_another_game_or_player_count_is_refused_naming_the_file() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+/// With explanations on, the policy alone gives each legal action's probability (summing to 1)
+/// and the search each one's share of the root visits; the best candidate is the action chosen,
+/// and asking for the reasons changes no choice.
+#[test]
+fn az_explains_its_choice_by_policy_or_visit_share_without_changing_it() {
+    let g = game(2);
+    let f = model(&g, "explain");
+    for (spec, kind) in [
+        (format!("az:model={},iters=0", f.display()), "policy"),
+        (format!("az:model={},iters=30", f.display()), "visits"),
+    ] {
+        for (i, p) in positions(&g, 3).iter().enumerate() {
+            let mut plain = build_agent::<TofuShifu>(&spec, i as u64, p.current).unwrap();
+            let mut told = build_agent::<TofuShifu>(&spec, i as u64, p.current).unwrap();
+            told.set_explain(true);
+            let a = choose(&g, told.as_mut(), p);
+            assert_eq!(a, choose(&g, plain.as_mut(), p), "{spec}");
+            assert!(plain.explain().candidates.is_empty());
+            let why = told.explain();
+            assert_eq!(why.kind, kind);
+            let mut legal = Vec::new();
+            g.legal_actions(p, &mut legal);
+            assert_eq!(why.candidates.len(), legal.len(), "{spec}");
+            let sum: f64 = why.candidates.iter().map(|c| c.1).sum();
+            assert!((sum - 1.0).abs() < 1e-4, "{spec}: shares sum to {sum}");
+            let best = why.candidates[0].1;
+            let chosen = why.candidates.iter().find(|c| c.0 == a).unwrap().1;
+            assert_eq!(
+                chosen, best,
+                "{spec}: the chosen action is not a best candidate"
+            );
+        }
+    }
+}

@@ -15,9 +15,10 @@
   }
 
   function score(kind, v) {
-    return kind === "visits" ? (100 * v).toFixed(1) + "%" : (+v).toFixed(3);
+    return kind === "visits" || kind === "policy" ? (100 * v).toFixed(1) + "%" : (+v).toFixed(3);
   }
   const KINDS = { value: "greedy evaluation after the action", visits: "share of the search's visits",
+    policy: "the network's policy probability (no search)",
     reward: "mean reward over the paired worlds", rule: "chosen by the game's greedy rules, without scores",
     plan: "the next step of a choice scored when it began", human: "a person's move (shifu serve)" };
   function drawWhy() {
