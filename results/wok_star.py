@@ -27,9 +27,11 @@ def play(players, agents, games, *sets, data=None):
     start = time.time()
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     cell = {"command": "shifu " + " ".join(args[1:]), "seconds": time.time() - start}
-    m = re.search(r"team wins ([0-9.]+) \[([0-9.]+), ([0-9.]+)\] of (\d+) games.*goals (\[[^\]]*\])\); "
+    m = re.search(r"team wins ([0-9.]+) \[([0-9.]+), ([0-9.]+)\] of (\d+) games.*goals ([^)]*)\); "
                   r"mean days met ([0-9.]+)", out)
-    cell.update(win=float(m[1]), lo=float(m[2]), hi=float(m[3]), games=int(m[4]), goals=m[5],
+    # The summary prints the goals as "$8, $13, $20, $28"; the tables give them as [8, 13, 20, 28].
+    goals = "[" + ", ".join(g.strip().lstrip("$") for g in m[5].split(",")) + "]"
+    cell.update(win=float(m[1]), lo=float(m[2]), hi=float(m[3]), games=int(m[4]), goals=goals,
                 days=float(m[6]))
     m = re.search(r"lost on day 1 / 2 / 3 / 4: ([0-9.]+) / ([0-9.]+) / ([0-9.]+) / ([0-9.]+)", out)
     cell["lost"] = [float(m[i]) for i in range(1, 5)]

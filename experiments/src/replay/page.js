@@ -243,7 +243,7 @@
       return;
     }
     if (pos >= last) go(0);
-    document.getElementById("play").textContent = "⏸ pause";
+    document.getElementById("play").textContent = "❚❚ pause";
     timer = setInterval(function () {
       if (pos >= last) play();
       else go(pos + 1);

@@ -58,11 +58,11 @@ pub fn html(doc: &ReplayDoc) -> Result<String> {
          <title>shifu replay: {title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
          <header><h1>{title}</h1><p id=\"origin\"></p></header>\n\
          <nav id=\"controls\">\
-         <button id=\"first\" title=\"first step (Home)\">⏮</button>\
+         <button id=\"first\" title=\"first step (Home)\">|◀</button>\
          <button id=\"prev\" title=\"previous step (←)\">◀</button>\
          <button id=\"play\" title=\"autoplay (space)\">▶ play</button>\
          <button id=\"next\" title=\"next step (→)\">▶</button>\
-         <button id=\"last\" title=\"last step (End)\">⏭</button>\
+         <button id=\"last\" title=\"last step (End)\">▶|</button>\
          <input id=\"step-slider\" type=\"range\" min=\"0\" value=\"0\" aria-label=\"step\">\
          <span id=\"step-label\"></span></nav>\n\
          <main><section id=\"board-area\"><p id=\"status\"></p><svg id=\"board\" \
