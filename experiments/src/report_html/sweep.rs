@@ -68,7 +68,7 @@ pub(crate) fn page(input: &Path, f: &SweepFile) -> Page {
     p.push(Block::Chart(Chart {
         name: "sweep-heatmap".into(),
         caption: format!(
-            "The largest gap between a seat's win share and the fair share 1/{} in each cell, white at 0 and red at the scale's top. Outlined green with a tick: fair within ±{}. Grey: the round cap decided the cell, so it has no verdict.",
+            "The largest gap between a seat's win share and the fair share 1/{} in each cell, white at 0 and red at the scale's top. Outlined green with a tick: fair within ±{}; outlined red with a cross: unfair; no outline: undetermined. Grey: the round cap decided the cell, so it has no verdict.",
             f.seats,
             margin.map_or("the margin".to_string(), |m| m.to_string())
         ),
@@ -205,6 +205,13 @@ fn cell(
         (false, None) => "#f5f5f5".to_string(),
     };
     let fair = c.verdict == "fair";
+    // Fair and unfair cells are outlined in their verdict's colour; undetermined ones are not.
+    let marked = fair || c.verdict == "unfair";
+    let edge = if marked {
+        verdict_colour(&c.verdict)
+    } else {
+        "#ffffff"
+    };
     let shares: Vec<String> = c
         .shares
         .iter()
@@ -238,16 +245,8 @@ fn cell(
             ("data-verdict", c.verdict.clone()),
             ("data-gap", c.gap.map_or(String::new(), |g| g.to_string())),
             ("data-capped", c.capped.to_string()),
-            (
-                "stroke",
-                if fair {
-                    verdict_colour("fair")
-                } else {
-                    "#ffffff"
-                }
-                .into(),
-            ),
-            ("stroke-width", if fair { "3" } else { "1" }.into()),
+            ("stroke", edge.into()),
+            ("stroke-width", if marked { "3" } else { "1" }.into()),
         ],
         Some(&title),
     );
@@ -255,10 +254,10 @@ fn cell(
         "capped".to_string()
     } else {
         let g = c.gap.map_or("–".into(), |g| format!("{g:.3}"));
-        if fair {
-            format!("✓ {g}")
-        } else {
-            g
+        match (fair, marked) {
+            (true, _) => format!("✓ {g}"),
+            (false, true) => format!("✗ {g}"),
+            _ => g,
         }
     };
     s.text(
@@ -268,11 +267,8 @@ fn cell(
         "middle",
         &[
             ("pointer-events", "none".into()),
-            (
-                "fill",
-                if fair { verdict_colour("fair") } else { "#222" }.into(),
-            ),
-            ("font-weight", if fair { "bold" } else { "normal" }.into()),
+            ("fill", if marked { edge } else { "#222" }.into()),
+            ("font-weight", if marked { "bold" } else { "normal" }.into()),
         ],
     );
 }
