@@ -481,6 +481,41 @@ fn strings_from_files_stay_inert() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn extreme_round_counts_are_drawn() {
+    let dir = tmpdir("rounds");
+    let (csv, html) = (dir.join("run.csv"), dir.join("run.html"));
+    ok(&[
+        "play",
+        "--players",
+        "2",
+        "--agents",
+        "random",
+        "--games",
+        "3",
+        "--out",
+        s(&csv),
+    ]);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let col = lines[0].split(',').position(|h| h == "rounds").unwrap();
+    for (k, rounds) in [(1, "0"), (2, "4294967295")] {
+        let mut f: Vec<&str> = lines[k].split(',').collect();
+        f[col] = rounds;
+        lines[k] = f.join(",");
+    }
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    ok(&["report", s(&csv), "--html", s(&html)]);
+    let page = page(&html);
+    let bars: u64 = elements(&page, "bar")
+        .iter()
+        .filter(|b| b.contains_key("data-from"))
+        .map(|b| b["data-games"].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(bars, 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `shifu report` with `args` fails with exit 2 and a message holding every one of `words`.
 fn refused(args: &[&str], words: &[&str]) {
     let o = shifu(args);
@@ -541,6 +576,18 @@ fn malformed_files_are_refused_naming_file_and_field() {
         &["d.csv", "row 2", "in_fit", "maybe"],
     );
     refused(&["report", s(&dose)], &["--out", "--html"]);
+    let short = dir.join("short.json");
+    std::fs::write(
+        &short,
+        r#"{"analysis": "dose", "game": "g", "players": 2, "games_per_setting": 4, "key": "k",
+            "points": [{"value": 1, "text": "k=1", "seats": [{"win_share": 1, "ci_low": 0, "ci_high": 1}],
+            "unfairness": 0.5, "mean_rounds": 3, "capped_share": 0, "in_fit": true}]}"#,
+    )
+    .unwrap();
+    refused(
+        &["report", s(&short), "--html", h],
+        &["short.json", "points[0].seats", "players 2"],
+    );
     assert!(!html.exists(), "nothing written from a bad file");
     std::fs::remove_dir_all(&dir).unwrap();
 }

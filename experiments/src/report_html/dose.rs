@@ -24,6 +24,31 @@ pub enum DoseView {
     Coin(CoinView),
 }
 
+impl DoseView {
+    /// Checks that every point has a win share for each of the players; the error names the
+    /// field.
+    pub fn check(&self) -> Result<()> {
+        let (players, field, lens): (usize, &str, Vec<usize>) = match self {
+            DoseView::Dose(d) => (
+                d.players,
+                "points",
+                d.points.iter().map(|p| p.seats.len()).collect(),
+            ),
+            DoseView::Coin(c) => (
+                c.players,
+                "vectors",
+                c.vectors.iter().map(|v| v.seats.len()).collect(),
+            ),
+        };
+        for (i, n) in lens.into_iter().enumerate() {
+            if n != players {
+                anyhow::bail!("{field}[{i}].seats has {n} entries for players {players}");
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A dose–response curve.
 #[derive(Debug, Deserialize)]
 pub struct CurveView {

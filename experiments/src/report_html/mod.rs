@@ -48,7 +48,10 @@ pub fn json_report(input: &Path, out: &Path) -> Result<()> {
     } else if field("mode") {
         tournament::page(input, &parse(input, "tournament result", value)?)
     } else if field("analysis") {
-        dose::page(input, &parse(input, "dose result", value)?)
+        let v: dose::DoseView = parse(input, "dose result", value)?;
+        v.check()
+            .with_context(|| format!("{}: not a dose result", input.display()))?;
+        dose::page(input, &v)
     } else {
         bail!(
             "{}: not a shifu result JSON (no race_entries field for a balance result, mode for a tournament, analysis for a dose analysis)",

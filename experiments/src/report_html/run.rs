@@ -253,13 +253,14 @@ pub fn seat_chart(stats: &SeatStats) -> String {
 /// The histogram of game lengths: a bar per range of rounds, capped games stacked on top.
 pub fn length_chart(lengths: &[(u32, bool)]) -> String {
     let (w, h) = (640.0, 320.0);
-    let lo = lengths.iter().map(|l| l.0).min().unwrap_or(0);
-    let hi = lengths.iter().map(|l| l.0).max().unwrap_or(0);
+    // In u64: a file's round counts may span all of u32.
+    let lo = lengths.iter().map(|l| u64::from(l.0)).min().unwrap_or(0);
+    let hi = lengths.iter().map(|l| u64::from(l.0)).max().unwrap_or(0);
     let width = (hi - lo + 1).div_ceil(40).max(1);
     let bins = ((hi - lo) / width + 1) as usize;
     let mut count = vec![(0u64, 0u64); bins];
     for &(r, capped) in lengths {
-        let b = &mut count[((r - lo) / width) as usize];
+        let b = &mut count[((u64::from(r) - lo) / width) as usize];
         if capped {
             b.1 += 1;
         } else {
@@ -268,14 +269,14 @@ pub fn length_chart(lengths: &[(u32, bool)]) -> String {
     }
     let most = count.iter().map(|c| c.0 + c.1).max().unwrap_or(1).max(1);
     let f = Frame {
-        x: Scale::linear(lo as f64, (lo + width * bins as u32) as f64, 70.0, w - 20.0),
+        x: Scale::linear(lo as f64, (lo + width * bins as u64) as f64, 70.0, w - 20.0),
         y: Scale::linear(0.0, most as f64 * 1.1, h - 50.0, 20.0),
     };
     let mut s = Svg::new(w, h);
     f.axes(&mut s, "rounds", "games");
     let n = lengths.len().max(1) as f64;
     for (i, &(plain, capped)) in count.iter().enumerate() {
-        let from = lo + width * i as u32;
+        let from = lo + width * i as u64;
         let to = from + width - 1;
         let (x0, x1) = (f.x.at(from as f64), f.x.at((to + 1) as f64));
         let label = if width == 1 {
