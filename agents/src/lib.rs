@@ -20,6 +20,7 @@ mod one_ply;
 mod random;
 mod runner;
 mod spec;
+mod timed;
 pub mod tune;
 
 pub use az::{AzAgent, AzConfig};
@@ -34,6 +35,7 @@ pub use runner::{
     GameRecord,
 };
 pub use spec::{build_agent, build_agent_with, check_agent, parse_spec, AgentError};
+pub use timed::{timed, Thinking, ThinkingClock};
 
 use shifu_engine::Game;
 

@@ -4,11 +4,12 @@ use crate::games::Playable;
 use crate::runner::split_specs;
 use crate::setup::GameArgs;
 use crate::stats::{capped_share, capped_warning, wilson};
+use crate::thinking::ThinkingTime;
 use anyhow::{bail, Result};
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
-use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
+use shifu_agents::{build_agent, check_agent, game_seed, play_game, timed, Agent, Thinking};
 
 /// Options of `shifu duel`.
 #[derive(Args, Debug)]
@@ -72,6 +73,10 @@ pub struct DuelResult {
     pub mean_rounds: f64,
     /// Seconds the games took.
     pub seconds: f64,
+    /// A's thinking time over its moves.
+    pub a_thinking: ThinkingTime,
+    /// B's, over the moves of every seat B played.
+    pub b_thinking: ThinkingTime,
     /// Whether the text adds a markdown table row (`--markdown`).
     #[serde(skip)]
     pub markdown: bool,
@@ -101,13 +106,19 @@ fn prepare<G: Playable>(args: &DuelArgs) -> Result<(G, Vec<String>)> {
     Ok((game, specs))
 }
 
-/// Plays every seed with A in every seat: per game A's win share, A's normalised rank reward,
-/// whether the game was capped, and its rounds.
-fn play_all<G: Playable>(
-    args: &DuelArgs,
-    game: &G,
-    specs: &[String],
-) -> Result<Vec<(f64, f64, bool, u32)>> {
+/// One duel game's result for A: its win share, its normalised rank reward, whether the game
+/// was capped, its rounds, and A's and B's thinking time.
+struct DuelGame {
+    share: f64,
+    rank: f64,
+    capped: bool,
+    rounds: u32,
+    a: Thinking,
+    b: Thinking,
+}
+
+/// Plays every seed with A in every seat, each agent timed ([`shifu_agents::timed`]).
+fn play_all<G: Playable>(args: &DuelArgs, game: &G, specs: &[String]) -> Result<Vec<DuelGame>> {
     let n = game.num_seats();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -119,12 +130,12 @@ fn play_all<G: Playable>(
         jobs.par_iter()
             .map_init(Vec::new, |buf, &(i, a_seat)| {
                 let seed = game_seed(args.seed, i);
-                let mut agents: Vec<Box<dyn Agent<G>>> = (0..n)
+                let (mut agents, clocks): (Vec<Box<dyn Agent<G>>>, Vec<_>) = (0..n)
                     .map(|s| {
                         let spec = if s == a_seat { &specs[0] } else { &specs[1] };
-                        build_agent(spec, seed, s as u8).expect("checked")
+                        timed(build_agent(spec, seed, s as u8).expect("checked"))
                     })
-                    .collect();
+                    .unzip();
                 let r = play_game(game, &mut agents, seed, buf);
                 let o = r.outcome;
                 let rank = o.rank[a_seat] as f64;
@@ -133,7 +144,17 @@ fn play_all<G: Playable>(
                 } else {
                     1.0
                 };
-                (o.win_share(a_seat as u8), norm, o.capped, r.rounds)
+                let b = (0..n)
+                    .filter(|&s| s != a_seat)
+                    .fold(Thinking::default(), |t, s| t.plus(clocks[s].read()));
+                DuelGame {
+                    share: o.win_share(a_seat as u8),
+                    rank: norm,
+                    capped: o.capped,
+                    rounds: r.rounds,
+                    a: clocks[a_seat].read(),
+                    b,
+                }
             })
             .collect()
     }))
@@ -145,8 +166,15 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
     let started = std::time::Instant::now();
     let results = play_all(args, &game, &specs)?;
     let games = results.len() as f64;
-    let wins: f64 = results.iter().map(|r| r.0).sum();
-    let capped = results.iter().filter(|r| r.2).count() as u64;
+    let wins: f64 = results.iter().map(|r| r.share).sum();
+    let capped = results.iter().filter(|r| r.capped).count() as u64;
+    let thinking = |f: fn(&DuelGame) -> Thinking| {
+        ThinkingTime::from(
+            results
+                .iter()
+                .fold(Thinking::default(), |t, r| t.plus(f(r))),
+        )
+    };
     let (lo, hi) = wilson(wins, games);
     Ok(DuelResult {
         game: game.name().to_string(),
@@ -160,12 +188,14 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
         ci_low: lo,
         ci_high: hi,
         equal_share: 1.0 / n as f64,
-        a_rank_score: results.iter().map(|r| r.1).sum::<f64>() / games,
+        a_rank_score: results.iter().map(|r| r.rank).sum::<f64>() / games,
         capped,
         max_rounds: game.max_rounds(),
         capped_warning: capped_warning(capped, results.len() as u64, game.max_rounds()),
-        mean_rounds: results.iter().map(|r| r.3 as f64).sum::<f64>() / games,
+        mean_rounds: results.iter().map(|r| r.rounds as f64).sum::<f64>() / games,
         seconds: started.elapsed().as_secs_f64(),
+        a_thinking: thinking(|r| r.a),
+        b_thinking: thinking(|r| r.b),
         markdown: args.markdown,
     })
 }
@@ -193,6 +223,11 @@ impl std::fmt::Display for DuelResult {
         if let Some(w) = &self.capped_warning {
             writeln!(f, "{w}")?;
         }
+        writeln!(
+            f,
+            "thinking time: A {}, B {} (wall clock per choice: it grows with the machine's load)",
+            self.a_thinking, self.b_thinking
+        )?;
         if self.markdown {
             writeln!(
                 f,

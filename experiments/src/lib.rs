@@ -72,6 +72,8 @@ pub mod sweep;
 pub mod sweep_table;
 pub mod tally;
 #[cfg(feature = "cli")]
+pub mod thinking;
+#[cfg(feature = "cli")]
 pub mod tournament;
 #[cfg(feature = "cli")]
 pub mod train;

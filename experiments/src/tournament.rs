@@ -8,12 +8,13 @@ use crate::ratings::{plackett_luce, PlStats};
 use crate::runner::{seat_specs, split_specs};
 use crate::setup::GameArgs;
 use crate::stats::{capped_share, capped_warning};
+use crate::thinking::ThinkingTime;
 use anyhow::{bail, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::Serialize;
-use shifu_agents::{build_agent, check_agent, game_seed, play_game, Agent};
+use shifu_agents::{build_agent, check_agent, game_seed, play_game, timed, Agent, Thinking};
 use shifu_engine::GameRng;
 
 /// Options of `shifu tournament`.
@@ -55,15 +56,30 @@ pub struct TournamentArgs {
     json: bool,
 }
 
-/// Plays seed `i` of a pairing with A in `a_seat`; returns A's score (1, 1/2 or 0) and whether
-/// the game was capped.
-fn duel_game<G: Playable>(game: &G, a: &str, b: &str, seed: u64, a_seat: usize) -> (f64, bool) {
-    let mut agents: Vec<Box<dyn Agent<G>>> = (0..2)
-        .map(|s| build_agent(if s == a_seat { a } else { b }, seed, s as u8).expect("checked"))
-        .collect();
+/// One SPRT game: A's score (1, 1/2 or 0), whether the game was capped, and A's and B's
+/// thinking time.
+struct SprtGame {
+    score: f64,
+    capped: bool,
+    a: Thinking,
+    b: Thinking,
+}
+
+/// Plays seed `i` of a pairing with A in `a_seat`, both agents timed.
+fn duel_game<G: Playable>(game: &G, a: &str, b: &str, seed: u64, a_seat: usize) -> SprtGame {
+    let (mut agents, clocks): (Vec<Box<dyn Agent<G>>>, Vec<_>) = (0..2)
+        .map(|s| {
+            timed(build_agent(if s == a_seat { a } else { b }, seed, s as u8).expect("checked"))
+        })
+        .unzip();
     let mut buf = Vec::new();
     let o = play_game(game, &mut agents, seed, &mut buf).outcome;
-    (o.win_share(a_seat as u8), o.capped)
+    SprtGame {
+        score: o.win_share(a_seat as u8),
+        capped: o.capped,
+        a: clocks[a_seat].read(),
+        b: clocks[1 - a_seat].read(),
+    }
 }
 
 /// The line-ups of a tournament of `k` agents at `n` seats, as sorted agent indices: every
@@ -120,6 +136,7 @@ struct Played {
     rank: [u8; 8],
     share: [f64; 8],
     capped: bool,
+    thinking: [Thinking; 8],
 }
 
 /// One agent's rating.
@@ -139,6 +156,8 @@ pub struct Rating {
     pub mean_rank: f64,
     /// Seats it played.
     pub seats_played: f64,
+    /// Its thinking time over every move it chose.
+    pub thinking: ThinkingTime,
 }
 
 /// The ratings of a tournament.
@@ -205,6 +224,10 @@ pub struct Sprt {
     pub max_rounds: u32,
     /// The warning printed when the cap stopped too many games.
     pub capped_warning: Option<String>,
+    /// A's thinking time over the games played.
+    pub a_thinking: ThinkingTime,
+    /// B's.
+    pub b_thinking: ThinkingTime,
 }
 
 /// What `shifu tournament` finds: ratings, or with `--sprt` the test's outcome.
@@ -271,21 +294,26 @@ fn play_seatings<G: Playable>(
             .map(|g| {
                 let seed = game_seed(args.seed, (g / per_seed) as u64);
                 let seating = g % per_seed;
-                let mut agents: Vec<Box<dyn Agent<G>>> = seats[seating]
+                let (mut agents, clocks): (Vec<Box<dyn Agent<G>>>, Vec<_>) = seats[seating]
                     .iter()
                     .enumerate()
-                    .map(|(s, &a)| build_agent(&specs[a], seed, s as u8).expect("checked"))
-                    .collect();
+                    .map(|(s, &a)| timed(build_agent(&specs[a], seed, s as u8).expect("checked")))
+                    .unzip();
                 let o = play_game(game, &mut agents, seed, &mut Vec::new()).outcome;
                 let mut share = [0.0; 8];
                 for (s, x) in share.iter_mut().enumerate().take(n) {
                     *x = o.win_share(s as u8);
+                }
+                let mut thinking = [Thinking::default(); 8];
+                for (t, c) in thinking.iter_mut().zip(&clocks) {
+                    *t = c.read();
                 }
                 Played {
                     seating,
                     rank: o.rank,
                     share,
                     capped: o.capped,
+                    thinking,
                 }
             })
             .collect()
@@ -348,11 +376,13 @@ fn ratings<G: Playable>(
     let mut seats_played = vec![0.0f64; k];
     let mut wins = vec![0.0f64; k];
     let mut ranks = vec![0.0f64; k];
+    let mut thinking = vec![Thinking::default(); k];
     for p in played {
         for (s, &a) in seats[p.seating].iter().enumerate() {
             seats_played[a] += 1.0;
             wins[a] += p.share[s];
             ranks[a] += f64::from(p.rank[s]);
+            thinking[a] = thinking[a].plus(p.thinking[s]);
         }
     }
     let mut order: Vec<usize> = (0..k).collect();
@@ -388,9 +418,19 @@ fn ratings<G: Playable>(
                     win_share: wins[a] / seats_played[a],
                     mean_rank: ranks[a] / seats_played[a],
                     seats_played: seats_played[a],
+                    thinking: thinking[a].into(),
                 }
             })
             .collect(),
+    }
+}
+
+/// Milliseconds per move in a table cell: more digits for fast agents.
+fn ms(v: f64) -> String {
+    match v {
+        v if v >= 10.0 => format!("{v:.1}"),
+        v if v >= 0.1 => format!("{v:.2}"),
+        v => format!("{v:.4}"),
     }
 }
 
@@ -412,15 +452,22 @@ impl std::fmt::Display for Ratings {
         writeln!(f)?;
         writeln!(
             f,
-            "| agent | Elo ({}, mean 0) | 95% bootstrap interval | win share | mean rank | seats played |",
+            "| agent | Elo ({}, mean 0) | 95% bootstrap interval | win share | mean rank | seats played | ms per move |",
             self.model
         )?;
-        writeln!(f, "| --- | --- | --- | --- | --- | --- |")?;
+        writeln!(f, "| --- | --- | --- | --- | --- | --- | --- |")?;
         for r in &self.ratings {
             writeln!(
                 f,
-                "| {} | {:+.0} | [{:+.0}, {:+.0}] | {:.3} | {:.2} | {:.0} |",
-                r.agent, r.elo, r.ci_low, r.ci_high, r.win_share, r.mean_rank, r.seats_played
+                "| {} | {:+.0} | [{:+.0}, {:+.0}] | {:.3} | {:.2} | {:.0} | {} |",
+                r.agent,
+                r.elo,
+                r.ci_low,
+                r.ci_high,
+                r.win_share,
+                r.mean_rank,
+                r.seats_played,
+                ms(r.thinking.ms_per_move)
             )?;
         }
         writeln!(f)?;
@@ -450,6 +497,11 @@ impl std::fmt::Display for Sprt {
             self.games,
             self.a_score,
             self.llr
+        )?;
+        writeln!(
+            f,
+            "thinking time: A {}, B {} (wall clock per choice: it grows with the machine's load)",
+            self.a_thinking, self.b_thinking
         )?;
         writeln!(
             f,
@@ -494,20 +546,20 @@ fn check_sprt(args: &TournamentArgs, specs: &[String]) -> Result<()> {
 }
 
 /// Plays the SPRT's games in seed order (A first, then B first, on each seed), a batch of seeds
-/// at a time on `pool`, handing each game's A score and capped flag to `take` until it returns
+/// at a time on `pool`, handing each game to `take` until it returns
 /// false or the seeds run out.
 fn sprt_games<G: Playable>(
     args: &TournamentArgs,
     game: &G,
     specs: &[String],
     pool: &rayon::ThreadPool,
-    mut take: impl FnMut(f64, bool) -> bool,
+    mut take: impl FnMut(SprtGame) -> bool,
 ) {
     let batch = 2 * pool.current_num_threads() as u64;
     let mut next = 0u64;
     while next < args.seeds {
         let to = (next + batch).min(args.seeds);
-        let results: Vec<((f64, bool), (f64, bool))> = pool.install(|| {
+        let results: Vec<(SprtGame, SprtGame)> = pool.install(|| {
             (next..to)
                 .into_par_iter()
                 .map(|s| {
@@ -519,8 +571,8 @@ fn sprt_games<G: Playable>(
                 })
                 .collect()
         });
-        for (x, c) in results.into_iter().flat_map(|(a, b)| [a, b]) {
-            if !take(x, c) {
+        for g in results.into_iter().flat_map(|(a, b)| [a, b]) {
+            if !take(g) {
                 return;
             }
         }
@@ -544,7 +596,11 @@ fn sprt<G: Playable>(
     let (mut llr, mut games, mut capped, mut score) = (0.0, 0u64, 0u64, 0.0);
     let mut decision = None;
     // Results are taken in seed order, so where the test stops does not depend on threads.
-    sprt_games(args, game, specs, pool, |x, c| {
+    let (mut a_thinking, mut b_thinking) = (Thinking::default(), Thinking::default());
+    sprt_games(args, game, specs, pool, |g| {
+        let (x, c) = (g.score, g.capped);
+        a_thinking = a_thinking.plus(g.a);
+        b_thinking = b_thinking.plus(g.b);
         games += 1;
         capped += c as u64;
         score += x;
@@ -575,6 +631,8 @@ fn sprt<G: Playable>(
         capped,
         max_rounds: game.max_rounds(),
         capped_warning: capped_warning(capped, games, game.max_rounds()),
+        a_thinking: a_thinking.into(),
+        b_thinking: b_thinking.into(),
     })
 }
 

@@ -227,7 +227,15 @@ fn tournament_json_holds_the_ratings() {
             num(&r["win_share"])
         );
         assert!(text.contains(&row), "{row}\n{text}");
+        // Each agent's thinking time: every move it chose, and a time per move.
+        let t = &r["thinking"];
+        assert!(t["moves"].as_u64().unwrap() > 0, "{t}");
+        assert!(
+            num(&t["ms_per_move"]) >= 0.0 && num(&t["seconds"]) >= 0.0,
+            "{t}"
+        );
     }
+    assert!(text.contains("| ms per move |"), "{text}");
 }
 
 #[test]
@@ -252,6 +260,13 @@ fn tournament_sprt_json_holds_the_decision() {
         num(&j["llr"])
     );
     assert!(text.contains(&line), "{line}\n{text}");
+    let moves = |k: &str| j[k]["moves"].as_u64().unwrap();
+    assert!(moves("a_thinking") > 0 && moves("b_thinking") > 0, "{j}");
+    let line = format!("ms per move ({} moves)", moves("a_thinking"));
+    assert!(
+        text.contains("thinking time: A ") && text.contains(&line),
+        "{line}\n{text}"
+    );
 }
 
 #[test]
@@ -273,6 +288,17 @@ fn duel_json_holds_a_win_share() {
         num(&j["ci_high"])
     );
     assert!(text.contains(&line), "{line}\n{text}");
+    // A's and B's thinking time: A chose in every game, B in every game's other seat.
+    let (a, b) = (&j["a_thinking"], &j["b_thinking"]);
+    assert!(
+        a["moves"].as_u64().unwrap() > 0 && b["moves"].as_u64().unwrap() > 0,
+        "{j}"
+    );
+    assert!(
+        num(&a["ms_per_move"]) >= 0.0 && num(&b["ms_per_move"]) >= 0.0,
+        "{j}"
+    );
+    assert!(text.contains(&format!("({} moves)", a["moves"])), "{text}");
 }
 
 #[test]
