@@ -55,6 +55,8 @@ pub mod render;
 pub mod replay;
 #[cfg(feature = "cli")]
 pub mod report;
+#[cfg(feature = "cli")]
+pub mod report_html;
 pub mod row;
 pub mod runfile;
 pub mod runner;

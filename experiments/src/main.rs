@@ -144,9 +144,11 @@ enum Command {
     /// Measure playout speed with random agents; prints JSON.
     #[command(after_help = "Example:\n  shifu bench --players 4 --seconds 5")]
     Bench(bench::BenchArgs),
-    /// A run's CSV as a markdown summary with an SVG chart of the win rate by seat.
+    /// A result file as a markdown summary with an SVG chart, or as an interactive HTML page.
     #[command(
-        after_help = "Example:\n  shifu seats --players 4 --games 100000 --out seats.csv && shifu report seats.csv --out seats.md"
+        after_help = "Example:\n  shifu seats --players 4 --games 100000 --out seats.csv && shifu report seats.csv --out seats.md\n  \
+        shifu sweep --players 2 --vary start_coins=1,2/2,2 --games 2000 --out sweep.csv && shifu report sweep.csv --html sweep.html\n  \
+        shifu balance --players 2 --search start_coins=0..2 --out balance.json && shifu report balance.json --html balance.html"
     )]
     Report(report::ReportArgs),
     /// Merge shard CSV files into the single-run file.

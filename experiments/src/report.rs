@@ -1,5 +1,7 @@
 //! `shifu report`: a run's CSV (from `play --out` or `seats --out`) as a markdown summary with an
-//! SVG chart of the win rate by seat with 95% error bars.
+//! SVG chart of the win rate by seat with 95% error bars, or a sweep's CSV as a table with a
+//! heatmap. With `--html` the same files, and the JSON results of balance, tournament and dose,
+//! become an interactive page ([`crate::report_html`]).
 
 use crate::format::{p_number, p_value};
 use crate::row::Row;
@@ -16,37 +18,91 @@ use std::path::PathBuf;
 
 /// Options of `shifu report`.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("output").required(true).multiple(true).args(["out", "html"])))]
 pub struct ReportArgs {
-    /// The run's CSV file.
-    input: PathBuf,
+    /// The result file: a run's CSV (`play --out`, `seats --out`) or a sweep's CSV (`sweep
+    /// --out`); with --html also a balance result (`balance --out`), a tournament's or a dose
+    /// analysis's `--json` output, or a dose CSV (`dose --out`).
+    pub input: PathBuf,
     /// The markdown file to write; the chart goes beside it as `<name>.seats.svg`.
     #[arg(long)]
-    out: PathBuf,
+    pub out: Option<PathBuf>,
+    /// An interactive HTML report to write: one self-contained page (charts in SVG, tooltips,
+    /// an "export SVG" button per chart) that loads nothing from the network.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
-    verdict: crate::setup::VerdictArgs,
+    pub verdict: crate::setup::VerdictArgs,
 }
 
 pub fn run(args: ReportArgs) -> Result<()> {
+    if crate::report_html::is_json(&args.input)? {
+        let Some(html) = &args.html else {
+            bail!(
+                "{} is a JSON result: its report is HTML only; give --html FILE",
+                args.input.display()
+            );
+        };
+        return crate::report_html::json_report(&args.input, html);
+    }
     let mut r = csv::Reader::from_reader(shifu_engine::files::open_input(&args.input)?);
-    let header = r.headers()?.clone();
+    let header = r
+        .headers()
+        .with_context(|| format!("{}: reading the header", args.input.display()))?
+        .clone();
     if header.iter().any(|h| h == "holm_p") {
         return sweep_report(&args, r, &header);
+    }
+    if header.get(0) == Some("value") || header.get(0) == Some("vector") {
+        let Some(html) = &args.html else {
+            bail!(
+                "{} is a dose CSV: its report is HTML only; give --html FILE",
+                args.input.display()
+            );
+        };
+        return crate::report_html::dose::csv_report(&args.input, r, &header, html);
     }
     if ["players", "winners", "capped", "rounds"]
         .iter()
         .any(|c| !header.iter().any(|h| h == *c))
     {
         bail!(
-            "{} is not a shifu run file (no players/winners/capped/rounds columns)",
+            "{} is not a shifu result file (no players/winners/capped/rounds columns for a run, no holm_p for a sweep, no value or vector column for a dose CSV)",
             args.input.display()
         );
     }
+    let (run, stats) = load_run(&args, r, &header)?;
+    if let Some(html) = &args.html {
+        let page = crate::report_html::run::page(&args.input, &run, &stats);
+        shifu_engine::files::write_atomic(html, page.html().as_bytes())?;
+        println!("wrote {}", html.display());
+    }
+    let Some(out) = &args.out else {
+        return Ok(());
+    };
+    let svg = out.with_extension("seats.svg");
+    let chart =
+        seat_chart(&stats).with_context(|| format!("drawing the chart {}", svg.display()))?;
+    // Drawn in memory, then written like every output: a temporary file renamed over the target.
+    shifu_engine::files::write_atomic(&svg, chart.as_bytes())?;
+    let md = run_markdown(&args.input, &svg, &run, &stats)?;
+    shifu_engine::files::write_atomic(out, md.as_bytes())?;
+    println!("wrote {} and {}", out.display(), svg.display());
+    Ok(())
+}
+
+/// Reads a run file and computes its seat table and verdict.
+fn load_run(
+    args: &ReportArgs,
+    r: csv::Reader<std::fs::File>,
+    header: &csv::StringRecord,
+) -> Result<(RunData, SeatStats)> {
     let manifest = crate::runfile::read_manifest(&args.input);
     // A run played with --rotate says so in its manifest: its unit is then a seed.
     let rotate = manifest
         .as_ref()
         .is_some_and(|m| m.seed_rule.starts_with("seat rotation"));
-    let mut run = read_run(&args.input, r, &header, rotate)?;
+    let mut run = read_run(&args.input, r, header, rotate)?;
     let specs = vec![String::new(); run.seats];
     let cooperative = shifu_engine::GAMES
         .iter()
@@ -58,32 +114,26 @@ pub fn run(args: ReportArgs) -> Result<()> {
         units: run.units.as_mut().map(|u| u.shares()),
     };
     let stats = SeatStats::new(&run.tally, &specs, rotate, run.max_rounds, &judging);
-    let svg = args.out.with_extension("seats.svg");
-    let chart =
-        seat_chart(&stats).with_context(|| format!("drawing the chart {}", svg.display()))?;
-    // Drawn in memory, then written like every output: a temporary file renamed over the target.
-    shifu_engine::files::write_atomic(&svg, chart.as_bytes())?;
-    let md = run_markdown(&args.input, &svg, &run, &stats)?;
-    shifu_engine::files::write_atomic(&args.out, md.as_bytes())?;
-    println!("wrote {} and {}", args.out.display(), svg.display());
-    Ok(())
+    Ok((run, stats))
 }
 
 /// A run file read back: its settings from the first row, the totals by seat, and the game's
 /// events.
-struct RunData {
-    game_name: String,
-    agents: String,
-    param_set: String,
-    seats: usize,
-    tally: Tally,
+pub(crate) struct RunData {
+    pub game_name: String,
+    pub agents: String,
+    pub param_set: String,
+    pub seats: usize,
+    pub tally: Tally,
     /// The round cap, read off the capped games' round counts.
-    max_rounds: u32,
+    pub max_rounds: u32,
+    /// Each game's rounds and whether the cap stopped it, in file order.
+    pub lengths: Vec<(u32, bool)>,
     /// The event columns (rounds at which something first happened): name, games in which it
     /// happened, and the sum of those rounds.
-    events: Vec<(String, u64, f64)>,
+    pub events: Vec<(String, u64, f64)>,
     /// Games whose end each seat triggered (the `end_trigger` column), when the game has one.
-    triggers: Vec<f64>,
+    pub triggers: Vec<f64>,
     /// Per-unit win shares for the verdict (by turn position from the `start_player` column
     /// where there is one).
     units: Option<SeatUnits>,
@@ -135,6 +185,7 @@ fn read_run(
         seats: 0,
         tally: Tally::default(),
         max_rounds: 0,
+        lengths: Vec::new(),
         events: event_cols
             .iter()
             .map(|&i| (header[i].to_string(), 0, 0.0))
@@ -153,8 +204,8 @@ fn read_run(
             d.param_set = row.param_set.clone();
         } else if row.players != d.seats {
             bail!(
-                "row {}: {} players where earlier rows have {}",
-                line + 2,
+                "{}: {} players where earlier rows have {}",
+                at(),
                 row.players,
                 d.seats
             );
@@ -174,7 +225,9 @@ fn read_run(
         if row.capped {
             d.max_rounds = d.max_rounds.max(row.rounds);
         }
-        d.add_events(&rec, &event_cols, trigger_col, line + 2)?;
+        d.lengths.push((row.rounds, row.capped));
+        d.add_events(&rec, &event_cols, trigger_col, line + 2)
+            .with_context(|| input.display().to_string())?;
     }
     if d.tally.games == 0 {
         bail!("{} has no games", input.display());
@@ -418,16 +471,38 @@ fn capped_cap_text(capped: u64, games: u64, max_rounds: u32) -> String {
     }
 }
 
-/// A sweep file read back: per cell its name, win shares by seat and markdown row.
-struct SweepFile {
-    seats: usize,
-    cells: Vec<String>,
-    shares: Vec<Vec<f64>>,
+/// A sweep file read back: per cell its figures and markdown row.
+pub(crate) struct SweepFile {
+    pub seats: usize,
+    pub cells: Vec<SweepRow>,
     rows_md: String,
     /// Cells in which the round cap stopped more than [`crate::stats::CAPPED_WARN`] of the games.
     over_cap: Vec<String>,
     /// Whether the file holds each cell's equivalence verdict (sweeps since issue 48).
-    verdicts: bool,
+    pub verdicts: bool,
+}
+
+/// One cell of a sweep file.
+pub(crate) struct SweepRow {
+    /// Its overrides as `key=value` words.
+    pub cell: String,
+    /// Games in the cell.
+    pub games: u64,
+    /// Each seat's win share, with its 95% interval.
+    pub shares: Vec<(f64, f64, f64)>,
+    /// The Holm-corrected p-value (NaN where the cap decides the cell).
+    pub holm_p: f64,
+    /// Share of games stopped by the round cap.
+    pub capped: f64,
+    /// Mean rounds.
+    pub mean_rounds: f64,
+    /// The verdict as the file writes it (`fair`, `unfair`, `undetermined`, `no_verdict`;
+    /// empty where there is none).
+    pub verdict: String,
+    /// The verdict's margin.
+    pub margin: Option<f64>,
+    /// The largest |win share − 1/n| (the file's `unfairness`, or from the win shares).
+    pub gap: Option<f64>,
 }
 
 /// A sweep file (from `shifu sweep --out`): a table and a heatmap of win share by cell and seat.
@@ -436,84 +511,124 @@ fn sweep_report(
     r: csv::Reader<std::fs::File>,
     header: &csv::StringRecord,
 ) -> Result<()> {
-    let f = read_sweep(r, header)?;
+    let f = read_sweep(&args.input, r, header)?;
     if f.cells.is_empty() {
         bail!("{} has no cells", args.input.display());
     }
-    let svg = args.out.with_extension("heatmap.svg");
+    if let Some(html) = &args.html {
+        let page = crate::report_html::sweep::page(&args.input, &f);
+        shifu_engine::files::write_atomic(html, page.html().as_bytes())?;
+        println!("wrote {}", html.display());
+    }
+    let Some(out) = &args.out else {
+        return Ok(());
+    };
+    let svg = out.with_extension("heatmap.svg");
     let chart = heatmap(&f).with_context(|| format!("drawing the chart {}", svg.display()))?;
     // Drawn in memory, then written like every output: a temporary file renamed over the target.
     shifu_engine::files::write_atomic(&svg, chart.as_bytes())?;
     let md = sweep_markdown(&args.input, &svg, &f)?;
-    shifu_engine::files::write_atomic(&args.out, md.as_bytes())?;
-    println!("wrote {} and {}", args.out.display(), svg.display());
+    shifu_engine::files::write_atomic(out, md.as_bytes())?;
+    println!("wrote {} and {}", out.display(), svg.display());
     Ok(())
 }
 
 /// Reads a sweep file's cells.
-fn read_sweep(mut r: csv::Reader<std::fs::File>, header: &csv::StringRecord) -> Result<SweepFile> {
+fn read_sweep(
+    input: &std::path::Path,
+    mut r: csv::Reader<std::fs::File>,
+    header: &csv::StringRecord,
+) -> Result<SweepFile> {
     let seats = header
         .iter()
         .filter(|h| h.starts_with("win_share_"))
         .count();
+    if seats == 0 {
+        bail!("{}: no win_share_1 column", input.display());
+    }
     let idx = |name: &str| {
         header
             .iter()
             .position(|h| h == name)
-            .context(format!("no column {name}"))
+            .with_context(|| format!("{}: no column {name}", input.display()))
     };
     let mut f = SweepFile {
         seats,
         cells: Vec::new(),
-        shares: Vec::new(),
         rows_md: String::new(),
         over_cap: Vec::new(),
         verdicts: false,
     };
     let verdict_col = header.iter().position(|h| h == "verdict");
     let margin_col = header.iter().position(|h| h == "margin");
+    let gap_col = header.iter().position(|h| h == "unfairness");
     f.verdicts = verdict_col.is_some() && margin_col.is_some();
-    for rec in r.records() {
-        let rec = rec?;
+    for (line, rec) in r.records().enumerate() {
+        let at = || format!("{} row {}", input.display(), line + 2);
+        let rec = rec.with_context(at)?;
         let cell = rec.get(0).unwrap_or("").to_string();
         let num = |name: &str| -> Result<f64> {
-            rec.get(idx(name)?)
-                .unwrap_or("")
-                .parse::<f64>()
-                .with_context(|| format!("bad {name}"))
+            let v = rec.get(idx(name)?).unwrap_or("");
+            v.parse::<f64>()
+                .with_context(|| format!("{}: bad {name} `{v}`", at()))
         };
-        let mut v = Vec::new();
+        let mut shares = Vec::new();
         let mut line = format!("| {cell} |");
         for s in 1..=seats {
             let x = num(&format!("win_share_{s}"))?;
-            v.push(x);
-            line.push_str(&format!(
-                " {x:.4} [{:.4}, {:.4}] |",
-                num(&format!("ci_low_{s}"))?,
-                num(&format!("ci_high_{s}"))?
-            ));
+            let (lo, hi) = (num(&format!("ci_low_{s}"))?, num(&format!("ci_high_{s}"))?);
+            shares.push((x, lo, hi));
+            line.push_str(&format!(" {x:.4} [{lo:.4}, {hi:.4}] |"));
         }
         let capped = num("capped")?;
         let over = capped > crate::stats::CAPPED_WARN;
         if over {
             f.over_cap.push(cell.clone());
         }
+        let holm_p = num("holm_p")?;
         line.push_str(&format!(
             " {} | {:.4} | {:.1}%{} |",
-            p_number(num("holm_p")?),
+            p_number(holm_p),
             num("balance")?,
             100.0 * capped,
             if over { " (!)" } else { "" }
         ));
-        if let (Some(v), Some(m)) = (verdict_col, margin_col) {
+        let verdict = verdict_col
+            .and_then(|v| rec.get(v))
+            .unwrap_or("")
+            .to_string();
+        let margin = match margin_col.and_then(|m| rec.get(m)) {
+            Some("") | None => None,
+            Some(_) => Some(num("margin")?),
+        };
+        if let (Some(_), Some(m)) = (verdict_col, margin_col) {
             // Written by the sweep at its own --margin.
-            let verdict = rec.get(v).unwrap_or("").replace('_', " ");
             let margin = rec.get(m).unwrap_or("");
-            line.push_str(&format!(" {verdict} at ±{margin} |"));
+            line.push_str(&format!(" {} at ±{margin} |", verdict.replace('_', " ")));
         }
+        let fair = 1.0 / seats as f64;
+        let gap = match gap_col.and_then(|g| rec.get(g)) {
+            Some("") => None,
+            Some(_) => Some(num("unfairness")?),
+            None => Some(
+                shares
+                    .iter()
+                    .map(|s| (s.0 - fair).abs())
+                    .fold(0.0, f64::max),
+            ),
+        };
         writeln!(f.rows_md, "{line}")?;
-        f.cells.push(cell);
-        f.shares.push(v);
+        f.cells.push(SweepRow {
+            cell,
+            games: num("games")? as u64,
+            shares,
+            holm_p,
+            capped,
+            mean_rounds: num("mean_rounds")?,
+            verdict,
+            margin,
+            gap,
+        });
     }
     Ok(f)
 }
@@ -528,10 +643,10 @@ fn heatmap(f: &SweepFile) -> Result<String> {
     let (label, grid) = root.split_horizontally(380);
     let fair = 1.0 / f.seats as f64;
     let cw = (grid.dim_in_pixel().0 as i32 - 20) / f.seats as i32;
-    for (i, cell) in f.cells.iter().enumerate() {
+    for (i, row) in f.cells.iter().enumerate() {
         let y = 40 + 28 * i as i32;
-        label.draw(&Text::new(cell.clone(), (5, y + 6), ("sans-serif", 13)))?;
-        for (s, &x) in f.shares[i].iter().enumerate() {
+        label.draw(&Text::new(row.cell.clone(), (5, y + 6), ("sans-serif", 13)))?;
+        for (s, &(x, _, _)) in row.shares.iter().enumerate() {
             let d = ((x - fair) / fair).clamp(-1.0, 1.0);
             let c = if d >= 0.0 {
                 RGBColor(255, (255.0 * (1.0 - d)) as u8, (255.0 * (1.0 - d)) as u8)
