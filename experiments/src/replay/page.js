@@ -67,23 +67,7 @@
       t.insertRow().insertCell().textContent = "In progress: step to the end for the result.";
       return;
     }
-    const head = t.insertRow();
-    ["player", "score", "rank"].forEach(function (h) {
-      const th = document.createElement("th");
-      th.textContent = h;
-      head.appendChild(th);
-    });
-    data.outcome.score.forEach(function (v, i) {
-      const tr = t.insertRow();
-      tr.className = "seat-score" + (data.outcome.winners.indexOf(i + 1) >= 0 ? " winner" : "");
-      tr.setAttribute("data-seat", i + 1);
-      tr.setAttribute("data-score", v);
-      tr.setAttribute("data-rank", data.outcome.rank[i]);
-      tr.insertCell().textContent = "player " + (i + 1);
-      tr.insertCell().textContent = v;
-      tr.insertCell().textContent = data.outcome.rank[i];
-    });
-    if (data.outcome.capped) t.insertRow().insertCell().textContent = "ended by the round cap";
+    ShifuBoard.result(t, data.outcome, null);
   }
 
   const list = document.getElementById("action-list");

@@ -134,5 +134,29 @@ const ShifuBoard = (function () {
     svg.setAttribute("height", y);
   }
 
-  return { draw: draw };
+  // The result table `t` (a <table>, emptied first) of a finished game's `outcome` (score,
+  // rank, winners, capped): a row per seat with the stable test hooks `data-seat`, `data-score`
+  // and `data-rank`; seat `you` (if any) is marked.
+  function result(t, outcome, you) {
+    while (t.firstChild) t.removeChild(t.firstChild);
+    const head = t.insertRow();
+    ["player", "score", "rank"].forEach(function (h) {
+      const th = document.createElement("th");
+      th.textContent = h;
+      head.appendChild(th);
+    });
+    outcome.score.forEach(function (v, i) {
+      const tr = t.insertRow();
+      tr.className = "seat-score" + (outcome.winners.indexOf(i + 1) >= 0 ? " winner" : "");
+      tr.setAttribute("data-seat", i + 1);
+      tr.setAttribute("data-score", v);
+      tr.setAttribute("data-rank", outcome.rank[i]);
+      tr.insertCell().textContent = "player " + (i + 1) + (i + 1 === you ? " (you)" : "");
+      tr.insertCell().textContent = v;
+      tr.insertCell().textContent = outcome.rank[i];
+    });
+    if (outcome.capped) t.insertRow().insertCell().textContent = "ended by the round cap";
+  }
+
+  return { draw: draw, result: result };
 })();

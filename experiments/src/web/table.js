@@ -36,23 +36,7 @@
       t.insertRow().insertCell().textContent = "In progress.";
       return;
     }
-    const head = t.insertRow();
-    ["player", "score", "rank"].forEach(function (h) {
-      const th = document.createElement("th");
-      th.textContent = h;
-      head.appendChild(th);
-    });
-    v.result.score.forEach(function (s, i) {
-      const tr = t.insertRow();
-      tr.className = "seat-score" + (v.result.winners.indexOf(i + 1) >= 0 ? " winner" : "");
-      tr.setAttribute("data-seat", i + 1);
-      tr.setAttribute("data-score", s);
-      tr.setAttribute("data-rank", v.result.rank[i]);
-      tr.insertCell().textContent = "player " + (i + 1) + (i + 1 === v.seat ? " (you)" : "");
-      tr.insertCell().textContent = s;
-      tr.insertCell().textContent = v.result.rank[i];
-    });
-    if (v.result.capped) t.insertRow().insertCell().textContent = "ended by the round cap";
+    ShifuBoard.result(t, v.result, v.seat);
     t.insertRow().insertCell().textContent = "seed " + v.result.seed;
   }
   function drawActions(v) {
