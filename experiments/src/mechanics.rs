@@ -354,6 +354,22 @@ impl std::fmt::Display for MechanicsResult {
                 r.ci_high
             )?;
         }
+        // A mechanic the unrestricted agent never used: forbidding it removes only moves it never
+        // chose, yet the legal lists, and so the agent's tie-breaks, change; the difference then
+        // measures that perturbation, not the mechanic.
+        let unused: Vec<&str> = self
+            .mechanics
+            .iter()
+            .filter(|r| r.uses_per_game == 0.0)
+            .map(|r| r.mechanic.as_str())
+            .collect();
+        if !unused.is_empty() {
+            writeln!(
+                f,
+                "never used unrestricted: {}; their rows measure how forbidding unchosen moves perturbs the agent's play, not the mechanics' worth",
+                unused.join(", ")
+            )?;
+        }
         writeln!(
             f,
             "{}",

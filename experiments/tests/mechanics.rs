@@ -104,3 +104,46 @@ fn hostile_options_exit_2_naming_the_problem() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// A mechanic the unrestricted agent never used is named under the table: its row measures the
+/// perturbation of forbidding unchosen moves, not the mechanic. The note lists exactly the rows
+/// whose uses per game are 0, and is absent when every mechanic was used.
+#[test]
+fn mechanics_never_used_are_named_as_a_perturbation() {
+    let o = shifu(&[
+        "mechanics",
+        "--game",
+        "ginza-retro-cafe",
+        "--players",
+        "3",
+        "--agent",
+        "greedy",
+        "--seeds",
+        "10",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let mechanics = ["change", "reroll", "add", "wash"];
+    let unused: Vec<&str> = out
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            let name = w.next()?;
+            (mechanics.contains(&name) && w.next()? == "0.00").then_some(name)
+        })
+        .collect();
+    let note = out
+        .lines()
+        .find(|l| l.starts_with("never used unrestricted: "));
+    match note {
+        Some(n) => {
+            assert!(!unused.is_empty(), "{out}");
+            assert!(
+                n.contains(&format!("never used unrestricted: {};", unused.join(", "))),
+                "{out}"
+            );
+        }
+        None => assert!(unused.is_empty(), "{out}"),
+    }
+}
