@@ -34,13 +34,23 @@ pub struct CurveRow {
 
 /// Writes `curve.csv` and `curve.svg` into `dir` (each through a temporary file).
 pub fn write_curve(dir: &Path, game: &str, rows: &[CurveRow]) -> Result<()> {
+    write_csv_and_svg(dir, rows, |svg| plot(svg, game, rows))
+}
+
+/// Writes `rows` as `dir/curve.csv` and the chart `draw` makes as `dir/curve.svg`, each through
+/// the atomic writer: the one way a training curve is saved (CMA-ES and expert iteration).
+pub fn write_csv_and_svg<R: serde::Serialize>(
+    dir: &Path,
+    rows: &[R],
+    draw: impl FnOnce(&mut String) -> Result<()>,
+) -> Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
         w.serialize(r)?;
     }
     shifu_engine::files::write_atomic(&dir.join("curve.csv"), &w.into_inner()?)?;
     let mut svg = String::new();
-    plot(&mut svg, game, rows)?;
+    draw(&mut svg)?;
     shifu_engine::files::write_atomic(&dir.join("curve.svg"), svg.as_bytes())?;
     Ok(())
 }

@@ -8,15 +8,7 @@ use std::path::Path;
 
 /// Writes `curve.csv` and `curve.svg` into `dir` (each through a temporary file).
 pub fn write(dir: &Path, game: &str, rows: &[Row]) -> Result<()> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for r in rows {
-        w.serialize(r)?;
-    }
-    shifu_engine::files::write_atomic(&dir.join("curve.csv"), &w.into_inner()?)?;
-    let mut svg = String::new();
-    plot(&mut svg, game, rows)?;
-    shifu_engine::files::write_atomic(&dir.join("curve.svg"), svg.as_bytes())?;
-    Ok(())
+    crate::curve::write_csv_and_svg(dir, rows, |svg| plot(svg, game, rows))
 }
 
 fn plot(svg: &mut String, game: &str, rows: &[Row]) -> Result<()> {
