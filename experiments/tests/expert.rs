@@ -140,13 +140,94 @@ fn the_same_seed_gives_the_same_weights_resumed_or_not() {
     std::fs::remove_dir_all(&base).ok();
 }
 
+/// `--warm-agent greedy --warm-games N`: the network imitates greedy before the first
+/// iteration; the run resumes to the same weights (the warm start is not redone), keeps the
+/// warm start's figures in its checkpoint, and a resume with another warm start is refused.
+#[test]
+fn a_warm_start_imitates_greedy_and_resumes_to_the_same_weights() {
+    let base = tmpdir("expert-warm");
+    let (whole, parts, cold) = (base.join("whole"), base.join("parts"), base.join("cold"));
+    let warm = [
+        "--warm-agent",
+        "greedy",
+        "--warm-games",
+        "3",
+        "--warm-epochs",
+        "2",
+    ];
+    let args = |g: &'static str, resume: bool| {
+        let mut a = vec!["--generations", g];
+        a.extend_from_slice(&warm);
+        if resume {
+            a.push("--resume");
+        }
+        a
+    };
+    let o = train(&whole, &args("2", false));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("warm start: imitated greedy over 3 games (0 capped)"),
+        "{out}"
+    );
+    let checkpoint = std::fs::read_to_string(whole.join("checkpoint.json")).unwrap();
+    assert!(
+        checkpoint.contains("\"warm_agent\": \"greedy\""),
+        "{checkpoint}"
+    );
+    assert!(checkpoint.contains("\"positions\""), "{checkpoint}");
+    let curve = std::fs::read_to_string(whole.join("curve.csv")).unwrap();
+    assert!(curve.lines().next().unwrap().contains("selfplay_capped"));
+    assert!(train(&parts, &args("1", false)).status.success());
+    let r = train(&parts, &args("2", true));
+    assert!(r.status.success(), "{}", stderr(&r));
+    for f in ["incumbent.safetensors", "candidate.safetensors"] {
+        assert_eq!(bytes(&whole, f), bytes(&parts, f), "{f}: resumed");
+    }
+    // Without the warm start the weights differ.
+    assert!(train(&cold, &["--generations", "2"]).status.success());
+    assert_ne!(
+        bytes(&whole, "candidate.safetensors"),
+        bytes(&cold, "candidate.safetensors")
+    );
+    // Resuming with another warm start, or another capped value, is refused.
+    let mut other = args("3", true);
+    other[5] = "4";
+    let o = train(&whole, &other);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("other settings"), "{}", stderr(&o));
+    let mut other = args("3", true);
+    other.extend_from_slice(&["--capped-value", "skip"]);
+    let o = train(&whole, &other);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    std::fs::remove_dir_all(&base).ok();
+}
+
 #[test]
 fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
     let base = tmpdir("expert-hostile");
     let dir = base.join("run");
     let file = base.join("a-file");
     std::fs::write(&file, "not a folder").unwrap();
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 16] = [
+        (&["--warm-agent", "greedy"], "--warm-games"),
+        (&["--warm-games", "3"], "--warm-agent"),
+        (
+            &["--warm-agent", "nonsense", "--warm-games", "2"],
+            "--warm-agent nonsense",
+        ),
+        (
+            &[
+                "--warm-agent",
+                "greedy",
+                "--warm-games",
+                "2",
+                "--warm-epochs",
+                "0",
+            ],
+            "--warm-epochs",
+        ),
+        (&["--capped-value", "maybe"], "--capped-value"),
         (&["--games", "0"], "--games"),
         (&["--generations", "0"], "--generations"),
         (&["--batch", "0"], "--batch"),

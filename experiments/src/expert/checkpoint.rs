@@ -6,6 +6,8 @@
 //! optimiser, so nothing else is needed to continue exactly.
 
 use super::buffer::Buffer;
+use super::selfplay::CappedValue;
+use super::warm::Warm;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use shifu_engine::files::write_atomic;
@@ -39,6 +41,19 @@ pub struct Settings {
     pub gate_games: u64,
     pub eval_games: u64,
     pub seed: u64,
+    /// Checkpoints written before this setting existed scored capped games by their ranks.
+    #[serde(default = "ranks")]
+    pub capped_value: CappedValue,
+    #[serde(default)]
+    pub warm_agent: Option<String>,
+    #[serde(default)]
+    pub warm_games: u64,
+    #[serde(default)]
+    pub warm_epochs: usize,
+}
+
+fn ranks() -> CappedValue {
+    CappedValue::Ranks
 }
 
 /// One iteration, as in `curve.csv`. Elo figures are differences with 95% intervals; the
@@ -79,6 +94,17 @@ pub struct Row {
     pub game_share: f64,
     pub selfplay_s: f64,
     pub elapsed_s: f64,
+    /// Self-play games of this iteration, and of them those the round cap stopped.
+    #[serde(default)]
+    pub selfplay_games: u64,
+    #[serde(default)]
+    pub selfplay_capped: u64,
+    /// Gate games the round cap stopped (each scored 1/n).
+    #[serde(default)]
+    pub gate_capped: u64,
+    /// Games against greedy the round cap stopped (each scored 1/n).
+    #[serde(default)]
+    pub greedy_capped: u64,
 }
 
 /// A run's state between iterations.
@@ -87,6 +113,8 @@ pub struct State {
     pub candidate: Weights,
     pub buffer: Buffer,
     pub rows: Vec<Row>,
+    /// The warm start, when the run had one.
+    pub warm: Option<Warm>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -97,6 +125,8 @@ struct Checkpoint {
     incumbent: String,
     candidate: String,
     buffer: String,
+    #[serde(default)]
+    warm: Option<Warm>,
 }
 
 /// Writes the state after its last row's iteration, then the user-facing copies
@@ -112,6 +142,7 @@ pub fn save(out: &Path, settings: &Settings, s: &State) -> Result<()> {
         incumbent: format!("state/incumbent-{it}.safetensors"),
         candidate: format!("state/candidate-{it}.safetensors"),
         buffer: format!("state/buffer-{it}.safetensors"),
+        warm: s.warm.clone(),
     };
     s.incumbent.save(&out.join(&c.incumbent))?;
     s.candidate.save(&out.join(&c.candidate))?;
@@ -207,5 +238,6 @@ pub fn load(out: &Path, settings: &Settings, empty: &Buffer) -> Result<State> {
         candidate: weights(&c.candidate)?,
         buffer: empty.load_like(&file(&c.buffer)?)?,
         rows: c.rows,
+        warm: c.warm,
     })
 }

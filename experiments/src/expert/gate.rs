@@ -2,7 +2,8 @@
 //! the candidate sits in seat j mod n, the incumbent in the others, each searching as in
 //! self-play), and replaces it only when the SPRT ([`crate::sprt`]) accepts H1. Games are played
 //! in parallel chunks but read in game order, so the verdict never depends on the thread count.
-//! At the game cap without a verdict the incumbent stays.
+//! At the game cap without a verdict the incumbent stays. A game stopped by the round cap
+//! decides nothing, so it scores the fair share 1/n for both sides (and is counted).
 //!
 //! The same match against `greedy` measures a network's strength on a fixed scale.
 
@@ -68,6 +69,9 @@ pub struct Gate {
     pub llr: f64,
     /// `H1` (accepted), `H0` (rejected) or `cap` (no verdict: rejected).
     pub verdict: String,
+    /// Games read that the round cap stopped (each scored 1/n).
+    #[serde(default)]
+    pub capped: u64,
 }
 
 impl Gate {
@@ -77,14 +81,15 @@ impl Gate {
     }
 }
 
-/// The first player's score in game j: it sits in seat j mod n; `others` builds the rest.
+/// The first player's score in game j, and whether the round cap stopped the game (then the
+/// score is the fair share 1/n): it sits in seat j mod n; `others` builds the rest.
 fn play<G: Playable + 'static>(
     game: &G,
     me: &(dyn Fn(u64, u8) -> Box<dyn Agent<G>> + Sync),
     others: &(dyn Fn(u64, u8) -> Box<dyn Agent<G>> + Sync),
     master: u64,
     j: u64,
-) -> f64 {
+) -> (f64, bool) {
     let n = game.num_seats();
     let seed = game_seed(master, j);
     let mine = (j % n as u64) as u8;
@@ -97,9 +102,12 @@ fn play<G: Playable + 'static>(
             }
         })
         .collect();
-    play_game(game, &mut agents, seed, &mut Vec::new())
-        .outcome
-        .win_share(mine)
+    let o = play_game(game, &mut agents, seed, &mut Vec::new()).outcome;
+    if o.capped {
+        (1.0 / n as f64, true)
+    } else {
+        (o.win_share(mine), false)
+    }
 }
 
 fn az<G: Playable + 'static>(
@@ -139,11 +147,11 @@ pub fn gate<G: Playable + 'static>(
     let others = |seed, s| az::<G>(incumbent, sp, seed, s);
     // Chunks of whole seat rotations, at least one game per thread.
     let chunk = (pool.current_num_threads() as u64).max(1).div_ceil(n) * n;
-    let mut scores = Vec::new();
+    let (mut scores, mut capped) = (Vec::new(), Vec::new());
     while (scores.len() as u64) < cap {
         let from = scores.len() as u64;
         let to = (from + chunk).min(cap);
-        let more: Vec<f64> = pool.install(|| {
+        let more: Vec<(f64, bool)> = pool.install(|| {
             (from..to)
                 .into_par_iter()
                 .map(|j| {
@@ -153,10 +161,12 @@ pub fn gate<G: Playable + 'static>(
                 })
                 .collect()
         });
-        scores.extend(more);
+        scores.extend(more.iter().map(|m| m.0));
+        capped.extend(more.iter().map(|m| m.1));
         let (games, _, _, v) = sprt.run(&scores, cap);
         if v.is_some() {
             scores.truncate(games as usize);
+            capped.truncate(games as usize);
             break;
         }
     }
@@ -170,10 +180,12 @@ pub fn gate<G: Playable + 'static>(
             None => "cap",
         }
         .into(),
+        capped: capped.iter().filter(|&&c| c).count() as u64,
     }
 }
 
-/// The network's score against `greedy` in `games` games (seats rotated).
+/// The network's score against `greedy` in `games` games (seats rotated), and how many of them
+/// the round cap stopped.
 pub fn versus_greedy<G: Playable + 'static>(
     game: &G,
     net: &Arc<Net>,
@@ -182,11 +194,11 @@ pub fn versus_greedy<G: Playable + 'static>(
     master: u64,
     pool: &rayon::ThreadPool,
     done: &(dyn Fn() + Sync),
-) -> Score {
+) -> (Score, u64) {
     let me = |seed, s| az::<G>(net, sp, seed, s);
     let others =
         |seed, s| build_agent::<G>("greedy", seed, s).expect("greedy builds for every game");
-    let scores: Vec<f64> = pool.install(|| {
+    let played: Vec<(f64, bool)> = pool.install(|| {
         (0..games)
             .into_par_iter()
             .map(|j| {
@@ -196,7 +208,9 @@ pub fn versus_greedy<G: Playable + 'static>(
             })
             .collect()
     });
-    Score::of(&scores)
+    let scores: Vec<f64> = played.iter().map(|p| p.0).collect();
+    let capped = played.iter().filter(|p| p.1).count() as u64;
+    (Score::of(&scores), capped)
 }
 
 #[cfg(test)]

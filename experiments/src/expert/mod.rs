@@ -1,10 +1,14 @@
 //! `shifu train --method expert-iteration`: AlphaZero-style training of a policy-value network
 //! ([`shifu_net`]) for the `az:` agent.
 //!
+//! Optionally, first a **warm start** ([`warm`]): the untrained network imitates an agent's
+//! moves (`--warm-agent greedy --warm-games N`) so that its search finishes games.
+//!
 //! Each iteration:
 //! 1. **Self-play** ([`selfplay`]): `--games` games of the incumbent's determinized PUCT search,
 //!    sharded over `--threads` (game j of iteration i from the seed, i and j alone), recording
-//!    relative observations, legal actions, root visit shares and final outcomes.
+//!    relative observations, legal actions, root visit shares and final outcomes (a game stopped
+//!    by the round cap decides nothing: `--capped-value`).
 //! 2. **Buffer** ([`buffer`]): the positions of the last `--buffer` games.
 //! 3. **Training** ([`learn`]): `--epochs` passes of AdamW over the buffer, from the last
 //!    candidate, with a fresh optimiser; NaN steps are reported and skipped.
@@ -19,6 +23,7 @@ pub mod curve;
 pub mod gate;
 pub mod learn;
 pub mod selfplay;
+pub mod warm;
 
 use crate::games::Playable;
 use crate::runner::progress_bar;
@@ -28,7 +33,7 @@ use anyhow::{bail, Context, Result};
 use buffer::Buffer;
 use checkpoint::{Row, Settings, State};
 use clap::Args;
-use selfplay::{SelfPlay, Timing};
+use selfplay::{CappedValue, SelfPlay, Timing};
 use serde::Serialize;
 use shifu_agents::splitmix64;
 use shifu_net::{Net, NetConfig, Weights};
@@ -79,6 +84,25 @@ pub struct ExpertArgs {
     /// iteration, for the curve (0: none).
     #[arg(long, default_value_t = 0)]
     pub eval_games: u64,
+    /// Expert iteration: the value target of a self-play game stopped by the round cap (`draw`:
+    /// 0 for every seat; `skip`: leave its positions out; `ranks`: the cap's tie-break order).
+    #[arg(long, value_enum, default_value = "draw")]
+    pub capped_value: CappedValue,
+    /// Expert iteration: before the first iteration, train the network to imitate this agent
+    /// (for example `greedy`) over --warm-games games of it in every seat.
+    #[arg(long, value_name = "SPEC")]
+    pub warm_agent: Option<String>,
+    /// Expert iteration: games of --warm-agent to imitate (0: no warm start).
+    #[arg(long, default_value_t = 0)]
+    pub warm_games: u64,
+    /// Expert iteration: training passes over the warm start's positions.
+    #[arg(long, default_value_t = 4)]
+    pub warm_epochs: usize,
+}
+
+/// The warm start's seed stream (apart from every iteration's).
+fn warm_stream(seed: u64) -> u64 {
+    splitmix64(seed ^ 0x7761_726d_7374_6172)
 }
 
 /// One of an iteration's seed streams (0: self-play, 1: gate, 2: training, 3: greedy match).
@@ -120,6 +144,18 @@ fn check(t: &TrainArgs, n: usize) -> Result<Sprt> {
             t.duel_games
         );
     }
+    match (&e.warm_agent, e.warm_games) {
+        (Some(_), 0) => bail!("--warm-agent needs --warm-games above 0"),
+        (None, g) if g > 0 => bail!("--warm-games {g} needs --warm-agent (the agent to imitate)"),
+        _ => {}
+    }
+    if e.warm_games > 100_000 || e.warm_epochs == 0 || e.warm_epochs > 1000 {
+        bail!(
+            "--warm-games {} (at most 100000), --warm-epochs {} (1 to 1000): out of range",
+            e.warm_games,
+            e.warm_epochs
+        );
+    }
     let sprt = Sprt::new(e.elo0, e.elo1, t.alpha, e.beta, n).map_err(anyhow::Error::msg)?;
     crate::runfile::check_writable_target(&t.out.join("checkpoint.json"))?;
     Ok(sprt)
@@ -148,6 +184,10 @@ fn settings(t: &TrainArgs, game: &str, n: usize) -> Settings {
         gate_games: t.duel_games,
         eval_games: e.eval_games,
         seed: t.seed,
+        capped_value: e.capped_value,
+        warm_agent: e.warm_agent.clone(),
+        warm_games: e.warm_games,
+        warm_epochs: if e.warm_games > 0 { e.warm_epochs } else { 0 },
     }
 }
 
@@ -182,6 +222,7 @@ fn open(t: &TrainArgs, s: &Settings, first: &Weights, empty: Buffer) -> Result<S
         candidate: first.clone(),
         buffer: empty,
         rows: Vec::new(),
+        warm: None,
     })
 }
 
@@ -198,6 +239,8 @@ pub struct ExpertResult {
     pub accepted: usize,
     /// Positions in the replay buffer.
     pub positions: usize,
+    /// The warm start, when the run had one.
+    pub warm: Option<warm::Warm>,
     /// Share of this process's self-play time outside the network (game, encoding, tree).
     pub game_share: f64,
     /// Seconds (this process).
@@ -214,6 +257,9 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
     let n = game.num_seats();
     let sprt = check(t, n)?;
     let e = &t.expert;
+    if let Some(spec) = &e.warm_agent {
+        warm::check_agent::<G>(spec)?;
+    }
     let s = settings(t, G::INFO.name, n);
     let config = NetConfig::for_game(&game, e.hidden, e.blocks);
     let first = Weights::init(config.clone(), t.seed);
@@ -224,14 +270,38 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
         .build()?;
     let per_iter = t.games + t.duel_games + e.eval_games;
     let todo = t.generations.saturating_sub(st.rows.len());
-    let bar = progress_bar(todo as u64 * per_iter, t.quiet);
+    let warm_todo = if st.rows.is_empty() { e.warm_games } else { 0 };
+    let bar = progress_bar(warm_todo + todo as u64 * per_iter, t.quiet);
     let started = Instant::now();
     let mut timing = Timing::default();
     let sp = SelfPlay {
         iters: e.search_iters,
         c_puct: e.c_puct,
         explore: e.explore,
+        capped: e.capped_value,
     };
+    if let (Some(spec), true) = (&e.warm_agent, warm_todo > 0) {
+        let l = learn::Learn {
+            epochs: e.warm_epochs,
+            batch: e.batch,
+            lr: e.lr,
+        };
+        let inc = || bar.inc(1);
+        let (w, warm) = warm::warm_start(
+            &game,
+            &st.candidate,
+            spec,
+            e.warm_games,
+            l,
+            e.capped_value,
+            warm_stream(t.seed),
+            &pool,
+            &inc,
+        )?;
+        st.incumbent = w.clone();
+        st.candidate = w;
+        st.warm = Some(warm);
+    }
     for it in st.rows.len()..t.generations {
         let row = iteration(t, &game, &sprt, sp, &mut st, it, &pool, &bar, &mut timing)?;
         st.rows.push(Row {
@@ -240,7 +310,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
         });
         checkpoint::save(&t.out, &s, &st)?;
         curve::write(&t.out, G::INFO.name, &st.rows)?;
-        bar.set_position((it + 1 - (t.generations - todo)) as u64 * per_iter);
+        bar.set_position(warm_todo + (it + 1 - (t.generations - todo)) as u64 * per_iter);
     }
     bar.finish_and_clear();
     if todo == 0 {
@@ -256,6 +326,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
         iterations: st.rows.len(),
         accepted: st.rows.iter().filter(|r| r.accepted).count(),
         positions: st.buffer.positions(),
+        warm: st.warm.clone(),
         game_share: timing.game_share(),
         seconds: started.elapsed().as_secs_f64(),
         out: t.out.display().to_string(),
@@ -288,8 +359,7 @@ fn iteration<G: Playable + 'static>(
         pool,
         &inc,
     );
-    timing.total += tm.total;
-    timing.net += tm.net;
+    timing.add(tm);
     for g in games {
         st.buffer.push(g);
     }
@@ -335,7 +405,7 @@ fn iteration<G: Playable + 'static>(
             &inc,
         )
     });
-    let ge = greedy.map(|s| s.elo(n));
+    let ge = greedy.map(|(s, _)| s.elo(n));
     Ok(Row {
         iteration: it + 1,
         positions: st.buffer.positions(),
@@ -355,13 +425,17 @@ fn iteration<G: Playable + 'static>(
         elo_vs_first_lo: elo - 1.959_964 * var.sqrt(),
         elo_vs_first_hi: elo + 1.959_964 * var.sqrt(),
         greedy_games: e.eval_games,
-        greedy_score: greedy.map(|s| s.mean),
+        greedy_score: greedy.map(|(s, _)| s.mean),
         greedy_elo: ge.map(|x| x.0),
         greedy_lo: ge.map(|x| x.1),
         greedy_hi: ge.map(|x| x.2),
         game_share: tm.game_share(),
         selfplay_s: tm.total.as_secs_f64(),
         elapsed_s: 0.0,
+        selfplay_games: tm.games,
+        selfplay_capped: tm.capped,
+        gate_capped: g.capped,
+        greedy_capped: greedy.map_or(0, |(_, c)| c),
     })
 }
 
@@ -378,13 +452,31 @@ impl std::fmt::Display for ExpertResult {
             100.0 * (1.0 - self.game_share),
             100.0 * self.game_share
         )?;
-        writeln!(f, "\niter  positions  p-loss  v-loss  gate games  score  elo [95%]          verdict  elo vs first")?;
+        if let Some(w) = &self.warm {
+            writeln!(
+                f,
+                "warm start: imitated {} over {} games ({} capped), {} positions, {} epochs: policy loss {:.3}, value loss {:.3}; {:.1} s",
+                w.agent, w.games, w.capped, w.positions, w.epochs, w.policy_loss, w.value_loss, w.seconds
+            )?;
+            if w.held_out_games > 0 {
+                writeln!(
+                    f,
+                    "  on {} held-out games: policy loss {:.3}, value loss {:.3}, the agent's move ranked first in {:.1}% of positions",
+                    w.held_out_games,
+                    w.held_out_policy_loss,
+                    w.held_out_value_loss,
+                    100.0 * w.held_out_agreement
+                )?;
+            }
+        }
+        writeln!(f, "\niter  positions  capped  p-loss  v-loss  gate games  score  elo [95%]          verdict  elo vs first")?;
         for r in &self.curve {
             writeln!(
                 f,
-                "{:>4} {:>10} {:>7.3} {:>7.3} {:>11} {:>6.3}  {:>+5.0} [{:+.0}, {:+.0}] {:>8}  {:>+5.0}",
+                "{:>4} {:>10} {:>7} {:>7.3} {:>7.3} {:>11} {:>6.3}  {:>+5.0} [{:+.0}, {:+.0}] {:>8}  {:>+5.0}",
                 r.iteration,
                 r.positions,
+                format!("{}/{}", r.selfplay_capped, r.selfplay_games),
                 r.policy_loss,
                 r.value_loss,
                 r.gate_games,

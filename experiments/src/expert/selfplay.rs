@@ -2,7 +2,9 @@
 //! determinized: each iteration samples hidden cards consistent with the mover's view), which
 //! record at every decision with a choice the observer's relative observation, the legal
 //! actions, and the root visit shares as the policy target; at the end, each row's value target
-//! is the final outcome of every seat counted from that row's observer.
+//! is the final outcome of every seat counted from that row's observer. A game stopped by the
+//! round cap decides nothing: by default ([`CappedValue::Draw`]) its rows' value target is 0
+//! for every seat, not the cap's tie-break.
 
 use super::buffer::GameSamples;
 use crate::games::Playable;
@@ -10,10 +12,34 @@ use rand::Rng;
 use rayon::prelude::*;
 use shifu_agents::az::terminal_values;
 use shifu_agents::{agent_rng, game_rng, game_seed, Agent, AzAgent, AzConfig, Decision};
-use shifu_engine::GameRng;
+use shifu_engine::{GameRng, Outcome};
 use shifu_net::{Features, Net};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The value target of a game stopped by the round cap.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum CappedValue {
+    /// 0 for every seat, the value of a game that decided nothing (the default).
+    #[default]
+    Draw,
+    /// No rows: the game's positions are left out of the buffer.
+    Skip,
+    /// The outcome the cap's tie-breaks give (ranks by score at the cap), as for a game ended
+    /// by its rules. It teaches a network that stalling ahead wins.
+    Ranks,
+}
 
 /// How self-play searches and explores.
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +51,82 @@ pub struct SelfPlay {
     /// Decisions per game (from the start) whose move is drawn in proportion to the root
     /// visits instead of the most visited: the games differ and the buffer sees more openings.
     pub explore: u32,
+    /// The value target of a capped game.
+    pub capped: CappedValue,
+}
+
+/// Records decisions as buffer rows: the observer's relative observation (sparse), the legal
+/// actions with their target probabilities.
+pub struct Recorder {
+    features: Features,
+    x: Vec<f32>,
+    observers: Vec<u8>,
+    /// The rows so far.
+    pub samples: GameSamples,
+}
+
+impl Recorder {
+    /// A recorder for `game` and a network of `inputs` inputs.
+    pub fn new<G: Playable>(game: &G, inputs: usize) -> Self {
+        Recorder {
+            features: Features::new(game),
+            x: vec![0.0; inputs],
+            observers: Vec::new(),
+            samples: GameSamples::default(),
+        }
+    }
+
+    /// Records decision `d` of `seat`, with `targets[i]` the target probability of `legal[i]`.
+    pub fn row<G: Playable>(
+        &mut self,
+        game: &G,
+        d: &Decision<'_, G>,
+        seat: u8,
+        legal: &[G::Action],
+        targets: impl Iterator<Item = f32>,
+    ) {
+        let g = &mut self.samples;
+        self.features
+            .observation(game, &d.observation(), seat, &mut self.x);
+        let before = g.input_index.len();
+        for (i, &v) in self.x.iter().enumerate() {
+            if v != 0.0 {
+                g.input_index.push(i as u32);
+                g.input_value.push(v);
+            }
+        }
+        g.input_len.push((g.input_index.len() - before) as u32);
+        g.legal_len.push(legal.len() as u32);
+        for (l, p) in legal.iter().zip(targets) {
+            g.legal_index.push(game.action_index(*l) as u32);
+            g.legal_policy.push(p);
+        }
+        self.observers.push(seat);
+    }
+
+    /// The rows with their value targets from the game's outcome `o` (see [`CappedValue`]).
+    pub fn finish<G: Playable>(
+        mut self,
+        game: &G,
+        o: &Outcome,
+        capped: CappedValue,
+    ) -> GameSamples {
+        let n = game.num_seats();
+        if o.capped && capped == CappedValue::Skip {
+            return GameSamples::default();
+        }
+        let v = if o.capped && capped == CappedValue::Draw {
+            [0.0; shifu_engine::MAX_SEATS]
+        } else {
+            terminal_values(game, o, n)
+        };
+        for &seat in &self.observers {
+            self.samples
+                .value
+                .extend((0..n).map(|j| v[(seat as usize + j) % n]));
+        }
+        self.samples
+    }
 }
 
 /// Where a game's time went.
@@ -34,12 +136,19 @@ pub struct Timing {
     pub total: Duration,
     /// The network's forward passes.
     pub net: Duration,
+    /// Games played.
+    pub games: u64,
+    /// Of them, games stopped by the round cap.
+    pub capped: u64,
 }
 
 impl Timing {
-    fn add(&mut self, o: Timing) {
+    /// Adds another game's (or batch's) timing.
+    pub fn add(&mut self, o: Timing) {
         self.total += o.total;
         self.net += o.net;
+        self.games += o.games;
+        self.capped += o.capped;
     }
 
     /// The share of the time outside the network: the game (stepping, legal moves, sampling
@@ -89,10 +198,8 @@ pub fn play_one<G: Playable + 'static>(
         .collect();
     let (mut rng, mut pick) = (game_rng(seed), explore_rng(seed));
     let mut state = game.new_state(&mut rng);
-    let mut features = Features::new(game);
-    let mut x = vec![0.0f32; net.config().inputs];
-    let (mut legal, mut visits, mut observers) = (Vec::new(), Vec::new(), Vec::new());
-    let mut g = GameSamples::default();
+    let mut rec = Recorder::new(game, net.config().inputs);
+    let (mut legal, mut visits) = (Vec::new(), Vec::new());
     let mut decisions = 0u32;
     while let Some(seat) = game.to_move(&state) {
         game.legal_actions(&state, &mut legal);
@@ -102,21 +209,13 @@ pub fn play_one<G: Playable + 'static>(
         visits.extend(legal.iter().map(|&l| agents[seat as usize].root_visits(l)));
         let total: u32 = visits.iter().sum();
         if legal.len() > 1 && total > 0 {
-            features.observation(game, &d.observation(), seat, &mut x);
-            let before = g.input_index.len();
-            for (i, &v) in x.iter().enumerate() {
-                if v != 0.0 {
-                    g.input_index.push(i as u32);
-                    g.input_value.push(v);
-                }
-            }
-            g.input_len.push((g.input_index.len() - before) as u32);
-            g.legal_len.push(legal.len() as u32);
-            for (l, &v) in legal.iter().zip(&visits) {
-                g.legal_index.push(game.action_index(*l) as u32);
-                g.legal_policy.push(v as f32 / total as f32);
-            }
-            observers.push(seat);
+            rec.row(
+                game,
+                &d,
+                seat,
+                &legal,
+                visits.iter().map(|&v| v as f32 / total as f32),
+            );
             if decisions < sp.explore {
                 let mut r = pick.gen_range(0..total);
                 for (l, &v) in legal.iter().zip(&visits) {
@@ -134,16 +233,15 @@ pub fn play_one<G: Playable + 'static>(
     let o = game
         .outcome(&state)
         .expect("a finished game has an outcome");
-    let v = terminal_values(game, &o, n);
-    for &seat in &observers {
-        g.value.extend((0..n).map(|j| v[(seat as usize + j) % n]));
-    }
+    let g = rec.finish(game, &o, sp.capped);
     let net_time = agents.iter().map(|a| a.net_time()).sum();
     (
         g,
         Timing {
             total: started.elapsed(),
             net: net_time,
+            games: 1,
+            capped: u64::from(o.capped),
         },
     )
 }
@@ -193,6 +291,7 @@ mod tests {
             iters: 8,
             c_puct: 1.5,
             explore: 4,
+            capped: CappedValue::Draw,
         };
         let (g, t) = play_one(&game, &net, sp, 3);
         assert!(g.rows() > 5);
@@ -210,5 +309,37 @@ mod tests {
         let (again, _) = play_one(&game, &net, sp, 3);
         assert_eq!(again, g, "a game is a function of its seed");
         assert_eq!(game.num_seats(), 2);
+    }
+
+    /// A game stopped by the round cap decides nothing: with the default `draw` its rows'
+    /// value targets are 0, `skip` drops its rows, `ranks` keeps the cap's tie-break order.
+    #[test]
+    fn capped_value_gives_capped_games_no_winner() {
+        let mut params = Params::with_players(2);
+        params.max_rounds = 2;
+        let game = TofuShifu::with_params(params).unwrap();
+        let net = Net::new(&Weights::init(NetConfig::for_game(&game, 8, 0), 1));
+        let sp = |capped| SelfPlay {
+            iters: 4,
+            c_puct: 1.5,
+            explore: 0,
+            capped,
+        };
+        let (draw, t) = play_one(&game, &net, sp(CappedValue::Draw), 5);
+        assert_eq!(
+            (t.games, t.capped),
+            (1, 1),
+            "two rounds cannot finish a game"
+        );
+        assert!(draw.rows() > 0 && draw.value.iter().all(|&v| v == 0.0));
+        let (skip, _) = play_one(&game, &net, sp(CappedValue::Skip), 5);
+        assert_eq!(skip.rows(), 0);
+        let (ranks, _) = play_one(&game, &net, sp(CappedValue::Ranks), 5);
+        assert_eq!(ranks.rows(), draw.rows());
+        assert!(
+            ranks.value.iter().any(|&v| v != 0.0),
+            "the tie-break ranks the seats"
+        );
+        assert_eq!(ranks.input_index, draw.input_index, "the same game");
     }
 }
