@@ -167,7 +167,7 @@ fn a_warm_start_imitates_greedy_and_resumes_to_the_same_weights() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.contains("warm start: imitated greedy over 3 games (0 capped)"),
+        out.contains("warm start: imitated greedy over 3 games (0 capped), one decision in 8"),
         "{out}"
     );
     let checkpoint = std::fs::read_to_string(whole.join("checkpoint.json")).unwrap();
@@ -209,7 +209,7 @@ fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
     let dir = base.join("run");
     let file = base.join("a-file");
     std::fs::write(&file, "not a folder").unwrap();
-    let cases: [(&[&str], &str); 16] = [
+    let cases: [(&[&str], &str); 18] = [
         (&["--warm-agent", "greedy"], "--warm-games"),
         (&["--warm-games", "3"], "--warm-agent"),
         (
@@ -227,6 +227,8 @@ fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
             ],
             "--warm-epochs",
         ),
+        (&["--warm-every", "0"], "--warm-every"),
+        (&["--sample-every", "0"], "--sample-every"),
         (&["--capped-value", "maybe"], "--capped-value"),
         (&["--games", "0"], "--games"),
         (&["--generations", "0"], "--generations"),

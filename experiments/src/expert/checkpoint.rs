@@ -50,6 +50,15 @@ pub struct Settings {
     pub warm_games: u64,
     #[serde(default)]
     pub warm_epochs: usize,
+    #[serde(default)]
+    pub warm_every: u32,
+    /// Checkpoints written before this setting existed kept every decision.
+    #[serde(default = "one")]
+    pub sample_every: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 fn ranks() -> CappedValue {

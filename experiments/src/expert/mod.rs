@@ -84,6 +84,10 @@ pub struct ExpertArgs {
     /// iteration, for the curve (0: none).
     #[arg(long, default_value_t = 0)]
     pub eval_games: u64,
+    /// Expert iteration: one self-play decision in this many becomes a buffer row (a game's
+    /// positions share one result; see the README).
+    #[arg(long, default_value_t = 1)]
+    pub sample_every: u32,
     /// Expert iteration: the value target of a self-play game stopped by the round cap (`draw`:
     /// 0 for every seat; `skip`: leave its positions out; `ranks`: the cap's tie-break order).
     #[arg(long, value_enum, default_value = "draw")]
@@ -98,6 +102,10 @@ pub struct ExpertArgs {
     /// Expert iteration: training passes over the warm start's positions.
     #[arg(long, default_value_t = 4)]
     pub warm_epochs: usize,
+    /// Expert iteration: the warm start keeps one decision in this many from each game (a
+    /// game's positions share its one result; see the README).
+    #[arg(long, default_value_t = 8)]
+    pub warm_every: u32,
 }
 
 /// The warm start's seed stream (apart from every iteration's).
@@ -149,11 +157,17 @@ fn check(t: &TrainArgs, n: usize) -> Result<Sprt> {
         (None, g) if g > 0 => bail!("--warm-games {g} needs --warm-agent (the agent to imitate)"),
         _ => {}
     }
-    if e.warm_games > 100_000 || e.warm_epochs == 0 || e.warm_epochs > 1000 {
+    if e.warm_games > 1_000_000
+        || !(1..=1000).contains(&e.warm_epochs)
+        || !(1..=10_000).contains(&e.warm_every)
+        || !(1..=10_000).contains(&e.sample_every)
+    {
         bail!(
-            "--warm-games {} (at most 100000), --warm-epochs {} (1 to 1000): out of range",
+            "--warm-games {} (at most 1000000), --warm-epochs {} (1 to 1000), --warm-every {} or --sample-every {} (1 to 10000): out of range",
             e.warm_games,
-            e.warm_epochs
+            e.warm_epochs,
+            e.warm_every,
+            e.sample_every
         );
     }
     let sprt = Sprt::new(e.elo0, e.elo1, t.alpha, e.beta, n).map_err(anyhow::Error::msg)?;
@@ -188,6 +202,8 @@ fn settings(t: &TrainArgs, game: &str, n: usize) -> Settings {
         warm_agent: e.warm_agent.clone(),
         warm_games: e.warm_games,
         warm_epochs: if e.warm_games > 0 { e.warm_epochs } else { 0 },
+        warm_every: if e.warm_games > 0 { e.warm_every } else { 0 },
+        sample_every: e.sample_every,
     }
 }
 
@@ -279,6 +295,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
         c_puct: e.c_puct,
         explore: e.explore,
         capped: e.capped_value,
+        sample_every: e.sample_every,
     };
     if let (Some(spec), true) = (&e.warm_agent, warm_todo > 0) {
         let l = learn::Learn {
@@ -292,6 +309,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
             &st.candidate,
             spec,
             e.warm_games,
+            e.warm_every,
             l,
             e.capped_value,
             warm_stream(t.seed),
@@ -455,8 +473,8 @@ impl std::fmt::Display for ExpertResult {
         if let Some(w) = &self.warm {
             writeln!(
                 f,
-                "warm start: imitated {} over {} games ({} capped), {} positions, {} epochs: policy loss {:.3}, value loss {:.3}; {:.1} s",
-                w.agent, w.games, w.capped, w.positions, w.epochs, w.policy_loss, w.value_loss, w.seconds
+                "warm start: imitated {} over {} games ({} capped), one decision in {}: {} positions, {} epochs: policy loss {:.3}, value loss {:.3}; {:.1} s",
+                w.agent, w.games, w.capped, w.every, w.positions, w.epochs, w.policy_loss, w.value_loss, w.seconds
             )?;
             if w.held_out_games > 0 {
                 writeln!(

@@ -53,6 +53,10 @@ pub struct SelfPlay {
     pub explore: u32,
     /// The value target of a capped game.
     pub capped: CappedValue,
+    /// One decision with a choice in this many becomes a buffer row (the first, then every
+    /// `sample_every`-th): a game's positions share one result, and a network trained on all of
+    /// them learns to recognise the game instead of judging the position.
+    pub sample_every: u32,
 }
 
 /// Records decisions as buffer rows: the observer's relative observation (sparse), the legal
@@ -209,13 +213,15 @@ pub fn play_one<G: Playable + 'static>(
         visits.extend(legal.iter().map(|&l| agents[seat as usize].root_visits(l)));
         let total: u32 = visits.iter().sum();
         if legal.len() > 1 && total > 0 {
-            rec.row(
-                game,
-                &d,
-                seat,
-                &legal,
-                visits.iter().map(|&v| v as f32 / total as f32),
-            );
+            if decisions.is_multiple_of(sp.sample_every.max(1)) {
+                rec.row(
+                    game,
+                    &d,
+                    seat,
+                    &legal,
+                    visits.iter().map(|&v| v as f32 / total as f32),
+                );
+            }
             if decisions < sp.explore {
                 let mut r = pick.gen_range(0..total);
                 for (l, &v) in legal.iter().zip(&visits) {
@@ -292,6 +298,7 @@ mod tests {
             c_puct: 1.5,
             explore: 4,
             capped: CappedValue::Draw,
+            sample_every: 1,
         };
         let (g, t) = play_one(&game, &net, sp, 3);
         assert!(g.rows() > 5);
@@ -324,6 +331,7 @@ mod tests {
             c_puct: 1.5,
             explore: 0,
             capped,
+            sample_every: 1,
         };
         let (draw, t) = play_one(&game, &net, sp(CappedValue::Draw), 5);
         assert_eq!(
@@ -341,5 +349,13 @@ mod tests {
             "the tie-break ranks the seats"
         );
         assert_eq!(ranks.input_index, draw.input_index, "the same game");
+        // One decision in 3: the same game, a third of its rows.
+        let third = SelfPlay {
+            sample_every: 3,
+            ..sp(CappedValue::Draw)
+        };
+        let (sampled, _) = play_one(&game, &net, third, 5);
+        assert_eq!(sampled.rows(), draw.rows().div_ceil(3));
+        assert_eq!(sampled.legal_len[1], draw.legal_len[3]);
     }
 }
