@@ -308,3 +308,38 @@ fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
     );
     std::fs::remove_dir_all(&base).ok();
 }
+
+/// Every committed bot (`results/bots/<game>-<players>p.safetensors`) still loads for its game
+/// (its encoding matches) and plays a game to the end, alone and with search.
+#[test]
+fn the_committed_bots_load_and_play() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/bots");
+    let mut seen = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".safetensors") else {
+            continue;
+        };
+        let (game, players) = stem.rsplit_once('-').expect("<game>-<players>p");
+        let game = game.replace('_', "-");
+        let players = players.strip_suffix('p').expect("<players>p");
+        for search in ["iters=0", "iters=4"] {
+            let spec = format!("az:model={},{search}", path.display());
+            let o = shifu(&[
+                "duel",
+                "--game",
+                &game,
+                "--players",
+                players,
+                "--agents",
+                &format!("{spec},random"),
+                "--seeds",
+                "1",
+            ]);
+            assert!(o.status.success(), "{name}: {}", stderr(&o));
+        }
+        seen += 1;
+    }
+    assert!(seen >= 1, "no bot in {}", dir.display());
+}
