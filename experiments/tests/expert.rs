@@ -209,7 +209,7 @@ fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
     let dir = base.join("run");
     let file = base.join("a-file");
     std::fs::write(&file, "not a folder").unwrap();
-    let cases: [(&[&str], &str); 18] = [
+    let cases: [(&[&str], &str); 20] = [
         (&["--warm-agent", "greedy"], "--warm-games"),
         (&["--warm-games", "3"], "--warm-agent"),
         (
@@ -228,6 +228,21 @@ fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
             "--warm-epochs",
         ),
         (&["--warm-every", "0"], "--warm-every"),
+        (
+            &["--warm-agent", "mcts:time_ms=5", "--warm-games", "2"],
+            "time budget",
+        ),
+        (
+            &[
+                "--warm-agent",
+                "greedy",
+                "--warm-games",
+                "200000",
+                "--warm-every",
+                "1",
+            ],
+            "20000",
+        ),
         (&["--sample-every", "0"], "--sample-every"),
         (&["--capped-value", "maybe"], "--capped-value"),
         (&["--games", "0"], "--games"),
@@ -292,7 +307,11 @@ fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
     );
     let o = train(&dir, &["--generations", "2", "--resume", "--lr", "0.5"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("other settings"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("other settings (--lr 0.001 (this run: 0.5))"),
+        "{}",
+        stderr(&o)
+    );
     // A new run never overwrites a checkpoint.
     let o = train(&dir, &["--generations", "1"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

@@ -175,6 +175,31 @@ pub fn save(out: &Path, settings: &Settings, s: &State) -> Result<()> {
     Ok(())
 }
 
+/// The settings that differ, as flags: `--lr 0.001 (this run: 0.5)`.
+fn differences(was: &Settings, now: &Settings) -> String {
+    let (a, b) = (serde_json::to_value(was), serde_json::to_value(now));
+    let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) = (a, b) else {
+        return format!("{was:?}");
+    };
+    let flag = |k: &str| match k {
+        "games" => "--games".to_string(),
+        "gate_games" => "--duel-games".to_string(),
+        "search_iters" => "--search-iters".to_string(),
+        k => format!("--{}", k.replace('_', "-")),
+    };
+    a.iter()
+        .filter(|(k, v)| b.get(*k) != Some(*v))
+        .map(|(k, v)| {
+            format!(
+                "{} {v} (this run: {})",
+                flag(k),
+                b.get(k).unwrap_or(&serde_json::Value::Null)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The state of a resumed run from `out/checkpoint.json`, every file checked against
 /// `settings`; `empty` is the shape of this run's buffer.
 pub fn load(out: &Path, settings: &Settings, empty: &Buffer) -> Result<State> {
@@ -207,9 +232,9 @@ pub fn load(out: &Path, settings: &Settings, empty: &Buffer) -> Result<State> {
     }
     if g != w {
         bail!(
-            "{}: written with other settings ({:?}); resume with the same ones",
+            "{}: written with other settings ({}); resume with the same ones",
             path.display(),
-            c.settings
+            differences(g, w)
         );
     }
     let file = |name: &str| -> Result<std::path::PathBuf> {

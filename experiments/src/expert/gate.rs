@@ -3,11 +3,12 @@
 //! self-play), and replaces it only when the SPRT ([`crate::sprt`]) accepts H1. Games are played
 //! in parallel chunks but read in game order, so the verdict never depends on the thread count.
 //! At the game cap without a verdict the incumbent stays. A game stopped by the round cap
-//! decides nothing, so it scores the fair share 1/n for both sides (and is counted).
+//! decides nothing, so it scores the fair share 1/n for both sides (and is counted), except
+//! under `--capped-value ranks`, which keeps the tie-break's winner as before.
 //!
 //! The same match against `greedy` measures a network's strength on a fixed scale.
 
-use super::selfplay::SelfPlay;
+use super::selfplay::{CappedValue, SelfPlay};
 use crate::games::Playable;
 use crate::sprt::{elo_of_score, Sprt, Verdict};
 use rayon::prelude::*;
@@ -82,9 +83,11 @@ impl Gate {
 }
 
 /// The first player's score in game j, and whether the round cap stopped the game (then the
-/// score is the fair share 1/n): it sits in seat j mod n; `others` builds the rest.
+/// score is the fair share 1/n, unless `capped` is `Ranks`): it sits in seat j mod n; `others`
+/// builds the rest.
 fn play<G: Playable + 'static>(
     game: &G,
+    capped: CappedValue,
     me: &(dyn Fn(u64, u8) -> Box<dyn Agent<G>> + Sync),
     others: &(dyn Fn(u64, u8) -> Box<dyn Agent<G>> + Sync),
     master: u64,
@@ -103,10 +106,10 @@ fn play<G: Playable + 'static>(
         })
         .collect();
     let o = play_game(game, &mut agents, seed, &mut Vec::new()).outcome;
-    if o.capped {
+    if o.capped && capped != CappedValue::Ranks {
         (1.0 / n as f64, true)
     } else {
-        (o.win_share(mine), false)
+        (o.win_share(mine), o.capped)
     }
 }
 
@@ -155,7 +158,7 @@ pub fn gate<G: Playable + 'static>(
             (from..to)
                 .into_par_iter()
                 .map(|j| {
-                    let s = play(game, &me, &others, master, j);
+                    let s = play(game, sp.capped, &me, &others, master, j);
                     done();
                     s
                 })
@@ -202,7 +205,7 @@ pub fn versus_greedy<G: Playable + 'static>(
         (0..games)
             .into_par_iter()
             .map(|j| {
-                let s = play(game, &me, &others, master, j);
+                let s = play(game, sp.capped, &me, &others, master, j);
                 done();
                 s
             })

@@ -157,18 +157,33 @@ fn check(t: &TrainArgs, n: usize) -> Result<Sprt> {
         (None, g) if g > 0 => bail!("--warm-games {g} needs --warm-agent (the agent to imitate)"),
         _ => {}
     }
-    if e.warm_games > 1_000_000
-        || !(1..=1000).contains(&e.warm_epochs)
-        || !(1..=10_000).contains(&e.warm_every)
-        || !(1..=10_000).contains(&e.sample_every)
-    {
+    if !(1..=1000).contains(&e.warm_epochs) {
+        bail!("--warm-epochs {}: give 1 to 1000", e.warm_epochs);
+    }
+    for (flag, k) in [
+        ("--warm-every", e.warm_every),
+        ("--sample-every", e.sample_every),
+    ] {
+        if !(1..=10_000).contains(&k) {
+            bail!("{flag} {k}: give 1 to 10000");
+        }
+    }
+    // The warm start holds its rows in memory: about 30 to 60 a game of Tofu Shifu at one
+    // decision in 8, a few kB each.
+    if e.warm_games.div_ceil(u64::from(e.warm_every)) > 20_000 {
         bail!(
-            "--warm-games {} (at most 1000000), --warm-epochs {} (1 to 1000), --warm-every {} or --sample-every {} (1 to 10000): out of range",
+            "--warm-games {} at --warm-every {}: more than 20000 games' worth of every decision (about 10 GB of rows); keep fewer games or fewer decisions a game",
             e.warm_games,
-            e.warm_epochs,
-            e.warm_every,
-            e.sample_every
+            e.warm_every
         );
+    }
+    if let Some(spec) = &e.warm_agent {
+        if spec
+            .split([',', ':'])
+            .any(|o| o.strip_prefix("time_ms=").is_some_and(|v| v.trim() != "0"))
+        {
+            bail!("--warm-agent {spec}: a time budget makes the warm start depend on the machine's load; give the agent an iteration budget");
+        }
     }
     let sprt = Sprt::new(e.elo0, e.elo1, t.alpha, e.beta, n).map_err(anyhow::Error::msg)?;
     crate::runfile::check_writable_target(&t.out.join("checkpoint.json"))?;

@@ -183,7 +183,10 @@ pub fn warm_start<G: Playable + 'static>(
     for (j, (g, was_capped)) in played.into_iter().enumerate() {
         capped_games += u64::from(was_capped);
         if held_out(j as u64, games) {
-            test.push(g);
+            // A game without rows (capped, under --capped-value skip) measures nothing.
+            if g.rows() > 0 {
+                test.push(g);
+            }
         } else {
             buffer.push(g);
         }
