@@ -33,8 +33,12 @@ share() { # share NAME: A's win share in step NAME's markdown row
 # last 512 games in the buffer), each candidate gated by an SPRT over up to 200 games and the
 # incumbent measured against greedy over 100. A run cut off continues from its checkpoint.
 resume=()
-if [ ! -e "$OUT/az_tofu_shifu_2p.txt" ] && [ -e "$OUT/az_tofu_shifu_2p/checkpoint.json" ]; then
-  resume=(--resume)
+if [ ! -e "$OUT/az_tofu_shifu_2p.txt" ]; then
+  if [ -d "$OUT/az_tofu_shifu_2p/state" ]; then
+    resume=(--resume) # cut off: go on from the checkpoint
+  else
+    rm -rf "$OUT/az_tofu_shifu_2p" # the committed curve of a finished run: train again
+  fi
 fi
 step az_tofu_shifu_2p "$SHIFU" train --method expert-iteration --game tofu-shifu --players 2 \
   --generations 12 --games 96 --sample-every 4 --search-iters 64 --buffer 512 --epochs 1 \

@@ -9,7 +9,8 @@ Standard library only. Every cell is `shifu play --game wok-star ... --quiet` wi
 Finished cells are kept in results/wok_star_mcts_cells.json (written after each cell), so a run
 cut off goes on from the next cell: on 2 shared cores the whole table takes longer than a working
 session. A kept cell is reused only while the code and data it ran on are unchanged (a hash of the
-engine's and agents' sources and the Wok Star data file); delete the file to rerun every cell.
+engine's, agents' and command's sources, Cargo.lock, the Wok Star data file and wok_star.py);
+delete the file to rerun every cell.
 """
 import hashlib
 import json
@@ -41,11 +42,16 @@ CELLS_FILE = "results/wok_star_mcts_cells.json"
 
 
 def fingerprint():
-    """A hash of what a cell's games depend on: the engine's and agents' sources, the data file."""
+    """A hash of what a cell depends on: the sources of the engine, the agents and the command
+    (but the expert-iteration trainer, which `shifu play` never runs), Cargo.lock, the Wok Star
+    data file, and results/wok_star.py, which runs and reads the cells."""
     h = hashlib.sha256()
-    files = sorted(pathlib.Path("engine/src").rglob("*.rs"))
-    files += sorted(pathlib.Path("agents/src").rglob("*.rs"))
-    files.append(pathlib.Path("engine/data/wok_star.reconstructed.yaml"))
+    files = []
+    for src in ("engine/src", "agents/src", "experiments/src"):
+        files += sorted(f for f in pathlib.Path(src).rglob("*.rs")
+                        if "experiments/src/expert" not in f.as_posix())
+    files += [pathlib.Path(f) for f in ("Cargo.lock", "engine/data/wok_star.reconstructed.yaml",
+                                        "results/wok_star.py")]
     for f in files:
         h.update(str(f).encode())
         h.update(f.read_bytes())
@@ -75,7 +81,7 @@ def save_cells(fp, cells):
 
 def cell(cells, fp, players, agents, games, d):
     """The cell's result, kept or played now (then kept)."""
-    key = f"{players} {agents} {games} difficulty={d}"
+    key = f"{players} {agents} {games} difficulty={d} seed={ws.SEED}"
     if key not in cells:
         cells[key] = ws.play(players, agents, games, f"difficulty={d}")
         save_cells(fp, cells)
