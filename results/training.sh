@@ -12,19 +12,7 @@ OUT=results/training
 mkdir -p "$OUT"
 TS=$OUT/tofu_shifu/champion.toml
 TK=$OUT/tofu_kingdom/champion.toml
-step() { # step NAME COMMAND...: runs COMMAND into $OUT/NAME.txt with its wall clock
-  local name=$1
-  shift
-  if [ -e "$OUT/$name.txt" ]; then
-    echo "$OUT/$name.txt exists; skipped (delete it to rerun)"
-    return
-  fi
-  local start=$SECONDS
-  "$@" > "$OUT/$name.txt.part"
-  echo "wall clock: $((SECONDS - start)) s on $(nproc) cores" >> "$OUT/$name.txt.part"
-  mv "$OUT/$name.txt.part" "$OUT/$name.txt"
-  cat "$OUT/$name.txt"
-}
+source results/step.sh # step NAME COMMAND...
 train() { # train NAME ARGS...: a training run into $OUT/NAME/, its summary in $OUT/NAME.txt;
   # a run cut off before its summary continues from its checkpoint
   local name=$1

@@ -11,19 +11,7 @@ source "$(dirname "$0")/shifu.sh"
 OUT=results/training
 BOT=results/bots/tofu_shifu-2p.safetensors
 mkdir -p "$OUT" results/bots
-step() { # step NAME COMMAND...: runs COMMAND into $OUT/NAME.txt with its wall clock
-  local name=$1
-  shift
-  if [ -e "$OUT/$name.txt" ]; then
-    echo "$OUT/$name.txt exists; skipped (delete it to rerun)"
-    return
-  fi
-  local start=$SECONDS
-  "$@" > "$OUT/$name.txt.part"
-  echo "wall clock: $((SECONDS - start)) s on $(nproc) cores" >> "$OUT/$name.txt.part"
-  mv "$OUT/$name.txt.part" "$OUT/$name.txt"
-  cat "$OUT/$name.txt"
-}
+source results/step.sh # step NAME COMMAND...
 share() { # share NAME: A's win share in step NAME's markdown row
   grep '^| ' "$OUT/$1.txt" | tail -n 1 | awk -F'|' '{gsub(/ /, "", $6); print $6}'
 }
