@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Wok Star, MCTS against greedy: runs the shifu binary (argument 1), writes results/wok_star_mcts.md.
 
-    bash results/wok_star_mcts.sh     (builds the binary, then runs this; about an hour and a half on 2 cores)
+    bash results/wok_star_mcts.sh     (builds the binary, then runs this; about two hours on 2 cores)
 
 Standard library only. Every cell is `shifu play --game wok-star ... --quiet` with master seed 2026
 (the greedy figures are the same cells as results/wok_star.md). Wilson 95% intervals.
@@ -29,13 +29,9 @@ CELLS = [(2, "mild", 1100), (2, "medium", 1100), (2, "extra_spicy", 1100),
          (3, "mild", 1100), (3, "medium", 900), (3, "extra_spicy", 200),
          (4, "mild", 1100), (4, "medium", 850), (4, "extra_spicy", 200)]
 GREEDY_GAMES = 2000
-# The depth comparison quoted in the text (run by hand: 60 games each, about 6 minutes).
-DEPTH_CHECK = [
-    "shifu play --game wok-star --players 3 --agents mcts:iters=40,rollout=greedy,root=paired "
-    "--games 60 --seed 2026 --set difficulty=mild --quiet",
-    "shifu play --game wok-star --players 3 --agents mcts:iters=40,rollout=greedy,root=paired,depth=0 "
-    "--games 60 --seed 2026 --set difficulty=mild --quiet",
-]
+# The depth comparison quoted in the text: 3 players, Mild, the same 60 seeds, rollouts cut at
+# the default 60 actions against played to the end (about 6 minutes; kept like the cells).
+DEPTH_CHECK = (3, "mild", 60, "mcts:iters=40,rollout=greedy,root=paired", MCTS)
 
 
 CELLS_FILE = "results/wok_star_mcts_cells.json"
@@ -128,10 +124,15 @@ def main():
         rows.append((players, d, g, m))
         print(f"{players}p {d}: greedy {ws.share(g)}, mcts {ws.share(m)} ({m['seconds']:.0f} s)",
               file=sys.stderr)
+    players, d, n, cut_spec, end_spec = DEPTH_CHECK
+    cut = cell(cells, fp, players, cut_spec, n, d)
+    end = cell(cells, fp, players, end_spec, n, d)
+    apart = "apart" if cut["hi"] < end["lo"] or end["hi"] < cut["lo"] else "overlapping"
+    print(f"depth check: cut {ws.share(cut)}, to the end {ws.share(end)}", file=sys.stderr)
     lines = [
         "# Wok Star: MCTS against the greedy team",
         "",
-        "Regenerate: `bash results/wok_star_mcts.sh` (about an hour and a half on 2 cores). Reconstructed",
+        "Regenerate: `bash results/wok_star_mcts.sh` (about two hours on 2 cores). Reconstructed",
         "data (see results/wok_star.md), default rules (so `all_wait_closes` on), master seed 2026,",
         "Wilson 95% intervals; no game can be capped by rounds.",
         "",
@@ -148,9 +149,10 @@ def main():
         "another action beats it by more than one standard error of the paired differences. Every",
         "seat of the team is this agent. With the default cut after 60 actions, scored by the team",
         "evaluation, the search played worse: the evaluation of a day still open overrates a day",
-        "already lost, so a seat preferred waiting to closing (a horizon effect), and at 3 and 4",
-        "players MCTS barely beat greedy (3 players Mild, 60 games each: 0.167 [0.093, 0.280] cut at",
-        "60, 0.433 [0.316, 0.559] to the end; commands below the tables).",
+        "already lost, so a seat preferred waiting to closing (a horizon effect) (3 players Mild,",
+        f"the same {n} seeds: {ws.share(cut)} cut at 60, {ws.share(end)} to the end, the intervals",
+        f"{apart}; two-proportion z = {step_z(end, cut):.2f}, 1.96 at 5%, which ignores the pairing;",
+        "commands below the tables).",
         "",
         "Days closed: the share of days played that the day limit (`max_day_seconds`, 600 s, a cap",
         "of the model, not a rule) ended, and the share that closed because every seat waited in",
@@ -181,11 +183,11 @@ def main():
         lines.append(f"| {players} | {d} | {lg} | {lm} | {g['short'][0]:.3f} | {m['short'][0]:.3f} |")
     lines += [""] + reading(rows)
     lines += ["", "Commands of the cells:", ""]
-    lines += [f"- `{c}`" for c in DEPTH_CHECK]
+    lines += [f"- `{c['command']}`" for c in (cut, end)]
     for _, _, g, m in rows:
         lines.append(f"- `{g['command']}`")
         lines.append(f"- `{m['command']}`")
-    total = sum(c["seconds"] for r in rows for c in r[2:])
+    total = sum(c["seconds"] for r in rows for c in r[2:]) + cut["seconds"] + end["seconds"]
     lines += ["", f"Total time {total:.0f} s (the cells' wall clocks added up).", ""]
     with open(out, "w") as f:
         f.write("\n".join(lines))
