@@ -23,6 +23,32 @@ pub struct SeatRotation {
     len: usize,
     /// `source[o * len + i]`: the absolute index that relative index `i` reads for observer `o`.
     source: Vec<u32>,
+    /// The same permutation as runs of consecutive indices, for copying whole blocks: observer
+    /// `o`'s runs are `runs[starts[o]..starts[o + 1]]`.
+    runs: Vec<Run>,
+    starts: Vec<usize>,
+}
+
+/// `len` values read from `from..` and written to `to..`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    to: u32,
+    from: u32,
+    len: u32,
+}
+
+/// `source` (one observer's) as maximal runs of consecutive indices.
+fn runs_of(source: &[u32], runs: &mut Vec<Run>) {
+    for (i, &from) in source.iter().enumerate() {
+        match runs.last_mut() {
+            Some(r) if r.to + r.len == i as u32 && r.from + r.len == from => r.len += 1,
+            _ => runs.push(Run {
+                to: i as u32,
+                from,
+                len: 1,
+            }),
+        }
+    }
 }
 
 /// The seat and the rest of a field name `seatK.rest`.
@@ -62,10 +88,20 @@ impl SeatRotation {
                 }
             }
         }
+        let (mut runs, mut starts) = (Vec::new(), vec![0]);
+        for o in 0..players {
+            let first = runs.len();
+            runs_of(&source[o * len..(o + 1) * len], &mut runs);
+            // A run never spans two observers: `runs_of` starts afresh at `to` 0.
+            debug_assert!(runs.get(first).is_none_or(|r| r.to == 0));
+            starts.push(runs.len());
+        }
         SeatRotation {
             players,
             len,
             source,
+            runs,
+            starts,
         }
     }
 
@@ -92,11 +128,23 @@ impl SeatRotation {
 
     /// Writes `absolute` (an observation of `observer`, as encoded) relative to the observer
     /// into `relative` (both [`SeatRotation::len`] long; extra values are left alone).
+    /// An index past the end of `absolute` reads 0.
     pub fn rotate(&self, observer: Seat, absolute: &[f32], relative: &mut [f32]) {
         let o = usize::from(observer) % self.players;
-        let src = &self.source[o * self.len..(o + 1) * self.len];
-        for (y, &i) in relative.iter_mut().zip(src) {
-            *y = absolute.get(i as usize).copied().unwrap_or(0.0);
+        // Whole blocks move (a seat's fields, the fields that stay), so copying runs costs
+        // a few copies where a gather would cost one indexed load a value.
+        for r in &self.runs[self.starts[o]..self.starts[o + 1]] {
+            let (to, from, len) = (r.to as usize, r.from as usize, r.len as usize);
+            let Some(out) = relative.get_mut(to..) else {
+                break;
+            };
+            let n = len.min(out.len());
+            let out = &mut out[..n];
+            let have = absolute.len().saturating_sub(from).min(out.len());
+            if have > 0 {
+                out[..have].copy_from_slice(&absolute[from..from + have]);
+            }
+            out[have..].fill(0.0);
         }
     }
 }
@@ -134,6 +182,27 @@ mod tests {
         assert_eq!(rel, [20., 21., 30., 31., 10., 11., 0., 0., 1., 0., 7.]);
         r.rotate(2, &abs, &mut rel);
         assert_eq!(rel, [30., 31., 10., 11., 20., 21., 0., 1., 0., 0., 7.]);
+    }
+
+    /// Copying runs gives what reading `source` index by index gives, for every observer, and
+    /// reads 0 past the end of a short vector.
+    #[test]
+    fn rotating_by_runs_is_the_indexwise_permutation() {
+        let r = SeatRotation::new(&layout(), 3);
+        let abs: Vec<f32> = (0..11).map(|i| i as f32 + 1.0).collect();
+        for o in 0..3u8 {
+            let mut rel = [0.0; 11];
+            r.rotate(o, &abs, &mut rel);
+            let want: Vec<f32> = (0..11).map(|i| abs[r.source(o, i)]).collect();
+            assert_eq!(rel.to_vec(), want);
+            let mut short = [9.0; 11];
+            r.rotate(o, &abs[..6], &mut short);
+            let want: Vec<f32> = (0..11)
+                .map(|i| abs[..6].get(r.source(o, i)).copied().unwrap_or(0.0))
+                .collect();
+            assert_eq!(short.to_vec(), want);
+        }
+        assert!(r.runs.len() < 3 * 11, "runs merge consecutive indices");
     }
 
     #[test]
