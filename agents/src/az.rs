@@ -91,6 +91,8 @@ pub struct AzAgent<G: Evaluate> {
     /// Whether to add the forward passes' time to `net_time` ([`AzAgent::set_timing`]).
     timing: bool,
     net_time: Duration,
+    /// The time encoding positions and masks for it, when timing is on.
+    encode_time: Duration,
     /// Whether to keep the last choice's candidates ([`Agent::set_explain`]).
     explain: bool,
     /// The last choice's candidates and what their scores are.
@@ -115,6 +117,7 @@ impl<G: Evaluate> AzAgent<G> {
             last_iters: 0,
             timing: false,
             net_time: Duration::ZERO,
+            encode_time: Duration::ZERO,
             explain: false,
             why: ("", Vec::new()),
         }
@@ -129,6 +132,12 @@ impl<G: Evaluate> AzAgent<G> {
     /// The time spent in the network's forward passes since timing was turned on.
     pub fn net_time(&self) -> Duration {
         self.net_time
+    }
+
+    /// The time spent encoding positions and legal masks for the network since timing was
+    /// turned on.
+    pub fn encode_time(&self) -> Duration {
+        self.encode_time
     }
 
     /// The root visits of legal action `a` in the last choice's search (0 when the last choice
@@ -157,10 +166,14 @@ impl<G: Evaluate> AzAgent<G> {
     /// Evaluates `mover`'s view of `s` among `legal` (from `self.legal`): fills the policy and
     /// values of row 0.
     fn evaluate(&mut self, game: &G, s: &G::State, mover: Seat) {
+        let t = self.timing.then(Instant::now);
         let features = self.features.get_or_insert_with(|| Features::new(game));
         let (x, mask) = self.inference.row_mut(0);
         features.state(game, s, mover, x);
         Features::mask(game, &self.legal, mask);
+        if let Some(t) = t {
+            self.encode_time += t.elapsed();
+        }
         self.forward();
     }
 

@@ -178,6 +178,22 @@ fn a_warm_start_imitates_greedy_and_resumes_to_the_same_weights() {
     assert!(checkpoint.contains("\"positions\""), "{checkpoint}");
     let curve = std::fs::read_to_string(whole.join("curve.csv")).unwrap();
     assert!(curve.lines().next().unwrap().contains("selfplay_capped"));
+    // Where self-play's time went: the encoding is measured apart, and is part of the rest.
+    let header: Vec<&str> = curve.lines().next().unwrap().split(',').collect();
+    let last: Vec<&str> = curve.lines().last().unwrap().split(',').collect();
+    let col = |name: &str| -> f64 {
+        let i = header.iter().position(|h| *h == name).unwrap();
+        last[i].parse().unwrap()
+    };
+    let (game, encode) = (col("game_share"), col("encode_share"));
+    assert!(
+        encode > 0.0 && encode < game && game < 1.0,
+        "{game} {encode}"
+    );
+    assert!(
+        out.contains("% encoding positions for the network"),
+        "{out}"
+    );
     assert!(train(&parts, &args("1", false)).status.success());
     let r = train(&parts, &args("2", true));
     assert!(r.status.success(), "{}", stderr(&r));

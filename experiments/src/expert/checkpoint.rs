@@ -114,6 +114,10 @@ pub struct Row {
     /// Games against greedy the round cap stopped (each scored 1/n).
     #[serde(default)]
     pub greedy_capped: u64,
+    /// Of the self-play time, the share spent encoding positions for the network (part of
+    /// `game_share`; 0 in checkpoints from before it was measured).
+    #[serde(default)]
+    pub encode_share: f64,
 }
 
 /// A run's state between iterations.

@@ -274,6 +274,8 @@ pub struct ExpertResult {
     pub warm: Option<warm::Warm>,
     /// Share of this process's self-play time outside the network (game, encoding, tree).
     pub game_share: f64,
+    /// Of it, the share encoding positions for the network.
+    pub encode_share: f64,
     /// Seconds (this process).
     pub seconds: f64,
     /// The output folder.
@@ -361,6 +363,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
         positions: st.buffer.positions(),
         warm: st.warm.clone(),
         game_share: timing.game_share(),
+        encode_share: timing.encode_share(),
         seconds: started.elapsed().as_secs_f64(),
         out: t.out.display().to_string(),
         curve: st.rows,
@@ -469,6 +472,7 @@ fn iteration<G: Playable + 'static>(
         selfplay_capped: tm.capped,
         gate_capped: g.capped,
         greedy_capped: greedy.map_or(0, |(_, c)| c),
+        encode_share: tm.encode_share(),
     })
 }
 
@@ -481,9 +485,11 @@ impl std::fmt::Display for ExpertResult {
         )?;
         writeln!(
             f,
-            "self-play time: {:.1}% in the network's forward passes, {:.1}% outside it (game, encoding, tree)",
+            "self-play time: {:.1}% in the network's forward passes, {:.1}% outside them: {:.1}% encoding positions for the network, {:.1}% the game and the tree",
             100.0 * (1.0 - self.game_share),
-            100.0 * self.game_share
+            100.0 * self.game_share,
+            100.0 * self.encode_share,
+            100.0 * (self.game_share - self.encode_share).max(0.0)
         )?;
         if let Some(w) = &self.warm {
             writeln!(

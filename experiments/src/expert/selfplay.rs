@@ -140,6 +140,8 @@ pub struct Timing {
     pub total: Duration,
     /// The network's forward passes.
     pub net: Duration,
+    /// Encoding positions (and legal masks) as the network's inputs.
+    pub encode: Duration,
     /// Games played.
     pub games: u64,
     /// Of them, games stopped by the round cap.
@@ -151,12 +153,24 @@ impl Timing {
     pub fn add(&mut self, o: Timing) {
         self.total += o.total;
         self.net += o.net;
+        self.encode += o.encode;
         self.games += o.games;
         self.capped += o.capped;
     }
 
-    /// The share of the time outside the network: the game (stepping, legal moves, sampling
-    /// hidden cards, encoding) and the tree.
+    /// The share of the time encoding positions for the network (part of
+    /// [`Timing::game_share`]).
+    pub fn encode_share(&self) -> f64 {
+        let t = self.total.as_secs_f64();
+        if t > 0.0 {
+            self.encode.as_secs_f64() / t
+        } else {
+            0.0
+        }
+    }
+
+    /// The share of the time outside the network's forward passes: the game (stepping, legal
+    /// moves, sampling hidden cards), encoding its positions, and the tree.
     pub fn game_share(&self) -> f64 {
         let t = self.total.as_secs_f64();
         if t > 0.0 {
@@ -241,11 +255,13 @@ pub fn play_one<G: Playable + 'static>(
         .expect("a finished game has an outcome");
     let g = rec.finish(game, &o, sp.capped);
     let net_time = agents.iter().map(|a| a.net_time()).sum();
+    let encode_time = agents.iter().map(|a| a.encode_time()).sum();
     (
         g,
         Timing {
             total: started.elapsed(),
             net: net_time,
+            encode: encode_time,
             games: 1,
             capped: u64::from(o.capped),
         },
