@@ -64,3 +64,7 @@ duel az_ladder_vs_mcts "az:model=$BOT,iters=300" "$best" 200
 duel az_ladder_policy_vs_mcts "az:model=$BOT,iters=0" "$best" 200
 step az_policy_speed "$SHIFU" play --players 2 --agents "az:model=$BOT,iters=0" --games 2000 \
   --seed 7 --threads 1 --quiet
+
+# Random rollouts at the leaves (`rollout=1`: the network gives only the priors) against the
+# network's value, at the same 60 PUCT iterations a move, on the tuning seeds (master seed 8).
+duel az_rollout "az:model=$BOT,iters=60,rollout=1" "az:model=$BOT,iters=60" 100 8

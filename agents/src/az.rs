@@ -11,6 +11,12 @@
 //!   every seat's value, which is backed up (each node adds the value of the seat that chose its
 //!   action). A finished game is worth its rank reward (or the team's result) scaled to -1..1.
 //!   The choice is the most visited root action (ties: the higher prior).
+//! - `rollout=W` (0..1, default 0): the leaf's value mixes the network's value with the result
+//!   of one uniformly random rollout from the leaf to the end of the game (AlphaGo's λ):
+//!   `(1 - W) · value + W · rollout`. With `W=1` the network only gives the priors, and the
+//!   search is MCTS with random rollouts guided by the learned policy: a second opinion where
+//!   the value head has learned from too few games. A rollout to the end is not cheap: in Tofu
+//!   Shifu it costs six to ten forward passes (results/training.md).
 //!
 //! A decision split into steps ([`shifu_engine::Game::mid_decision`]) is searched like any
 //! other: each step is a node.
@@ -33,6 +39,9 @@ pub struct AzConfig {
     pub time_ms: Option<u64>,
     /// PUCT's exploration constant.
     pub c_puct: f32,
+    /// The weight of a random rollout's result in a leaf's value (0: the network's value alone;
+    /// 1: the rollout alone).
+    pub rollout: f32,
 }
 
 impl Default for AzConfig {
@@ -41,6 +50,7 @@ impl Default for AzConfig {
             iters: 200,
             time_ms: None,
             c_puct: 1.5,
+            rollout: 0.0,
         }
     }
 }
@@ -283,6 +293,13 @@ impl<G: Evaluate> AzAgent<G> {
                 for (j, &x) in rel.iter().enumerate().take(n) {
                     v[(usize::from(mover) + j) % n] = x;
                 }
+                let w = self.config.rollout;
+                if w > 0.0 {
+                    let r = self.random_rollout(game, &mut s);
+                    for (v, r) in v.iter_mut().zip(r).take(n) {
+                        *v = (1.0 - w) * *v + w * r;
+                    }
+                }
                 break v;
             }
             node = self.select();
@@ -294,6 +311,16 @@ impl<G: Evaluate> AzAgent<G> {
             nd.visits += 1;
             nd.value += values[usize::from(nd.actor)];
         }
+    }
+
+    /// Plays `s` to the end by uniformly random choices; returns each seat's result in -1..1.
+    fn random_rollout(&mut self, game: &G, s: &mut G::State) -> [f32; MAX_SEATS] {
+        while game.to_move(s).is_some() {
+            let a = game.random_action(s, &mut self.legal, &mut self.rng);
+            game.apply(s, a, &mut self.rng);
+        }
+        let o = game.outcome(s).expect("a finished game has an outcome");
+        terminal_values(game, &o, game.num_seats())
     }
 
     /// The search (see the module doc); returns the most visited legal root action.

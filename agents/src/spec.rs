@@ -89,7 +89,7 @@ fn weights<G: Evaluate>(spec: &str, path: Option<&str>) -> Result<G::Weights, Ag
 /// - `greedy` or `greedy:weights=path.toml`;
 /// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,belief=uniform|model,horizon=game|round,z=1,confirm=false,top=0,weights=path.toml`
 ///   (every key optional; defaults as in [`MctsConfig`]);
-/// - `az:model=FILE,iters=200,time_ms=0,c_puct=1.5`: a policy-value network (a safetensors file
+/// - `az:model=FILE,iters=200,time_ms=0,c_puct=1.5,rollout=0`: a policy-value network (a safetensors file
 ///   from `shifu net init` or training) guiding a PUCT search; `iters=0` plays its policy alone
 ///   (see [`crate::az`]).
 ///
@@ -246,6 +246,7 @@ fn az_config<'a>(
                 c.time_ms = (t > 0).then_some(t);
             }
             "c_puct" => c.c_puct = parse(spec, k, v)?,
+            "rollout" => c.rollout = parse(spec, k, v)?,
             _ => {
                 return Err(AgentError::UnknownKey {
                     agent: "az".to_string(),
@@ -271,6 +272,9 @@ fn az_config<'a>(
     };
     if !(c.c_puct.is_finite() && c.c_puct >= 0.0) {
         return Err(malformed("c_puct must be a number >= 0"));
+    }
+    if !(0.0..=1.0).contains(&c.rollout) {
+        return Err(malformed("rollout must be a weight from 0 to 1"));
     }
     let path = path.ok_or_else(|| malformed("az needs model=FILE (a .safetensors network)"))?;
     Ok((c, path))

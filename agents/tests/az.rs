@@ -98,6 +98,9 @@ fn a_network_for_another_game_or_player_count_is_refused_naming_the_file() {
         ("az:model=x,iters=0,time_ms=5", "time_ms"),
         ("az:model=x,c_puct=-1", "c_puct"),
         ("az:model=x,depth=3", "depth"),
+        ("az:model=x,rollout=1.5", "rollout"),
+        ("az:model=x,rollout=-0.1", "rollout"),
+        ("az:model=x,rollout=NaN", "rollout"),
     ] {
         let e = check_agent(&game(2), bad).unwrap_err().to_string();
         assert!(e.contains(says), "{bad}: {e}");
@@ -137,4 +140,45 @@ fn az_explains_its_choice_by_policy_or_visit_share_without_changing_it() {
             );
         }
     }
+}
+
+/// `rollout=1` scores each leaf by a random rollout alone: a network whose value head says the
+/// opposite chooses the same moves, while with `rollout=0` the value head is what the search
+/// backs up, so flipping it changes some choice. Both play whole games.
+#[test]
+fn az_rollout_weight_one_ignores_the_value_head() {
+    let g = game(2);
+    // An untrained value head answers about 0: make it loud, one way and the other.
+    let scaled = |tag: &str, by: f32| {
+        let f = model(&g, tag);
+        let mut w = Weights::load(&f).unwrap();
+        for (i, (name, _)) in w.config.tensors().iter().enumerate() {
+            if name.starts_with("value.") {
+                w.params[i].iter_mut().for_each(|x| *x *= by);
+            }
+        }
+        w.save(&f).unwrap();
+        f
+    };
+    let (f, flipped) = (scaled("value-loud", 50.0), scaled("value-flipped", -50.0));
+    let choices = |file: &PathBuf, weight: &str| -> Vec<_> {
+        let spec = format!("az:model={},iters=60,rollout={weight}", file.display());
+        positions(&g, 8)
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut a = build_agent::<TofuShifu>(&spec, i as u64, p.current).unwrap();
+                choose(&g, a.as_mut(), p)
+            })
+            .collect()
+    };
+    assert_eq!(choices(&f, "1"), choices(&flipped, "1"));
+    assert_ne!(choices(&f, "0"), choices(&flipped, "0"));
+    let spec = format!("az:model={},iters=20,rollout=0.5", f.display());
+    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = vec![
+        build_agent(&spec, 3, 0).unwrap(),
+        build_agent(&spec, 3, 1).unwrap(),
+    ];
+    let r = play_game(&g, &mut agents, 3, &mut Vec::new());
+    assert!(g.outcome(&r.state).is_some());
 }

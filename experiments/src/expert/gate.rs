@@ -123,6 +123,7 @@ fn az<G: Playable + 'static>(
         iters: sp.iters,
         time_ms: None,
         c_puct: sp.c_puct,
+        rollout: 0.0,
     };
     Box::new(AzAgent::<G>::new(
         c,

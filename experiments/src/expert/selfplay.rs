@@ -201,6 +201,7 @@ pub fn play_one<G: Playable + 'static>(
         iters: sp.iters,
         time_ms: None,
         c_puct: sp.c_puct,
+        rollout: 0.0,
     };
     let mut agents: Vec<AzAgent<G>> = (0..n)
         .map(|s| {
