@@ -16,8 +16,12 @@ import hashlib
 import json
 import math
 import os
+import csv
 import pathlib
+import subprocess
 import sys
+import tempfile
+import time
 
 import wok_star as ws
 
@@ -84,6 +88,37 @@ def cell(cells, fp, players, agents, games, d):
     return cells[key]
 
 
+def paired_check(cells, fp, players, d, n, cut_spec, end_spec):
+    """The depth check on shared seeds: both searches play the same n games (game i from the
+    same seed), and the comparison is the per-game difference of their team results."""
+    key = f"paired {players} {cut_spec} | {end_spec} {n} difficulty={d} seed={ws.SEED}"
+    if key in cells:
+        return cells[key]
+    won, commands, start = [], [], time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec in (cut_spec, end_spec):
+            out = os.path.join(tmp, "games.csv")
+            args = [ws.SHIFU, "play", "--game", "wok-star", "--players", str(players), "--agents",
+                    spec, "--games", str(n), "--seed", ws.SEED, "--quiet", "--set",
+                    f"difficulty={d}", "--out", out]
+            subprocess.run(args, check=True, capture_output=True)
+            commands.append("shifu " + " ".join(args[1:-2]) + " --out games.csv")
+            with open(out) as f:
+                rows = sorted(csv.DictReader(f), key=lambda r: int(r["game"]))
+            # A won game has every seat among the winners; a lost one names its lost day.
+            won.append([1 if r["lost_day"] == "" else 0 for r in rows])
+    diff = [e - c for c, e in zip(*won)]
+    mean = sum(diff) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diff) / (n - 1))
+    half = 1.959964 * sd / math.sqrt(n)
+    cells[key] = {"cut": sum(won[0]) / n, "end": sum(won[1]) / n, "games": n, "diff": mean,
+                  "lo": mean - half, "hi": mean + half, "only_end": diff.count(1),
+                  "only_cut": diff.count(-1), "commands": commands,
+                  "seconds": time.time() - start}
+    save_cells(fp, cells)
+    return cells[key]
+
+
 def step_z(a, b):
     """Two-proportion z statistic of win rate a over b (dicts with win and games)."""
     va = a["win"] * (1 - a["win"]) / a["games"]
@@ -125,10 +160,11 @@ def main():
         print(f"{players}p {d}: greedy {ws.share(g)}, mcts {ws.share(m)} ({m['seconds']:.0f} s)",
               file=sys.stderr)
     players, d, n, cut_spec, end_spec = DEPTH_CHECK
-    cut = cell(cells, fp, players, cut_spec, n, d)
-    end = cell(cells, fp, players, end_spec, n, d)
-    apart = "apart" if cut["hi"] < end["lo"] or end["hi"] < cut["lo"] else "overlapping"
-    print(f"depth check: cut {ws.share(cut)}, to the end {ws.share(end)}", file=sys.stderr)
+    dc = paired_check(cells, fp, players, d, n, cut_spec, end_spec)
+    paired = (f"{dc['cut']:.3f} cut at 60, {dc['end']:.3f} to the end; the paired difference "
+              f"{dc['diff']:+.3f} [{dc['lo']:+.3f}, {dc['hi']:+.3f}]: {dc['only_end']} games won "
+              f"only to the end, {dc['only_cut']} only cut")
+    print(f"depth check: {paired}", file=sys.stderr)
     lines = [
         "# Wok Star: MCTS against the greedy team",
         "",
@@ -150,9 +186,7 @@ def main():
         "seat of the team is this agent. With the default cut after 60 actions, scored by the team",
         "evaluation, the search played worse: the evaluation of a day still open overrates a day",
         "already lost, so a seat preferred waiting to closing (a horizon effect) (3 players Mild,",
-        f"the same {n} seeds: {ws.share(cut)} cut at 60, {ws.share(end)} to the end, the intervals",
-        f"{apart}; two-proportion z = {step_z(end, cut):.2f}, 1.96 at 5%, which ignores the pairing;",
-        "commands below the tables).",
+        f"the same {n} seeds: {paired}; commands below the tables).",
         "",
         "Days closed: the share of days played that the day limit (`max_day_seconds`, 600 s, a cap",
         "of the model, not a rule) ended, and the share that closed because every seat waited in",
@@ -183,11 +217,11 @@ def main():
         lines.append(f"| {players} | {d} | {lg} | {lm} | {g['short'][0]:.3f} | {m['short'][0]:.3f} |")
     lines += [""] + reading(rows)
     lines += ["", "Commands of the cells:", ""]
-    lines += [f"- `{c['command']}`" for c in (cut, end)]
+    lines += [f"- `{c}`" for c in dc["commands"]]
     for _, _, g, m in rows:
         lines.append(f"- `{g['command']}`")
         lines.append(f"- `{m['command']}`")
-    total = sum(c["seconds"] for r in rows for c in r[2:]) + cut["seconds"] + end["seconds"]
+    total = sum(c["seconds"] for r in rows for c in r[2:]) + dc["seconds"]
     lines += ["", f"Total time {total:.0f} s (the cells' wall clocks added up).", ""]
     with open(out, "w") as f:
         f.write("\n".join(lines))
