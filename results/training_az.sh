@@ -60,6 +60,8 @@ duel az_ladder_mcts "$best" "greedy:weights=$OUT/tofu_shifu/champion.toml" 200
 duel az_ladder_policy "az:model=$BOT,iters=0" greedy 200
 duel az_ladder_search "az:model=$BOT,iters=300" greedy 200
 duel az_ladder_vs_mcts "az:model=$BOT,iters=300" "$best" 200
+# After the cheaper search (3602c62, f6f88fc): 400 iterations fit in MCTS-1000's time.
+duel az_ladder_vs_mcts_400 "az:model=$BOT,iters=400" "$best" 200
 # The policy alone as a cheap player: against MCTS, and its games per second (self-play).
 duel az_ladder_policy_vs_mcts "az:model=$BOT,iters=0" "$best" 200
 step az_policy_speed "$SHIFU" play --players 2 --agents "az:model=$BOT,iters=0" --games 2000 \
