@@ -17,6 +17,15 @@
 //!   search is MCTS with random rollouts guided by the learned policy: a second opinion where
 //!   the value head has learned from too few games. A rollout to the end is not cheap: in Tofu
 //!   Shifu it costs six to ten forward passes (results/training.md).
+//! - `depth=D` (default 0: to the end): a rollout stops after D actions and is worth the
+//!   hand-written evaluation of where it stopped (as `eval`), like MCTS's cut rollouts.
+//! - `eval=W` (0..1, default 0; `rollout + eval` at most 1): the leaf's value mixes in the
+//!   hand-written evaluation of the sampled world ([`Evaluate::evaluate_all`] under the
+//!   agent's weights, `weights=FILE` or the defaults), each seat's margin over the mean of the
+//!   others through a logistic of scale `scale` (default 3, MCTS's cut), mapped to -1..1:
+//!   `(1 - rollout - eval) · value + rollout · rollout_result + eval · evaluation`. With
+//!   `eval=1` the network gives only the priors and the search is PUCT over the hand-written
+//!   evaluation: it costs one evaluation per iteration, no rollout.
 //!
 //! A decision split into steps ([`shifu_engine::Game::mid_decision`]) is searched like any
 //! other: each step is a node.
@@ -42,6 +51,13 @@ pub struct AzConfig {
     /// The weight of a random rollout's result in a leaf's value (0: the network's value alone;
     /// 1: the rollout alone).
     pub rollout: f32,
+    /// The weight of the hand-written evaluation in a leaf's value (see the module doc).
+    pub eval: f32,
+    /// The logistic's scale for the evaluation's margins, in the evaluation's units.
+    pub scale: f64,
+    /// A rollout's length limit in actions (0: to the end); a rollout cut there is worth the
+    /// hand-written evaluation of where it stopped.
+    pub depth: u32,
 }
 
 impl Default for AzConfig {
@@ -51,6 +67,9 @@ impl Default for AzConfig {
             time_ms: None,
             c_puct: 1.5,
             rollout: 0.0,
+            eval: 0.0,
+            scale: 3.0,
+            depth: 0,
         }
     }
 }
@@ -86,6 +105,8 @@ struct Node<A> {
 /// The `az:` agent (see the module doc).
 pub struct AzAgent<G: Evaluate> {
     config: AzConfig,
+    /// The hand-written evaluation's weights, for `eval > 0`.
+    weights: G::Weights,
     spec: String,
     rng: GameRng,
     inference: Inference,
@@ -115,6 +136,7 @@ impl<G: Evaluate> AzAgent<G> {
     pub fn new(config: AzConfig, net: Arc<Net>, rng: GameRng, spec: String) -> Self {
         AzAgent {
             config,
+            weights: G::Weights::default(),
             spec,
             rng,
             inference: Inference::new(net, 1),
@@ -131,6 +153,12 @@ impl<G: Evaluate> AzAgent<G> {
             explain: false,
             why: ("", Vec::new()),
         }
+    }
+
+    /// The hand-written evaluation's weights used when `eval > 0` (the defaults otherwise).
+    pub fn with_weights(mut self, weights: G::Weights) -> Self {
+        self.weights = weights;
+        self
     }
 
     /// Turns on (or off) timing the network's forward passes, for self-play's account of where
@@ -293,14 +321,7 @@ impl<G: Evaluate> AzAgent<G> {
                 for (j, &x) in rel.iter().enumerate().take(n) {
                     v[(usize::from(mover) + j) % n] = x;
                 }
-                let w = self.config.rollout;
-                if w > 0.0 {
-                    let r = self.random_rollout(game, &mut s);
-                    for (v, r) in v.iter_mut().zip(r).take(n) {
-                        *v = (1.0 - w) * *v + w * r;
-                    }
-                }
-                break v;
+                break self.mix_leaf(game, &mut s, v);
             }
             node = self.select();
             game.apply(&mut s, self.nodes[node as usize].action, &mut self.rng);
@@ -313,11 +334,46 @@ impl<G: Evaluate> AzAgent<G> {
         }
     }
 
-    /// Plays `s` to the end by uniformly random choices; returns each seat's result in -1..1.
+    /// A leaf's value: the network's `v` mixed with the evaluation of `s` and the result of a
+    /// random rollout from it, by the weights `eval` and `rollout`. Without either, `v` itself.
+    fn mix_leaf(&mut self, game: &G, s: &mut G::State, v: [f32; MAX_SEATS]) -> [f32; MAX_SEATS] {
+        let (we, wr) = (self.config.eval, self.config.rollout);
+        if we == 0.0 && wr == 0.0 {
+            return v;
+        }
+        let n = game.num_seats();
+        let mut out = v;
+        let wv = 1.0 - we - wr;
+        for x in out.iter_mut().take(n) {
+            *x *= wv;
+        }
+        if we > 0.0 {
+            let e = evaluation_values(game, s, &self.weights, self.config.scale);
+            for (x, e) in out.iter_mut().zip(e).take(n) {
+                *x += we * e;
+            }
+        }
+        if wr > 0.0 {
+            let r = self.random_rollout(game, s);
+            for (x, r) in out.iter_mut().zip(r).take(n) {
+                *x += wr * r;
+            }
+        }
+        out
+    }
+
+    /// Plays `s` by uniformly random choices to the end, or for `depth` actions when that is
+    /// set; returns each seat's result in -1..1 (a cut rollout: [`evaluation_values`]).
     fn random_rollout(&mut self, game: &G, s: &mut G::State) -> [f32; MAX_SEATS] {
+        let depth = self.config.depth;
+        let mut steps = 0u32;
         while game.to_move(s).is_some() {
+            if depth > 0 && steps >= depth {
+                return evaluation_values(game, s, &self.weights, self.config.scale);
+            }
             let a = game.random_action(s, &mut self.legal, &mut self.rng);
             game.apply(s, a, &mut self.rng);
+            steps += 1;
         }
         let o = game.outcome(s).expect("a finished game has an outcome");
         terminal_values(game, &o, game.num_seats())
@@ -391,6 +447,36 @@ pub fn terminal_values<G: Evaluate>(game: &G, o: &Outcome, n: usize) -> [f32; MA
             crate::mcts::rank_reward(o.rank[i] as usize, &o.rank[..n])
         };
         *x = (2.0 * r - 1.0) as f32;
+    }
+    v
+}
+
+/// Each seat's hand-written evaluation of `s` in -1..1: its margin over the mean of the others
+/// through a logistic of scale `scale` (MCTS's cut), or the team's cut value in a cooperative
+/// game; a finished game is worth its result ([`terminal_values`]).
+pub fn evaluation_values<G: Evaluate>(
+    game: &G,
+    s: &G::State,
+    weights: &G::Weights,
+    scale: f64,
+) -> [f32; MAX_SEATS] {
+    let n = game.num_seats();
+    if let Some(o) = game.outcome(s) {
+        return terminal_values(game, &o, n);
+    }
+    let mut h = [0.0; MAX_SEATS];
+    game.evaluate_all(s, weights, &mut h[..n]);
+    let mut v = [0.0f32; MAX_SEATS];
+    if game.cooperative() {
+        let t = (2.0 * game.team_cut_value(h[0]) - 1.0) as f32;
+        v[..n].fill(t);
+        return v;
+    }
+    let total: f64 = h[..n].iter().sum();
+    for i in 0..n {
+        let others = (total - h[i]) / (n - 1).max(1) as f64;
+        let p = 1.0 / (1.0 + (-(h[i] - others) / scale).exp());
+        v[i] = (2.0 * p - 1.0) as f32;
     }
     v
 }

@@ -89,7 +89,7 @@ fn weights<G: Evaluate>(spec: &str, path: Option<&str>) -> Result<G::Weights, Ag
 /// - `greedy` or `greedy:weights=path.toml`;
 /// - `mcts:iters=1000,calls=0,time_ms=0,c=0.7,rollout=random|greedy,depth=60,reward=rank|win,root=tree|paired,belief=uniform|model,horizon=game|round,z=1,confirm=false,top=0,weights=path.toml`
 ///   (every key optional; defaults as in [`MctsConfig`]);
-/// - `az:model=FILE,iters=200,time_ms=0,c_puct=1.5,rollout=0`: a policy-value network (a safetensors file
+/// - `az:model=FILE,iters=200,time_ms=0,c_puct=1.5,rollout=0,depth=0,eval=0,scale=3,weights=path.toml`: a policy-value network (a safetensors file
 ///   from `shifu net init` or training) guiding a PUCT search; `iters=0` plays its policy alone
 ///   (see [`crate::az`]).
 ///
@@ -217,25 +217,30 @@ fn build_unrestricted<G: Evaluate + 'static>(
             ))
         }
         "az" => {
-            let (c, path) = az_config(spec, opts)?;
+            let (c, path, weights_path) = az_config(spec, opts)?;
+            let w = chosen(weights_path)?;
             let net =
                 shared_net(std::path::Path::new(path)).map_err(|e| AgentError::Malformed {
                     spec: spec.into(),
                     message: e.to_string(),
                 })?;
-            Ok(Box::new(AzAgent::<G>::new(c, net, rng, spec.to_string())))
+            Ok(Box::new(
+                AzAgent::<G>::new(c, net, rng, spec.to_string()).with_weights(w),
+            ))
         }
         _ => Err(AgentError::UnknownAgent(name.to_string())),
     }
 }
 
-/// The `az:` agent's options, checked, and its model file.
-fn az_config<'a>(
-    spec: &str,
-    opts: &'a [(String, String)],
-) -> Result<(AzConfig, &'a str), AgentError> {
+/// The `az:` agent's options, checked, its model file, and the evaluation's weights file
+/// (`weights=`), if any.
+type AzOptions<'a> = (AzConfig, &'a str, Option<&'a str>);
+
+/// The `az:` agent's options, checked ([`AzOptions`]).
+fn az_config<'a>(spec: &str, opts: &'a [(String, String)]) -> Result<AzOptions<'a>, AgentError> {
     let mut c = AzConfig::default();
     let mut path = None;
+    let mut weights = None;
     let mut iters = None;
     for (k, v) in opts {
         match k.as_str() {
@@ -247,6 +252,10 @@ fn az_config<'a>(
             }
             "c_puct" => c.c_puct = parse(spec, k, v)?,
             "rollout" => c.rollout = parse(spec, k, v)?,
+            "eval" => c.eval = parse(spec, k, v)?,
+            "scale" => c.scale = parse(spec, k, v)?,
+            "depth" => c.depth = parse(spec, k, v)?,
+            "weights" => weights = Some(v.as_str()),
             _ => {
                 return Err(AgentError::UnknownKey {
                     agent: "az".to_string(),
@@ -276,8 +285,16 @@ fn az_config<'a>(
     if !(0.0..=1.0).contains(&c.rollout) {
         return Err(malformed("rollout must be a weight from 0 to 1"));
     }
+    if !(0.0..=1.0).contains(&c.eval) || c.eval + c.rollout > 1.0 {
+        return Err(malformed(
+            "eval must be a weight from 0 to 1, and rollout + eval at most 1",
+        ));
+    }
+    if !(c.scale.is_finite() && c.scale > 0.0) {
+        return Err(malformed("scale must be a number > 0"));
+    }
     let path = path.ok_or_else(|| malformed("az needs model=FILE (a .safetensors network)"))?;
-    Ok((c, path))
+    Ok((c, path, weights))
 }
 
 /// MCTS's options (`iters=200,c=1.4,...`) as a configuration, checked, and the weights file named

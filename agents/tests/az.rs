@@ -41,6 +41,10 @@ fn az_does_not_peek_at_hidden_information() {
     let specs = [
         format!("az:model={},iters=0", f.display()),
         format!("az:model={},iters=40", f.display()),
+        format!(
+            "az:model={},iters=40,eval=0.5,rollout=0.5,depth=10",
+            f.display()
+        ),
     ];
     let specs: Vec<&str> = specs.iter().map(String::as_str).collect();
     let ps = positions(&g, 12);
@@ -149,31 +153,16 @@ fn az_explains_its_choice_by_policy_or_visit_share_without_changing_it() {
 fn az_rollout_weight_one_ignores_the_value_head() {
     let g = game(2);
     // An untrained value head answers about 0: make it loud, one way and the other.
-    let scaled = |tag: &str, by: f32| {
-        let f = model(&g, tag);
-        let mut w = Weights::load(&f).unwrap();
-        for (i, (name, _)) in w.config.tensors().iter().enumerate() {
-            if name.starts_with("value.") {
-                w.params[i].iter_mut().for_each(|x| *x *= by);
-            }
-        }
-        w.save(&f).unwrap();
-        f
-    };
-    let (f, flipped) = (scaled("value-loud", 50.0), scaled("value-flipped", -50.0));
-    let choices = |file: &PathBuf, weight: &str| -> Vec<_> {
-        let spec = format!("az:model={},iters=60,rollout={weight}", file.display());
-        positions(&g, 8)
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let mut a = build_agent::<TofuShifu>(&spec, i as u64, p.current).unwrap();
-                choose(&g, a.as_mut(), p)
-            })
-            .collect()
-    };
-    assert_eq!(choices(&f, "1"), choices(&flipped, "1"));
-    assert_ne!(choices(&f, "0"), choices(&flipped, "0"));
+    let (f, flipped) = (
+        loud_value(&g, "value-loud", 50.0),
+        loud_value(&g, "value-flipped", -50.0),
+    );
+    let (one, zero) = (
+        "az:model={},iters=60,rollout=1",
+        "az:model={},iters=60,rollout=0",
+    );
+    assert_eq!(choices_of(&g, &f, one), choices_of(&g, &flipped, one));
+    assert_ne!(choices_of(&g, &f, zero), choices_of(&g, &flipped, zero));
     let spec = format!("az:model={},iters=20,rollout=0.5", f.display());
     let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = vec![
         build_agent(&spec, 3, 0).unwrap(),
@@ -181,4 +170,101 @@ fn az_rollout_weight_one_ignores_the_value_head() {
     ];
     let r = play_game(&g, &mut agents, 3, &mut Vec::new());
     assert!(g.outcome(&r.state).is_some());
+}
+
+/// A network whose value head is loud (`by` times the untrained one), saved under `tag`.
+fn loud_value(g: &TofuShifu, tag: &str, by: f32) -> PathBuf {
+    let f = model(g, tag);
+    let mut w = Weights::load(&f).unwrap();
+    for (i, (name, _)) in w.config.tensors().iter().enumerate() {
+        if name.starts_with("value.") {
+            w.params[i].iter_mut().for_each(|x| *x *= by);
+        }
+    }
+    w.save(&f).unwrap();
+    f
+}
+
+/// The choices of `spec` (with `{}` for the model file) at a few fixed positions.
+fn choices_of(
+    g: &TofuShifu,
+    file: &std::path::Path,
+    spec: &str,
+) -> Vec<shifu_engine::tofu_shifu::Action> {
+    let spec = spec.replace("{}", &file.display().to_string());
+    positions(g, 8)
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut a = build_agent::<TofuShifu>(&spec, i as u64, p.current).unwrap();
+            choose(g, a.as_mut(), p)
+        })
+        .collect()
+}
+
+/// `eval=1` scores each leaf by the hand-written evaluation alone: a value head saying the
+/// opposite changes no choice, and the choices differ from the value head's own (`eval=0`).
+#[test]
+fn az_eval_weight_one_ignores_the_value_head() {
+    let g = game(2);
+    let (f, flipped) = (
+        loud_value(&g, "eval-loud", 50.0),
+        loud_value(&g, "eval-flipped", -50.0),
+    );
+    let spec = "az:model={},iters=60,eval=1";
+    assert_eq!(choices_of(&g, &f, spec), choices_of(&g, &flipped, spec));
+    assert_ne!(
+        choices_of(&g, &f, spec),
+        choices_of(&g, &f, "az:model={},iters=60")
+    );
+}
+
+/// `depth=D` cuts each rollout after D actions and scores it by the evaluation: with
+/// `rollout=1` the value head still changes nothing, a cut changes the choices against rollouts
+/// to the end, and such a search plays whole games.
+#[test]
+fn az_cut_rollouts_are_scored_by_the_evaluation() {
+    let g = game(2);
+    let (f, flipped) = (
+        loud_value(&g, "cut-loud", 50.0),
+        loud_value(&g, "cut-flipped", -50.0),
+    );
+    let cut = "az:model={},iters=60,rollout=1,depth=4";
+    assert_eq!(choices_of(&g, &f, cut), choices_of(&g, &flipped, cut));
+    assert_ne!(
+        choices_of(&g, &f, cut),
+        choices_of(&g, &f, "az:model={},iters=60,rollout=1")
+    );
+    let spec = format!(
+        "az:model={},iters=20,rollout=0.5,depth=30,eval=0.25",
+        f.display()
+    );
+    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = vec![
+        build_agent(&spec, 4, 0).unwrap(),
+        build_agent(&spec, 4, 1).unwrap(),
+    ];
+    let r = play_game(&g, &mut agents, 4, &mut Vec::new());
+    assert!(g.outcome(&r.state).is_some());
+}
+
+/// The leaf's weights must be weights (`rollout + eval` at most 1), the scale positive, and a
+/// weights file that cannot be read is refused naming it.
+#[test]
+fn az_leaf_options_out_of_range_are_refused() {
+    let g = game(2);
+    let f = model(&g, "leaf-options");
+    for (opts, says) in [
+        ("eval=1.5", "eval must be a weight"),
+        ("eval=0.6,rollout=0.6", "rollout + eval at most 1"),
+        ("scale=0", "scale must be"),
+        ("scale=NaN", "scale must be"),
+        ("weights=/nonexistent/w.toml", "/nonexistent/w.toml"),
+    ] {
+        let spec = format!("az:model={},{opts}", f.display());
+        let e = match build_agent::<TofuShifu>(&spec, 0, 0) {
+            Ok(_) => panic!("{spec} was accepted"),
+            Err(e) => e.to_string(),
+        };
+        assert!(e.contains(says), "{spec}: {e}");
+    }
 }

@@ -124,6 +124,7 @@ fn az<G: Playable + 'static>(
         time_ms: None,
         c_puct: sp.c_puct,
         rollout: 0.0,
+        ..AzConfig::default()
     };
     Box::new(AzAgent::<G>::new(
         c,

@@ -202,6 +202,7 @@ pub fn play_one<G: Playable + 'static>(
         time_ms: None,
         c_puct: sp.c_puct,
         rollout: 0.0,
+        ..AzConfig::default()
     };
     let mut agents: Vec<AzAgent<G>> = (0..n)
         .map(|s| {
