@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Regenerates the Ginza Retro Café bots of results/training.md ("Ginza Retro Café: policy-value
+# networks") and their ladders: expert iteration at 2 and 3 players, warm-started by imitating
+# greedy, then duels on fresh seeds against greedy and MCTS at no more thinking time.
+#     bash results/training_az_ginza.sh     (about 45 minutes on 2 cores)
+# Every step writes results/training/<step>.txt (a training run also its folder) and is skipped
+# when that exists: delete a file to rerun its step. Training uses master seed 2026 on 2 threads
+# (the same seed and thread count give the same weights); the duels use master seed 7.
+source "$(dirname "$0")/shifu.sh"
+OUT=results/training
+mkdir -p "$OUT" results/bots
+source results/step.sh # step NAME COMMAND...
+# The strongest hand-written agent of results/ginza_retro_cafe_mcts.md (0.755 against greedy at
+# 2 players), 2 to 3 ms a move here.
+MCTS=mcts:iters=64,rollout=greedy,root=paired,depth=8
+
+# train PLAYERS GENERATIONS GATE: 20,000 greedy games imitated (one decision in 2), then
+# iterations of 1,000 self-play games at 64 PUCT iterations a move (one decision in 2 kept, the
+# last 4,000 games in the buffer), each candidate gated by an SPRT over up to GATE games (a
+# multiple of the player count; H1: +30 Elo) and
+# the incumbent measured against greedy over 200. A run cut off continues from its checkpoint.
+# The incumbent becomes the committed bot; the state (the replay buffer) is not committed.
+train() {
+  local p=$1 name=az_ginza_$1p bot=results/bots/ginza_retro_cafe-$1p.safetensors resume=()
+  if [ ! -e "$OUT/$name.txt" ]; then
+    if [ -d "$OUT/$name/state" ]; then
+      resume=(--resume) # cut off: go on from the checkpoint
+    else
+      rm -rf "${OUT:?}/$name" # the committed curve of a finished run: train again
+    fi
+  fi
+  step "$name" "$SHIFU" train --method expert-iteration --game ginza-retro-cafe --players "$p" \
+    --generations "$2" --games 1000 --sample-every 2 --search-iters 64 --buffer 4000 --epochs 1 \
+    --batch 256 --lr 0.001 --duel-games "$3" --elo1 30 --eval-games 200 --warm-agent greedy \
+    --warm-games 20000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet \
+    --out "$OUT/$name" "${resume[@]}"
+  if [ -e "$OUT/$name/incumbent.safetensors" ]; then
+    mv "$OUT/$name/incumbent.safetensors" "$bot"
+    rm -rf "$OUT/$name/state" "$OUT/$name/candidate.safetensors"
+  fi
+}
+duel() { # duel NAME PLAYERS A B SEEDS: A in one seat, B in the others, PLAYERS x SEEDS games
+  step "$1" "$SHIFU" duel --game ginza-retro-cafe --players "$2" --agents "$3,$4" --seeds "$5" \
+    --seed 7 --markdown
+}
+ladder() { # ladder PLAYERS SEEDS
+  local p=$1 s=$2 bot=results/bots/ginza_retro_cafe-$1p.safetensors
+  duel "az_ginza_${p}p_mcts_vs_greedy" "$p" "$MCTS" greedy "$s"
+  duel "az_ginza_${p}p_vs_greedy" "$p" "az:model=$bot,iters=64" greedy "$s"
+  duel "az_ginza_${p}p_policy_vs_greedy" "$p" "az:model=$bot,iters=0" greedy "$s"
+  # 300 PUCT iterations: about MCTS's thinking time or less (both are measured in the duel).
+  duel "az_ginza_${p}p_vs_mcts" "$p" "az:model=$bot,iters=300" "$MCTS" "$s"
+  # The policy alone as a cheap player: its games per second in self-play, and greedy's.
+  step "az_ginza_${p}p_policy_speed" "$SHIFU" play --game ginza-retro-cafe --players "$p" \
+    --agents "az:model=$bot,iters=0" --games 4000 --seed 7 --threads 1 --quiet
+  step "az_ginza_${p}p_greedy_speed" "$SHIFU" play --game ginza-retro-cafe --players "$p" \
+    --agents greedy --games 4000 --seed 7 --threads 1 --quiet
+}
+
+train 2 20 400
+ladder 2 200
+train 3 12 399
+ladder 3 100
