@@ -2,7 +2,7 @@
 # Regenerates the Ginza Retro Café bots of results/training.md ("Ginza Retro Café: policy-value
 # networks") and their ladders: expert iteration at 2 and 3 players, warm-started by imitating
 # greedy, then duels on fresh seeds against greedy and MCTS at no more thinking time.
-#     bash results/training_az_ginza.sh     (about 45 minutes on 2 cores)
+#     bash results/training_az_ginza.sh [2] [3]     (about 50 minutes on 2 cores for both)
 # Every step writes results/training/<step>.txt (a training run also its folder) and is skipped
 # when that exists: delete a file to rerun its step. Training uses master seed 2026 on 2 threads
 # (the same seed and thread count give the same weights); the duels use master seed 7.
@@ -15,7 +15,7 @@ source results/step.sh # step NAME COMMAND...
 MCTS=mcts:iters=64,rollout=greedy,root=paired,depth=8
 
 # train PLAYERS GENERATIONS GATE: 20,000 greedy games imitated (one decision in 2), then
-# iterations of 1,000 self-play games at 64 PUCT iterations a move (one decision in 2 kept, the
+# iterations of 1,000 self-play games at 200 PUCT iterations a move (one decision in 2 kept, the
 # last 4,000 games in the buffer), each candidate gated by an SPRT over up to GATE games (a
 # multiple of the player count; H1: +30 Elo) and
 # the incumbent measured against greedy over 200. A run cut off continues from its checkpoint.
@@ -30,7 +30,7 @@ train() {
     fi
   fi
   step "$name" "$SHIFU" train --method expert-iteration --game ginza-retro-cafe --players "$p" \
-    --generations "$2" --games 1000 --sample-every 2 --search-iters 64 --buffer 4000 --epochs 1 \
+    --generations "$2" --games 1000 --sample-every 2 --search-iters 200 --buffer 4000 --epochs 1 \
     --batch 256 --lr 0.001 --duel-games "$3" --elo1 30 --eval-games 200 --warm-agent greedy \
     --warm-games 20000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet \
     --out "$OUT/$name" "${resume[@]}"
@@ -50,6 +50,9 @@ ladder() { # ladder PLAYERS SEEDS
   duel "az_ginza_${p}p_policy_vs_greedy" "$p" "az:model=$bot,iters=0" greedy "$s"
   # 300 PUCT iterations: about MCTS's thinking time or less (both are measured in the duel).
   duel "az_ginza_${p}p_vs_mcts" "$p" "az:model=$bot,iters=300" "$MCTS" "$s"
+  # 400: at 2 players 300 iterations took about 80% of MCTS's time a move, so this is about
+  # equal time (both measured in the duel).
+  duel "az_ginza_${p}p_vs_mcts_400" "$p" "az:model=$bot,iters=400" "$MCTS" "$s"
   # The policy alone as a cheap player: its games per second in self-play, and greedy's.
   step "az_ginza_${p}p_policy_speed" "$SHIFU" play --game ginza-retro-cafe --players "$p" \
     --agents "az:model=$bot,iters=0" --games 4000 --seed 7 --threads 1 --quiet
@@ -57,7 +60,13 @@ ladder() { # ladder PLAYERS SEEDS
     --agents greedy --games 4000 --seed 7 --threads 1 --quiet
 }
 
-train 2 20 400
-ladder 2 200
-train 3 12 399
-ladder 3 100
+# bash results/training_az_ginza.sh [PLAYERS...]: both player counts, or only those named.
+players=("$@")
+[ ${#players[@]} -gt 0 ] || players=(2 3)
+for p in "${players[@]}"; do
+  case $p in
+    2) train 2 8 400 && ladder 2 200 ;;
+    3) train 3 6 399 && ladder 3 100 ;;
+    *) echo "training_az_ginza.sh: players must be 2 or 3, not $p" >&2; exit 2 ;;
+  esac
+done
