@@ -472,11 +472,9 @@ pub fn evaluation_values<G: Evaluate>(
         v[..n].fill(t);
         return v;
     }
-    let total: f64 = h[..n].iter().sum();
-    for i in 0..n {
-        let others = (total - h[i]) / (n - 1).max(1) as f64;
-        let p = 1.0 / (1.0 + (-(h[i] - others) / scale).exp());
-        v[i] = (2.0 * p - 1.0) as f32;
+    let r = crate::mcts::margin_rewards(&h[..n], scale);
+    for (v, r) in v.iter_mut().zip(r).take(n) {
+        *v = (2.0 * r - 1.0) as f32;
     }
     v
 }

@@ -875,7 +875,7 @@ fn beats_by(
 
 /// Each seat's heuristic margin over the mean of the others, through a logistic of the given
 /// scale: 1/2 for a seat level with the others, toward 1 for a lead, toward 0 for a deficit.
-fn margin_rewards(h: &[f64], scale: f64) -> [f64; MAX_SEATS] {
+pub(crate) fn margin_rewards(h: &[f64], scale: f64) -> [f64; MAX_SEATS] {
     let n = h.len();
     let total: f64 = h.iter().sum();
     let mut r = [0.0; MAX_SEATS];
