@@ -2,11 +2,11 @@
 //! agent's mean wall-clock time per move ([`shifu_agents::timed`]), so that a strength is read
 //! beside its cost. Times depend on the machine and its load; the games do not.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shifu_agents::Thinking;
 
 /// One agent's moves and the time it spent choosing them.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
 pub struct ThinkingTime {
     /// Moves it chose.
     pub moves: u64,

@@ -13,7 +13,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shifu_agents::{build_agent, check_agent, game_seed, play_game, timed, Agent, Thinking};
 use shifu_engine::GameRng;
 
@@ -140,7 +140,7 @@ struct Played {
 }
 
 /// One agent's rating.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Rating {
     /// The agent's spec.
     pub agent: String,
@@ -161,7 +161,7 @@ pub struct Rating {
 }
 
 /// The ratings of a tournament.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ratings {
     /// The game.
     pub game: String,
@@ -192,7 +192,7 @@ pub struct Ratings {
 }
 
 /// The outcome of the sequential probability ratio test.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Sprt {
     /// Agent A's spec.
     pub a: String,
@@ -231,7 +231,7 @@ pub struct Sprt {
 }
 
 /// What `shifu tournament` finds: ratings, or with `--sprt` the test's outcome.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "lowercase")]
 pub enum TournamentResult {
     /// Every line-up in every seat order.

@@ -7,97 +7,18 @@
 use super::page::{Block, Chart, Page};
 use super::pct;
 use super::svg::{Frame, Scale, Svg};
-use serde::Deserialize;
+use crate::tournament::{Ratings, Sprt, TournamentResult};
 use std::path::Path;
 
-/// A tournament's `--json` output.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "mode", rename_all = "lowercase")]
-pub enum TournamentView {
-    /// Every line-up in every seat order.
-    Ratings(RatingsView),
-    /// `--sprt`.
-    Sprt(SprtView),
-}
-
-/// The ratings.
-#[derive(Debug, Deserialize)]
-pub struct RatingsView {
-    /// The game.
-    pub game: String,
-    /// Seats at the table.
-    pub players: usize,
-    /// Seeds.
-    pub seeds: u64,
-    /// Games played.
-    pub games: u64,
-    /// Games the round cap stopped.
-    pub capped: u64,
-    /// The round cap.
-    pub max_rounds: u32,
-    /// The cap's warning.
-    pub capped_warning: Option<String>,
-    /// The model behind the ratings.
-    pub model: String,
-    /// The agents, strongest first.
-    pub ratings: Vec<RatingView>,
-}
-
-/// One agent's rating.
-#[derive(Debug, Deserialize)]
-pub struct RatingView {
-    /// The agent's spec.
-    pub agent: String,
-    /// Its Elo.
-    pub elo: f64,
-    /// The 95% interval's low end.
-    pub ci_low: f64,
-    /// High end.
-    pub ci_high: f64,
-    /// Its share of the wins.
-    pub win_share: f64,
-    /// Its mean rank.
-    pub mean_rank: f64,
-}
-
-/// The SPRT's outcome.
-#[derive(Debug, Deserialize)]
-pub struct SprtView {
-    /// Agent A.
-    pub a: String,
-    /// Agent B.
-    pub b: String,
-    /// Elo under H0.
-    pub elo0: f64,
-    /// Elo under H1.
-    pub elo1: f64,
-    /// Accept H0 at or below.
-    pub lower: f64,
-    /// Accept H1 at or above.
-    pub upper: f64,
-    /// `H1`, `H0` or `undecided`.
-    pub decision: String,
-    /// Games played.
-    pub games: u64,
-    /// A's score.
-    pub a_score: f64,
-    /// The ratio at the end.
-    pub llr: f64,
-    /// Games the round cap stopped.
-    pub capped: u64,
-    /// The cap's warning.
-    pub capped_warning: Option<String>,
-}
-
 /// The page of a tournament.
-pub fn page(input: &Path, t: &TournamentView) -> Page {
+pub fn page(input: &Path, t: &TournamentResult) -> Page {
     match t {
-        TournamentView::Ratings(r) => ratings_page(input, r),
-        TournamentView::Sprt(s) => sprt_page(input, s),
+        TournamentResult::Ratings(r) => ratings_page(input, r),
+        TournamentResult::Sprt(s) => sprt_page(input, s),
     }
 }
 
-fn ratings_page(input: &Path, r: &RatingsView) -> Page {
+fn ratings_page(input: &Path, r: &Ratings) -> Page {
     let mut p = Page::new(
         "tournament",
         format!(
@@ -153,7 +74,7 @@ fn capped(p: &mut Page, capped: u64, games: u64, warning: &Option<String>) {
 }
 
 /// The ratings as dots with whiskers, one row per agent.
-pub fn ratings_chart(r: &RatingsView) -> String {
+pub fn ratings_chart(r: &Ratings) -> String {
     let rows = r.ratings.len().max(1) as f64;
     let label_w = (r
         .ratings
@@ -200,7 +121,7 @@ pub fn ratings_chart(r: &RatingsView) -> String {
     s.finish("tournament ratings", &[("class", "ratings-chart".into())])
 }
 
-fn sprt_page(input: &Path, t: &SprtView) -> Page {
+fn sprt_page(input: &Path, t: &Sprt) -> Page {
     let mut p = Page::new(
         "tournament",
         format!("SPRT: {} against {}", t.a, t.b),
@@ -220,7 +141,7 @@ fn sprt_page(input: &Path, t: &SprtView) -> Page {
 }
 
 /// Where the ratio ended between the bounds.
-pub fn sprt_chart(t: &SprtView) -> String {
+pub fn sprt_chart(t: &Sprt) -> String {
     let (w, h) = (640.0, 140.0);
     let lo = t.lower.min(t.llr);
     let hi = t.upper.max(t.llr);
