@@ -293,6 +293,19 @@ fn az_config<'a>(spec: &str, opts: &'a [(String, String)]) -> Result<AzOptions<'
     if !(c.scale.is_finite() && c.scale > 0.0) {
         return Err(malformed("scale must be a number > 0"));
     }
+    // Options that would change nothing are refused rather than silently ignored.
+    if c.depth > 0 && c.rollout == 0.0 {
+        return Err(malformed(
+            "depth cuts rollouts: give rollout=W above 0 with it",
+        ));
+    }
+    let evaluates = c.eval > 0.0 || (c.rollout > 0.0 && c.depth > 0);
+    let scaled = opts.iter().any(|(k, _)| k == "scale");
+    if !evaluates && (weights.is_some() || scaled) {
+        return Err(malformed(
+            "weights and scale shape the hand-written evaluation: give eval=W above 0, or rollout=W with depth=D",
+        ));
+    }
     let path = path.ok_or_else(|| malformed("az needs model=FILE (a .safetensors network)"))?;
     Ok((c, path, weights))
 }

@@ -247,8 +247,9 @@ fn az_cut_rollouts_are_scored_by_the_evaluation() {
     assert!(g.outcome(&r.state).is_some());
 }
 
-/// The leaf's weights must be weights (`rollout + eval` at most 1), the scale positive, and a
-/// weights file that cannot be read is refused naming it.
+/// The leaf's weights must be weights (`rollout + eval` at most 1), the scale positive, a
+/// weights file that cannot be read is refused naming it, and options that would change nothing
+/// (a cut without rollouts, weights or a scale without an evaluation to shape) are refused.
 #[test]
 fn az_leaf_options_out_of_range_are_refused() {
     let g = game(2);
@@ -256,9 +257,15 @@ fn az_leaf_options_out_of_range_are_refused() {
     for (opts, says) in [
         ("eval=1.5", "eval must be a weight"),
         ("eval=0.6,rollout=0.6", "rollout + eval at most 1"),
-        ("scale=0", "scale must be"),
-        ("scale=NaN", "scale must be"),
-        ("weights=/nonexistent/w.toml", "/nonexistent/w.toml"),
+        ("eval=1,scale=0", "scale must be"),
+        ("eval=1,scale=NaN", "scale must be"),
+        (
+            "eval=0.5,weights=/nonexistent/w.toml",
+            "/nonexistent/w.toml",
+        ),
+        ("depth=10", "give rollout=W above 0"),
+        ("weights=/nonexistent/w.toml", "give eval=W above 0"),
+        ("rollout=1,scale=2", "give eval=W above 0"),
     ] {
         let spec = format!("az:model={},{opts}", f.display());
         let e = match build_agent::<TofuShifu>(&spec, 0, 0) {
