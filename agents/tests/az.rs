@@ -153,10 +153,7 @@ fn az_explains_its_choice_by_policy_or_visit_share_without_changing_it() {
 fn az_rollout_weight_one_ignores_the_value_head() {
     let g = game(2);
     // An untrained value head answers about 0: make it loud, one way and the other.
-    let (f, flipped) = (
-        loud_value(&g, "value-loud", 50.0),
-        loud_value(&g, "value-flipped", -50.0),
-    );
+    let (f, flipped) = loud_pair(&g, "value");
     let (one, zero) = (
         "az:model={},iters=60,rollout=1",
         "az:model={},iters=60,rollout=0",
@@ -170,6 +167,15 @@ fn az_rollout_weight_one_ignores_the_value_head() {
     ];
     let r = play_game(&g, &mut agents, 3, &mut Vec::new());
     assert!(g.outcome(&r.state).is_some());
+}
+
+/// Two networks, the same but for their value heads: loud (50 times the untrained one) and
+/// loud the other way round.
+fn loud_pair(g: &TofuShifu, tag: &str) -> (PathBuf, PathBuf) {
+    (
+        loud_value(g, &format!("{tag}-loud"), 50.0),
+        loud_value(g, &format!("{tag}-flipped"), -50.0),
+    )
 }
 
 /// A network whose value head is loud (`by` times the untrained one), saved under `tag`.
@@ -207,10 +213,7 @@ fn choices_of(
 #[test]
 fn az_eval_weight_one_ignores_the_value_head() {
     let g = game(2);
-    let (f, flipped) = (
-        loud_value(&g, "eval-loud", 50.0),
-        loud_value(&g, "eval-flipped", -50.0),
-    );
+    let (f, flipped) = loud_pair(&g, "eval");
     let spec = "az:model={},iters=60,eval=1";
     assert_eq!(choices_of(&g, &f, spec), choices_of(&g, &flipped, spec));
     assert_ne!(
@@ -225,10 +228,7 @@ fn az_eval_weight_one_ignores_the_value_head() {
 #[test]
 fn az_cut_rollouts_are_scored_by_the_evaluation() {
     let g = game(2);
-    let (f, flipped) = (
-        loud_value(&g, "cut-loud", 50.0),
-        loud_value(&g, "cut-flipped", -50.0),
-    );
+    let (f, flipped) = loud_pair(&g, "cut");
     let cut = "az:model={},iters=60,rollout=1,depth=4";
     assert_eq!(choices_of(&g, &f, cut), choices_of(&g, &flipped, cut));
     assert_ne!(
