@@ -291,13 +291,7 @@ fn worth<G: Mechanics>(
         diffs.push(d / seats as f64);
     }
     let seeds = diffs.len() as f64;
-    let mean = diffs.iter().sum::<f64>() / seeds;
-    let var = if diffs.len() > 1 {
-        diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (seeds - 1.0)
-    } else {
-        0.0
-    };
-    let half = 1.96 * (var / seeds).sqrt();
+    let (mean, ci_low, ci_high) = crate::stats::mean_interval(&diffs);
     MechanicWorth {
         mechanic: G::MECHANICS[m].to_string(),
         uses_per_game: uses / seeds,
@@ -305,8 +299,8 @@ fn worth<G: Mechanics>(
         restricted: restricted / (seeds * seats as f64),
         unrestricted: unrestricted / (seeds * seats as f64),
         difference: mean,
-        ci_low: mean - half,
-        ci_high: mean + half,
+        ci_low,
+        ci_high,
     }
 }
 

@@ -45,6 +45,23 @@ pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
+/// The mean of `xs` (paired differences, one per seed) and its 95% interval, from the normal
+/// approximation with the sample variance: (mean, low, high). One value gives a point.
+pub fn mean_interval(xs: &[f64]) -> (f64, f64, f64) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = if xs.len() > 1 {
+        xs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let half = 1.959_964 * (var / n).sqrt();
+    (mean, mean - half, mean + half)
+}
+
 /// Pearson's chi-square test of observed win counts against equal chances: (statistic, degrees
 /// of freedom, p-value). Shared wins count fractionally.
 pub fn chi_square_equal(wins: &[f64]) -> (f64, f64, f64) {
@@ -88,6 +105,16 @@ pub fn balance(rates: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mean_interval_is_the_normal_interval_of_the_mean() {
+        let (m, lo, hi) = mean_interval(&[1.0, 0.0, 0.0, -1.0, 1.0]);
+        assert!((m - 0.2).abs() < 1e-12);
+        // Sample variance 0.7 over 5 values.
+        let half = 1.959_964 * (0.7f64 / 5.0).sqrt();
+        assert!((lo - (0.2 - half)).abs() < 1e-12 && (hi - (0.2 + half)).abs() < 1e-12);
+        assert_eq!(mean_interval(&[0.5]), (0.5, 0.5, 0.5));
+    }
 
     #[test]
     fn chi_square_known_values() {
