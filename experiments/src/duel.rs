@@ -1,9 +1,13 @@
 //! `shifu duel`: agent A against agent B, A rotated through every seat on the same seeds.
+//!
+//! In a cooperative game (Wok Star) there is no seat to rotate: each seed is played once by a
+//! team of A in every seat and once by a team of B, and the result is both teams' win rates
+//! and their paired difference on the shared seeds ([`TeamDuel`]).
 
 use crate::games::Playable;
 use crate::runner::split_specs;
 use crate::setup::GameArgs;
-use crate::stats::{capped_share, capped_warning, wilson};
+use crate::stats::{capped_share, capped_warning, mean_interval, wilson};
 use crate::thinking::ThinkingTime;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -19,7 +23,8 @@ pub struct DuelArgs {
     /// Two agent specs, A then B: A takes one seat, B every other seat.
     #[arg(long)]
     agents: String,
-    /// Seeds; each is played once with A in every seat (games = seeds x players).
+    /// Seeds; each is played once with A in every seat (games = seeds x players; in a
+    /// cooperative game once by A's team and once by B's: games = 2 x seeds).
     #[arg(long, default_value_t = 100)]
     seeds: u64,
     /// Master seed; seed i is splitmix64(seed ^ splitmix64(i)).
@@ -53,16 +58,20 @@ pub struct DuelResult {
     pub games: u64,
     /// The master seed.
     pub master_seed: u64,
-    /// A's share of the wins.
+    /// A's share of the wins (cooperative: A's team's win rate).
     pub a_win_share: f64,
     /// Its Wilson 95% interval: low end.
     pub ci_low: f64,
     /// High end.
     pub ci_high: f64,
-    /// A's share at equal strength, 1/n.
+    /// A's share at equal strength, 1/n (cooperative: B's team's win rate on the same seeds).
     pub equal_share: f64,
-    /// A's mean rank reward, from 0 (always last) to 1 (always first).
+    /// A's mean rank reward, from 0 (always last) to 1 (always first); cooperative: A's team's
+    /// win rate.
     pub a_rank_score: f64,
+    /// In a cooperative game, A's team against B's on the same seeds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub teams: Option<TeamDuel>,
     /// Games the round cap stopped.
     pub capped: u64,
     /// The round cap.
@@ -80,6 +89,27 @@ pub struct DuelResult {
     /// Whether the text adds a markdown table row (`--markdown`).
     #[serde(skip)]
     pub markdown: bool,
+}
+
+/// A cooperative duel: each seed played by A's team and by B's.
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamDuel {
+    /// B's team's win rate.
+    pub b_win_rate: f64,
+    /// Its Wilson 95% interval: low end.
+    pub b_ci_low: f64,
+    /// High end.
+    pub b_ci_high: f64,
+    /// A's win rate minus B's, paired on the seeds.
+    pub difference: f64,
+    /// Its 95% interval (normal approximation on the per-seed differences): low end.
+    pub difference_low: f64,
+    /// High end.
+    pub difference_high: f64,
+    /// Seeds that only A's team won.
+    pub only_a: u64,
+    /// Seeds that only B's team won.
+    pub only_b: u64,
 }
 
 pub fn run(args: DuelArgs) -> Result<()> {
@@ -123,8 +153,11 @@ fn play_all<G: Playable>(args: &DuelArgs, game: &G, specs: &[String]) -> Result<
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
+    let coop = G::INFO.cooperative;
+    // (seed, A's seat); cooperative: (seed, 0) for A's team and (seed, 1) for B's.
+    let per_seed = if coop { 2 } else { n };
     let jobs: Vec<(u64, usize)> = (0..args.seeds)
-        .flat_map(|i| (0..n).map(move |seat| (i, seat)))
+        .flat_map(|i| (0..per_seed).map(move |seat| (i, seat)))
         .collect();
     Ok(pool.install(|| {
         jobs.par_iter()
@@ -132,7 +165,8 @@ fn play_all<G: Playable>(args: &DuelArgs, game: &G, specs: &[String]) -> Result<
                 let seed = game_seed(args.seed, i);
                 let (mut agents, clocks): (Vec<Box<dyn Agent<G>>>, Vec<_>) = (0..n)
                     .map(|s| {
-                        let spec = if s == a_seat { &specs[0] } else { &specs[1] };
+                        let a = if coop { a_seat == 0 } else { s == a_seat };
+                        let spec = if a { &specs[0] } else { &specs[1] };
                         timed(build_agent(spec, seed, s as u8).expect("checked"))
                     })
                     .unzip();
@@ -144,16 +178,29 @@ fn play_all<G: Playable>(args: &DuelArgs, game: &G, specs: &[String]) -> Result<
                 } else {
                     1.0
                 };
-                let b = (0..n)
-                    .filter(|&s| s != a_seat)
-                    .fold(Thinking::default(), |t, s| t.plus(clocks[s].read()));
+                let team = |of_a: bool| {
+                    (0..n)
+                        .filter(|&s| {
+                            if coop {
+                                of_a == (a_seat == 0)
+                            } else {
+                                of_a == (s == a_seat)
+                            }
+                        })
+                        .fold(Thinking::default(), |t, s| t.plus(clocks[s].read()))
+                };
                 DuelGame {
-                    share: o.win_share(a_seat as u8),
+                    // Cooperative: the team's result, 1 for a win (every seat wins).
+                    share: if coop {
+                        f64::from(u8::from(o.is_winner(0)))
+                    } else {
+                        o.win_share(a_seat as u8)
+                    },
                     rank: norm,
                     capped: o.capped,
                     rounds: r.rounds,
-                    a: clocks[a_seat].read(),
-                    b,
+                    a: team(true),
+                    b: team(false),
                 }
             })
             .collect()
@@ -175,7 +222,17 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
                 .fold(Thinking::default(), |t, r| t.plus(f(r))),
         )
     };
-    let (lo, hi) = wilson(wins, games);
+    let (mut lo, mut hi) = wilson(wins, games);
+    let (mut a_win_share, mut equal_share) = (wins / games, 1.0 / n as f64);
+    let mut a_rank_score = results.iter().map(|r| r.rank).sum::<f64>() / games;
+    let teams = G::INFO.cooperative.then(|| {
+        let t = team_duel(&results);
+        let seeds = args.seeds as f64;
+        a_win_share = results.iter().step_by(2).map(|r| r.share).sum::<f64>() / seeds;
+        (lo, hi) = wilson(a_win_share * seeds, seeds);
+        (equal_share, a_rank_score) = (t.b_win_rate, a_win_share);
+        t
+    });
     Ok(DuelResult {
         game: game.name().to_string(),
         players: n,
@@ -184,11 +241,12 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
         seeds: args.seeds,
         games: results.len() as u64,
         master_seed: args.seed,
-        a_win_share: wins / games,
+        a_win_share,
         ci_low: lo,
         ci_high: hi,
-        equal_share: 1.0 / n as f64,
-        a_rank_score: results.iter().map(|r| r.rank).sum::<f64>() / games,
+        equal_share,
+        a_rank_score,
+        teams,
         capped,
         max_rounds: game.max_rounds(),
         capped_warning: capped_warning(capped, results.len() as u64, game.max_rounds()),
@@ -200,19 +258,64 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
     })
 }
 
+/// A's team against B's from the games in seed order, A's team first on each seed.
+fn team_duel(results: &[DuelGame]) -> TeamDuel {
+    let (a, b): (Vec<f64>, Vec<f64>) = results.chunks(2).map(|p| (p[0].share, p[1].share)).unzip();
+    let seeds = b.len() as f64;
+    let b_wins = b.iter().sum::<f64>();
+    let (b_ci_low, b_ci_high) = wilson(b_wins, seeds);
+    let d: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x - y).collect();
+    let (difference, difference_low, difference_high) = mean_interval(&d);
+    TeamDuel {
+        b_win_rate: b_wins / seeds,
+        b_ci_low,
+        b_ci_high,
+        difference,
+        difference_low,
+        difference_high,
+        only_a: d.iter().filter(|&&x| x > 0.0).count() as u64,
+        only_b: d.iter().filter(|&&x| x < 0.0).count() as u64,
+    }
+}
+
+impl DuelResult {
+    /// The text of a cooperative duel (after the header line).
+    fn fmt_teams(&self, t: &TeamDuel, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "team win rate: A {:.4} [{:.4}, {:.4}], B {:.4} [{:.4}, {:.4}] (Wilson 95%)",
+            self.a_win_share, self.ci_low, self.ci_high, t.b_win_rate, t.b_ci_low, t.b_ci_high
+        )?;
+        writeln!(
+            f,
+            "A minus B, paired on the seeds: {:+.4} [{:+.4}, {:+.4}]; seeds won by A's team only {}, by B's only {}",
+            t.difference, t.difference_low, t.difference_high, t.only_a, t.only_b
+        )
+    }
+}
+
 impl std::fmt::Display for DuelResult {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let n = self.players;
-        writeln!(
-            f,
-            "{} players: A = {} vs B = {}; {} seeds x {n} seats = {} games (master seed {})",
-            n, self.a, self.b, self.seeds, self.games, self.master_seed
-        )?;
-        writeln!(
-            f,
-            "A win share {:.4}  95% CI [{:.4}, {:.4}]  (equal strength: {:.4}); A rank score {:.3}",
-            self.a_win_share, self.ci_low, self.ci_high, self.equal_share, self.a_rank_score
-        )?;
+        if let Some(t) = &self.teams {
+            writeln!(
+                f,
+                "{n} players, cooperative: A's team = {} vs B's team = {}; {} seeds x 2 teams = {} games (master seed {})",
+                self.a, self.b, self.seeds, self.games, self.master_seed
+            )?;
+            self.fmt_teams(t, f)?;
+        } else {
+            writeln!(
+                f,
+                "{} players: A = {} vs B = {}; {} seeds x {n} seats = {} games (master seed {})",
+                n, self.a, self.b, self.seeds, self.games, self.master_seed
+            )?;
+            writeln!(
+                f,
+                "A win share {:.4}  95% CI [{:.4}, {:.4}]  (equal strength: {:.4}); A rank score {:.3}",
+                self.a_win_share, self.ci_low, self.ci_high, self.equal_share, self.a_rank_score
+            )?;
+        }
         writeln!(
             f,
             "{}; mean rounds {:.1}; {:.0} s",
@@ -228,7 +331,25 @@ impl std::fmt::Display for DuelResult {
             "thinking time: A {}, B {} (wall clock per choice: it grows with the machine's load)",
             self.a_thinking, self.b_thinking
         )?;
-        if self.markdown {
+        if let (true, Some(t)) = (self.markdown, &self.teams) {
+            writeln!(
+                f,
+                "| {} | {} | {n} | {} | {:.3} | [{:.3}, {:.3}] | {:.3} | [{:.3}, {:.3}] | {:+.3} | [{:+.3}, {:+.3}] | {:.1}% |",
+                self.a,
+                self.b,
+                self.games,
+                self.a_win_share,
+                self.ci_low,
+                self.ci_high,
+                t.b_win_rate,
+                t.b_ci_low,
+                t.b_ci_high,
+                t.difference,
+                t.difference_low,
+                t.difference_high,
+                100.0 * self.capped as f64 / self.games as f64,
+            )?;
+        } else if self.markdown {
             writeln!(
                 f,
                 "| {} | {} | {n} | {} | {:.3} | [{:.3}, {:.3}] | {:.1}% | {:.0} |",

@@ -259,6 +259,14 @@ fn run_game<G: Playable>(args: &TournamentArgs) -> Result<TournamentResult> {
     for s in &specs {
         check_agent(&game, s)?;
     }
+    if G::INFO.cooperative {
+        // Every seat shares the team's result, so seats in one game rank nothing.
+        bail!(
+            "{}: a cooperative game has no ranking among its seats to rate; compare two agents' teams on the same seeds with `shifu duel --game {} --agents A,B`",
+            G::INFO.name,
+            G::INFO.name
+        );
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;

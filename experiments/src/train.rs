@@ -218,6 +218,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
 fn run_game<G: Playable + 'static>(args: &TrainArgs) -> Result<TrainResult> {
     let game: G = args.game.build()?;
     let n = game.num_seats();
+    if G::INFO.cooperative {
+        // A candidate's seat shares its team's result with the field's seats, so its win share
+        // against the fair share 1/n measures nothing.
+        bail!(
+            "--method cmaes: {} is cooperative, and CMA-ES scores one seat's weights against the others' win shares; train a team with --method expert-iteration (its gate compares teams on the same seeds)",
+            G::INFO.name
+        );
+    }
     check_args(args, n)?;
     // The starting weights: the spec's file, or the defaults.
     let (name, _) = parse_spec(&args.agent)?;

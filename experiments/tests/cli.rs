@@ -1192,7 +1192,7 @@ fn a_mutated_ginza_state_exits_2_naming_the_field() {
 
 #[test]
 fn degenerate_or_conflicting_settings_exit_2_naming_them() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &["sweep", "--games", "5", "--vary", "players=2,3"],
             "players",
@@ -1212,6 +1212,20 @@ fn degenerate_or_conflicting_settings_exit_2_naming_them() {
         (
             &["tournament", "--agents", "random,greedy", "--seeds", "0"],
             "--seeds",
+        ),
+        (
+            &[
+                "tournament",
+                "--game",
+                "wok-star",
+                "--agents",
+                "random,greedy",
+            ],
+            "cooperative",
+        ),
+        (
+            &["train", "--game", "wok-star", "--out", "/nonexistent/never"],
+            "cooperative",
         ),
         (
             &[

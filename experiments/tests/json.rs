@@ -269,6 +269,50 @@ fn tournament_sprt_json_holds_the_decision() {
     );
 }
 
+/// Wok Star is cooperative: a duel plays each seed once per team and compares the teams on
+/// the shared seeds (the same agent on both sides plays the same games, so they never differ).
+#[test]
+fn a_cooperative_duel_pairs_the_teams_on_each_seed() {
+    let args = |agents| {
+        [
+            "duel",
+            "--game",
+            "wok-star",
+            "--players",
+            "2",
+            "--set",
+            "difficulty=mild",
+            "--agents",
+            agents,
+            "--seeds",
+            "30",
+            "--threads",
+            "2",
+        ]
+    };
+    let (text, j) = both(&args("greedy,random"));
+    assert_eq!(j["games"], 60);
+    let t = &j["teams"];
+    let (a, b) = (num(&j["a_win_share"]), num(&t["b_win_rate"]));
+    assert!((num(&t["difference"]) - (a - b)).abs() < 1e-12, "{j}");
+    let net = t["only_a"].as_u64().unwrap() as f64 - t["only_b"].as_u64().unwrap() as f64;
+    assert!((net / 30.0 - (a - b)).abs() < 1e-12, "{j}");
+    assert_eq!(num(&j["equal_share"]), b);
+    let line = format!(
+        "team win rate: A {a:.4} [{:.4}, {:.4}], B {b:.4}",
+        num(&j["ci_low"]),
+        num(&j["ci_high"])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+    let (_, same) = both(&args("greedy,greedy"));
+    let t = &same["teams"];
+    assert_eq!(
+        (num(&t["difference"]), &t["only_a"], &t["only_b"]),
+        (0.0, &0.into(), &0.into()),
+        "{same}"
+    );
+}
+
 #[test]
 fn duel_json_holds_a_win_share() {
     let (text, j) = both(&[
