@@ -62,7 +62,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.3)]
     pub(crate) sigma: f64,
     /// Games of each acceptance duel (a multiple of the player count); with expert iteration,
-    /// the gate's game cap.
+    /// the gate's game cap (in a cooperative game, seeds: each is played by both teams).
     #[arg(long, default_value_t = 400)]
     pub(crate) duel_games: u64,
     /// One-sided significance at which a challenger replaces the incumbent; with expert

@@ -6,6 +6,13 @@
 //! decides nothing, so it scores the fair share 1/n for both sides (and is counted), except
 //! under `--capped-value ranks`, which keeps the tie-break's winner as before.
 //!
+//! In a cooperative game (Wok Star) one network in one seat of a team says nothing about it
+//! against the other, so each seed is played twice instead, once by a team of candidates in
+//! every seat and once by a team of incumbents, and the seed scores 1 when only the candidates'
+//! team wins, 0 when only the incumbents' does and 1/2 when both or neither do: a paired
+//! comparison on shared seeds, rated as between two players ([`rated_players`]). The gate's cap
+//! then counts seeds. A seed where the round cap stopped either game scores 1/2.
+//!
 //! The same match against `greedy` measures a network's strength on a fixed scale.
 
 use super::selfplay::{CappedValue, SelfPlay};
@@ -82,17 +89,32 @@ impl Gate {
     }
 }
 
+/// The players a gate score is rated among ([`crate::sprt`]): the seats, or 2 in a cooperative
+/// game, where the score compares two teams on the same seeds.
+pub fn rated_players<G: Playable>(game: &G) -> usize {
+    if G::INFO.cooperative {
+        2
+    } else {
+        game.num_seats()
+    }
+}
+
+type Build<'a, G> = &'a (dyn Fn(u64, u8) -> Box<dyn Agent<G>> + Sync);
+
 /// The first player's score in game j, and whether the round cap stopped the game (then the
 /// score is the fair share 1/n, unless `capped` is `Ranks`): it sits in seat j mod n; `others`
-/// builds the rest.
+/// builds the rest. In a cooperative game, [`play_teams`].
 fn play<G: Playable + 'static>(
     game: &G,
     capped: CappedValue,
-    me: &(dyn Fn(u64, u8) -> Box<dyn Agent<G>> + Sync),
-    others: &(dyn Fn(u64, u8) -> Box<dyn Agent<G>> + Sync),
+    me: Build<'_, G>,
+    others: Build<'_, G>,
     master: u64,
     j: u64,
 ) -> (f64, bool) {
+    if G::INFO.cooperative {
+        return play_teams(game, capped, me, others, master, j);
+    }
     let n = game.num_seats();
     let seed = game_seed(master, j);
     let mine = (j % n as u64) as u8;
@@ -111,6 +133,33 @@ fn play<G: Playable + 'static>(
     } else {
         (o.win_share(mine), o.capped)
     }
+}
+
+/// Seed j played by a team of `me` in every seat and by a team of `others`: 1 when only the
+/// first team wins, 0 when only the second does, 1/2 otherwise or when the round cap stopped
+/// either game (unless `capped` is `Ranks`); and whether it did.
+fn play_teams<G: Playable + 'static>(
+    game: &G,
+    capped: CappedValue,
+    me: Build<'_, G>,
+    others: Build<'_, G>,
+    master: u64,
+    j: u64,
+) -> (f64, bool) {
+    let seed = game_seed(master, j);
+    let team = |build: Build<'_, G>| {
+        let mut agents: Vec<Box<dyn Agent<G>>> = (0..game.num_seats() as u8)
+            .map(|s| build(seed, s))
+            .collect();
+        play_game(game, &mut agents, seed, &mut Vec::new()).outcome
+    };
+    let (a, b) = (team(me), team(others));
+    let was_capped = a.capped || b.capped;
+    if was_capped && capped != CappedValue::Ranks {
+        return (0.5, true);
+    }
+    let won = |o: &shifu_engine::Outcome| f64::from(u8::from(o.is_winner(0)));
+    (0.5 + 0.5 * (won(&a) - won(&b)), was_capped)
 }
 
 fn az<G: Playable + 'static>(
@@ -134,7 +183,8 @@ fn az<G: Playable + 'static>(
     ))
 }
 
-/// The SPRT gate of `candidate` against `incumbent`, up to `cap` games.
+/// The SPRT gate of `candidate` against `incumbent`, up to `cap` games (seeds, each played by
+/// both teams, in a cooperative game).
 #[allow(clippy::too_many_arguments)]
 pub fn gate<G: Playable + 'static>(
     game: &G,
@@ -189,8 +239,9 @@ pub fn gate<G: Playable + 'static>(
     }
 }
 
-/// The network's score against `greedy` in `games` games (seats rotated), and how many of them
-/// the round cap stopped.
+/// The network's score against `greedy` in `games` games (seats rotated; in a cooperative game
+/// its team against greedy's on `games` seeds, scored as in the gate), and how many of them the
+/// round cap stopped.
 pub fn versus_greedy<G: Playable + 'static>(
     game: &G,
     net: &Arc<Net>,
@@ -221,6 +272,45 @@ pub fn versus_greedy<G: Playable + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Wok Star is cooperative: a gate seed is one game per team on the same seed, scored by
+    /// which teams won, not by one network's seat in a mixed team.
+    #[test]
+    fn a_cooperative_gate_pairs_two_teams_on_each_seed() {
+        use shifu_engine::wok_star::{Params, WokStar};
+        use shifu_engine::ParamFile;
+        // Mild, where the greedy team wins about one game in nine.
+        let mut p = Params::with_players(2);
+        p.set("difficulty", "mild").unwrap();
+        let game = WokStar::with_params(p).unwrap();
+        assert_eq!(rated_players(&game), 2);
+        let agent = |spec: &'static str| {
+            move |seed, s| build_agent::<WokStar>(spec, seed, s).expect("builds")
+        };
+        let (greedy, random) = (agent("greedy"), agent("random"));
+        let team_won = |spec: &'static str, seed| {
+            let mut agents: Vec<Box<dyn Agent<WokStar>>> =
+                (0..2).map(|s| agent(spec)(seed, s)).collect();
+            play_game(&game, &mut agents, seed, &mut Vec::new())
+                .outcome
+                .is_winner(0)
+        };
+        let mut differing = 0;
+        for j in 0..60 {
+            let seed = game_seed(11, j);
+            let (g, r) = (team_won("greedy", seed), team_won("random", seed));
+            let want = 0.5 + 0.5 * (f64::from(u8::from(g)) - f64::from(u8::from(r)));
+            let (score, capped) = play(&game, CappedValue::Draw, &greedy, &random, 11, j);
+            assert_eq!((score, capped), (want, false), "seed {j}");
+            differing += usize::from(g != r);
+            // The same agent against itself on the same seed: the same game, a tie.
+            assert_eq!(
+                play(&game, CappedValue::Draw, &greedy, &greedy, 11, j).0,
+                0.5
+            );
+        }
+        assert!(differing > 0, "60 seeds and the teams never differ");
+    }
 
     #[test]
     fn scores_give_elo_intervals_around_the_mean() {

@@ -14,7 +14,8 @@
 //!    candidate, with a fresh optimiser; NaN steps are reported and skipped.
 //! 4. **Gating** ([`gate`]): the candidate plays the incumbent, seats rotated, until the SPRT
 //!    ([`crate::sprt`]) decides or `--duel-games` games are played; it replaces the incumbent
-//!    only on H1 (at the cap, the incumbent stays).
+//!    only on H1 (at the cap, the incumbent stays). In a cooperative game the two networks'
+//!    teams play the same seeds instead ([`gate`]).
 //! 5. **Checkpoint** ([`checkpoint`]) and the Elo curve ([`curve`]).
 
 pub mod buffer;
@@ -118,7 +119,9 @@ fn stream(seed: u64, iteration: usize, purpose: u64) -> u64 {
     splitmix64(seed ^ splitmix64(((iteration as u64) << 2) | purpose))
 }
 
-fn check(t: &TrainArgs, n: usize) -> Result<Sprt> {
+/// The settings checked, and the gate's SPRT among `rated` players ([`gate::rated_players`]);
+/// `coop`: the game is cooperative.
+fn check(t: &TrainArgs, n: usize, rated: usize, coop: bool) -> Result<Sprt> {
     let e = &t.expert;
     if t.generations == 0 || t.games == 0 {
         bail!("--generations (iterations) and --games (self-play games per iteration) must be at least 1");
@@ -146,7 +149,9 @@ fn check(t: &TrainArgs, n: usize) -> Result<Sprt> {
     if e.blocks > 16 {
         bail!("--blocks {} is more than 16", e.blocks);
     }
-    if t.duel_games == 0 || !t.duel_games.is_multiple_of(n as u64) {
+    // A cooperative game's gate plays seeds, each by both teams, so any count will do.
+    let rotation = if coop { 1 } else { n as u64 };
+    if t.duel_games == 0 || !t.duel_games.is_multiple_of(rotation) {
         bail!(
             "--duel-games {}: the gate's game cap; give a positive multiple of the {n} players",
             t.duel_games
@@ -185,7 +190,7 @@ fn check(t: &TrainArgs, n: usize) -> Result<Sprt> {
             bail!("--warm-agent {spec}: a time budget makes the warm start depend on the machine's load; give the agent an iteration budget");
         }
     }
-    let sprt = Sprt::new(e.elo0, e.elo1, t.alpha, e.beta, n).map_err(anyhow::Error::msg)?;
+    let sprt = Sprt::new(e.elo0, e.elo1, t.alpha, e.beta, rated).map_err(anyhow::Error::msg)?;
     crate::runfile::check_writable_target(&t.out.join("checkpoint.json"))?;
     Ok(sprt)
 }
@@ -288,7 +293,7 @@ pub struct ExpertResult {
 pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
     let game: G = t.game.build()?;
     let n = game.num_seats();
-    let sprt = check(t, n)?;
+    let sprt = check(t, n, gate::rated_players(&game), G::INFO.cooperative)?;
     let e = &t.expert;
     if let Some(spec) = &e.warm_agent {
         warm::check_agent::<G>(spec)?;
@@ -383,7 +388,7 @@ fn iteration<G: Playable + 'static>(
     bar: &indicatif::ProgressBar,
     timing: &mut Timing,
 ) -> Result<Row> {
-    let (e, n) = (&t.expert, game.num_seats());
+    let (e, n) = (&t.expert, gate::rated_players(game));
     let inc = || bar.inc(1);
     let incumbent = Net::new(&st.incumbent);
     let (games, tm) = selfplay::play_many(
