@@ -7,7 +7,7 @@
 use crate::games::Playable;
 use crate::runner::split_specs;
 use crate::setup::GameArgs;
-use crate::stats::{capped_share, capped_warning, mean_interval, wilson};
+use crate::stats::{capped_share, capped_warning, paired_difference_interval, wilson};
 use crate::thinking::ThinkingTime;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -102,7 +102,8 @@ pub struct TeamDuel {
     pub b_ci_high: f64,
     /// A's win rate minus B's, paired on the seeds.
     pub difference: f64,
-    /// Its 95% interval (normal approximation on the per-seed differences): low end.
+    /// Its 95% interval (Agresti and Min's for paired proportions,
+    /// [`crate::stats::paired_difference_interval`]): low end.
     pub difference_low: f64,
     /// High end.
     pub difference_high: f64,
@@ -264,17 +265,19 @@ fn team_duel(results: &[DuelGame]) -> TeamDuel {
     let seeds = b.len() as f64;
     let b_wins = b.iter().sum::<f64>();
     let (b_ci_low, b_ci_high) = wilson(b_wins, seeds);
-    let d: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x - y).collect();
-    let (difference, difference_low, difference_high) = mean_interval(&d);
+    let only = |f: fn(f64, f64) -> bool| a.iter().zip(&b).filter(|(x, y)| f(**x, **y)).count();
+    let (only_a, only_b) = (only(|x, y| x > y), only(|x, y| x < y));
+    let (difference_low, difference_high) =
+        paired_difference_interval(only_a as f64, only_b as f64, seeds);
     TeamDuel {
         b_win_rate: b_wins / seeds,
         b_ci_low,
         b_ci_high,
-        difference,
+        difference: (only_a as f64 - only_b as f64) / seeds,
         difference_low,
         difference_high,
-        only_a: d.iter().filter(|&&x| x > 0.0).count() as u64,
-        only_b: d.iter().filter(|&&x| x < 0.0).count() as u64,
+        only_a: only_a as u64,
+        only_b: only_b as u64,
     }
 }
 

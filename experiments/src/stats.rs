@@ -62,6 +62,22 @@ pub fn mean_interval(xs: &[f64]) -> (f64, f64, f64) {
     (mean, mean - half, mean + half)
 }
 
+/// The 95% interval of a difference of two paired proportions, A's minus B's, from the seeds
+/// that only A won (`only_a`), that only B won (`only_b`) and all `seeds`: Agresti and Min's
+/// (2005) Wald interval with half a seed added to each cell of the 2x2 table, so that seeds
+/// without a discordant pair still give an interval rather than a point. (low, high), within
+/// -1..1.
+pub fn paired_difference_interval(only_a: f64, only_b: f64, seeds: f64) -> (f64, f64) {
+    if seeds <= 0.0 {
+        return (-1.0, 1.0);
+    }
+    let (b, c, n) = (only_a + 0.5, only_b + 0.5, seeds + 2.0);
+    let d = (b - c) / n;
+    let var = ((b + c) - (b - c) * (b - c) / n) / (n * n);
+    let half = 1.959_964 * var.max(0.0).sqrt();
+    ((d - half).max(-1.0), (d + half).min(1.0))
+}
+
 /// Pearson's chi-square test of observed win counts against equal chances: (statistic, degrees
 /// of freedom, p-value). Shared wins count fractionally.
 pub fn chi_square_equal(wins: &[f64]) -> (f64, f64, f64) {
@@ -105,6 +121,20 @@ pub fn balance(rates: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paired_difference_interval_is_agresti_mins() {
+        // 10 seeds only A won, 4 only B, of 50: cells 10.5 and 4.5 of 52.
+        let (lo, hi) = paired_difference_interval(10.0, 4.0, 50.0);
+        let d = 6.0 / 52.0;
+        let half = 1.959_964 * ((15.0 - 36.0 / 52.0) / (52.0f64 * 52.0)).sqrt();
+        assert!((lo - (d - half)).abs() < 1e-12 && (hi - (d + half)).abs() < 1e-12);
+        // No seed differs: an interval around 0 that narrows with the seeds, not a point.
+        let (lo4, hi4) = paired_difference_interval(0.0, 0.0, 4.0);
+        let (lo400, hi400) = paired_difference_interval(0.0, 0.0, 400.0);
+        assert!(lo4 < 0.0 && hi4 > 0.0 && (lo4 + hi4).abs() < 1e-12);
+        assert!(hi400 < hi4 && lo400 > lo4);
+    }
 
     #[test]
     fn mean_interval_is_the_normal_interval_of_the_mean() {
