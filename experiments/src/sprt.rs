@@ -122,6 +122,31 @@ impl Sprt {
         }
         (games, total, llr, None)
     }
+
+    /// [`Sprt::run`] for a paired comparison of two teams on shared seeds, each seed scoring 1
+    /// (only the first team won), 0 (only the second) or 1/2 (both or neither). A tied seed
+    /// says nothing about which team is stronger, so the LLR counts only the seeds that differ
+    /// (a sequential sign test: under H0 the first team wins a differing seed with the expected
+    /// score of `elo0` between two players, under H1 with that of `elo1`), while every seed
+    /// counts toward the cap and the total.
+    pub fn run_paired(&self, scores: &[f64], cap: u64) -> (u64, f64, f64, Option<Verdict>) {
+        let (mut games, mut total, mut llr) = (0u64, 0.0, 0.0);
+        let (mut differ, mut won) = (0u64, 0.0);
+        for &s in scores.iter().take(cap as usize) {
+            games += 1;
+            total += s;
+            if s == 0.5 {
+                continue;
+            }
+            differ += 1;
+            won += s;
+            llr = self.llr(won, differ);
+            if let Some(v) = self.verdict(llr) {
+                return (games, total, llr, Some(v));
+            }
+        }
+        (games, total, llr, None)
+    }
 }
 
 #[cfg(test)]
@@ -175,6 +200,26 @@ mod tests {
         let mixed: Vec<f64> = (0..200).map(|i| (i % 2) as f64).collect();
         let (games, total, _, v) = t.run(&mixed, 10);
         assert_eq!((games, total, v), (10, 5.0, None));
+    }
+
+    #[test]
+    fn a_paired_run_weighs_only_the_seeds_that_differ() {
+        let t = sprt();
+        // 200 seeds: 170 ties, then 27 won by the first team only against 3 by the second.
+        let mut s = vec![0.5; 170];
+        s.extend((0..30).map(|i| if i % 10 == 9 { 0.0 } else { 1.0 }));
+        let (games, total, llr, v) = t.run_paired(&s, 200);
+        assert_eq!(v, Some(Verdict::H1), "llr {llr}");
+        assert!(games > 170 && games <= 200);
+        assert!((total - s[..games as usize].iter().sum::<f64>()).abs() < 1e-9);
+        // The unpaired run counts a tie as half a win and half a loss: no verdict here.
+        assert_eq!(t.run(&s, 200).3, None);
+        // Ties alone decide nothing, and leave the LLR at 0.
+        assert_eq!(t.run_paired(&[0.5; 300], 300), (300, 150.0, 0.0, None));
+        // Losses among ties still accept H0.
+        let mut s = vec![0.5; 50];
+        s.extend([0.0; 20]);
+        assert_eq!(t.run_paired(&s, 200).3, Some(Verdict::H0));
     }
 
     #[test]

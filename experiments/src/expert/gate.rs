@@ -11,7 +11,10 @@
 //! every seat and once by a team of incumbents, and the seed scores 1 when only the candidates'
 //! team wins, 0 when only the incumbents' does and 1/2 when both or neither do: a paired
 //! comparison on shared seeds, rated as between two players ([`rated_players`]). The gate's cap
-//! then counts seeds. A seed where the round cap stopped either game scores 1/2.
+//! then counts seeds. A seed where the round cap stopped either game scores 1/2. The SPRT
+//! weighs only the seeds where the teams' results differ ([`Sprt::run_paired`]): most seeds of
+//! a hard difficulty are lost by both teams, and counting each as half a win and half a loss
+//! would pull every verdict toward H0.
 //!
 //! The same match against `greedy` measures a network's strength on a fixed scale.
 
@@ -198,6 +201,13 @@ pub fn gate<G: Playable + 'static>(
     done: &(dyn Fn() + Sync),
 ) -> Gate {
     let n = game.num_seats() as u64;
+    let run = |scores: &[f64]| {
+        if G::INFO.cooperative {
+            sprt.run_paired(scores, cap)
+        } else {
+            sprt.run(scores, cap)
+        }
+    };
     let me = |seed, s| az::<G>(candidate, sp, seed, s);
     let others = |seed, s| az::<G>(incumbent, sp, seed, s);
     // Chunks of whole seat rotations, at least one game per thread.
@@ -218,14 +228,14 @@ pub fn gate<G: Playable + 'static>(
         });
         scores.extend(more.iter().map(|m| m.0));
         capped.extend(more.iter().map(|m| m.1));
-        let (games, _, _, v) = sprt.run(&scores, cap);
+        let (games, _, _, v) = run(&scores);
         if v.is_some() {
             scores.truncate(games as usize);
             capped.truncate(games as usize);
             break;
         }
     }
-    let (_, _, llr, v) = sprt.run(&scores, cap);
+    let (_, _, llr, v) = run(&scores);
     Gate {
         score: Score::of(&scores),
         llr,
