@@ -140,6 +140,50 @@ fn the_same_seed_gives_the_same_weights_resumed_or_not() {
     std::fs::remove_dir_all(&base).ok();
 }
 
+/// Wok Star is cooperative: the gate plays seeds by two teams, so its cap need not be a
+/// multiple of the players, and the run is the same on 1 and 2 threads.
+#[test]
+fn a_cooperative_run_gates_teams_the_same_on_any_thread_count() {
+    let base = tmpdir("expert-coop");
+    let run = |dir: &Path, threads| {
+        let o = train(
+            dir,
+            &[
+                "--game",
+                "wok-star",
+                "--generations",
+                "2",
+                "--duel-games",
+                "3",
+                "--eval-games",
+                "2",
+                "--threads",
+                threads,
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    let (one, two) = (base.join("one"), base.join("two"));
+    run(&one, "1");
+    run(&two, "2");
+    for f in [
+        "incumbent.safetensors",
+        "candidate.safetensors",
+        "state/buffer-2.safetensors",
+    ] {
+        assert_eq!(bytes(&one, f), bytes(&two, f), "{f}: 2 threads");
+    }
+    let curve = std::fs::read_to_string(one.join("curve.csv")).unwrap();
+    let header: Vec<&str> = curve.lines().next().unwrap().split(',').collect();
+    let col = |name| header.iter().position(|h| *h == name).unwrap();
+    for row in curve.lines().skip(1) {
+        let cells: Vec<&str> = row.split(',').collect();
+        let games: u64 = cells[col("gate_games")].parse().unwrap();
+        assert!((1..=3).contains(&games), "{row}");
+    }
+    std::fs::remove_dir_all(&base).ok();
+}
+
 /// `--warm-agent greedy --warm-games N`: the network imitates greedy before the first
 /// iteration; the run resumes to the same weights (the warm start is not redone), keeps the
 /// warm start's figures in its checkpoint, and a resume with another warm start is refused.
