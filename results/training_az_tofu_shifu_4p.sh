@@ -2,7 +2,7 @@
 # Regenerates the 4-player Tofu Shifu bot of results/training.md ("A policy-value network (Tofu
 # Shifu, 4 players)") and its duels against greedy: expert iteration warm-started by imitating
 # greedy, as at 2 players (results/training_az.sh), with a 100-iteration expert.
-#     bash results/training_az_tofu_shifu_4p.sh     (about 30 minutes on 2 cores)
+#     bash results/training_az_tofu_shifu_4p.sh     (about 35 minutes on 2 cores)
 # Every step writes results/training/<step>.txt (the training run also its folder) and is skipped
 # when that exists: delete a file to rerun its step. Training uses master seed 2026 on 2 threads
 # (the same seed and thread count give the same weights); the duels use master seed 7.

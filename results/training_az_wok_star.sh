@@ -3,7 +3,7 @@
 # players, Medium)") and its ladder: expert iteration for a team at the default difficulty
 # (Medium), warm-started by imitating the MCTS team, then team-against-team duels on fresh seeds
 # (each seed played by both teams) against greedy and MCTS.
-#     bash results/training_az_wok_star.sh     (about 40 minutes on 2 cores)
+#     bash results/training_az_wok_star.sh     (about 35 minutes on 2 cores)
 # Every step writes results/training/<step>.txt (the training run also its folder) and is skipped
 # when that exists: delete a file to rerun its step. Training uses master seed 2026 on 2 threads
 # (the same seed and thread count give the same weights); the duels use master seed 7.
