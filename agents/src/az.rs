@@ -17,6 +17,9 @@
 //!   search is MCTS with random rollouts guided by the learned policy: a second opinion where
 //!   the value head has learned from too few games. A rollout to the end is not cheap: in Tofu
 //!   Shifu it costs six to ten forward passes (results/training.md).
+//! - `rollout_by=greedy` (default `random`): rollouts choose as MCTS's greedy rollouts do (the
+//!   game's greedy choice, else the best one-ply evaluation, by the `weights=` given or the
+//!   defaults); needs `rollout=W` above 0.
 //! - `depth=D` (default 0: to the end): a rollout stops after D actions and is worth the
 //!   hand-written evaluation of where it stopped (as `eval`), like MCTS's cut rollouts.
 //! - `eval=W` (0..1, default 0; `rollout + eval` at most 1): the leaf's value mixes in the
@@ -31,6 +34,7 @@
 //! other: each step is a node.
 
 use crate::eval::Evaluate;
+use crate::one_ply::OnePly;
 use crate::{Agent, Decision, StopCheck};
 use shifu_engine::{GameRng, Outcome, Seat, MAX_SEATS};
 use shifu_net::{Features, Inference, Net, NetError, Weights};
@@ -58,6 +62,9 @@ pub struct AzConfig {
     /// A rollout's length limit in actions (0: to the end); a rollout cut there is worth the
     /// hand-written evaluation of where it stopped.
     pub depth: u32,
+    /// Rollouts choose as MCTS's greedy rollouts do (the game's greedy choice, else the best
+    /// one-ply evaluation) rather than uniformly at random.
+    pub greedy_rollout: bool,
 }
 
 impl Default for AzConfig {
@@ -70,6 +77,7 @@ impl Default for AzConfig {
             eval: 0.0,
             scale: 3.0,
             depth: 0,
+            greedy_rollout: false,
         }
     }
 }
@@ -115,6 +123,8 @@ pub struct AzAgent<G: Evaluate> {
     nodes: Vec<Node<G::Action>>,
     path: Vec<u32>,
     legal: Vec<G::Action>,
+    /// The greedy rollouts' one-ply pick.
+    one_ply: OnePly<G::Action>,
     children: Vec<u32>,
     stop: Option<StopCheck>,
     /// Iterations run by the last decision.
@@ -144,6 +154,7 @@ impl<G: Evaluate> AzAgent<G> {
             nodes: Vec::new(),
             path: Vec::with_capacity(256),
             legal: Vec::with_capacity(64),
+            one_ply: OnePly::new(),
             children: Vec::with_capacity(64),
             stop: None,
             last_iters: 0,
@@ -354,7 +365,7 @@ impl<G: Evaluate> AzAgent<G> {
             }
         }
         if wr > 0.0 {
-            let r = self.random_rollout(game, s);
+            let r = self.rollout(game, s);
             for (x, r) in out.iter_mut().zip(r).take(n) {
                 *x += wr * r;
             }
@@ -362,21 +373,50 @@ impl<G: Evaluate> AzAgent<G> {
         out
     }
 
-    /// Plays `s` by uniformly random choices to the end, or for `depth` actions when that is
-    /// set; returns each seat's result in -1..1 (a cut rollout: [`evaluation_values`]).
-    fn random_rollout(&mut self, game: &G, s: &mut G::State) -> [f32; MAX_SEATS] {
+    /// Plays `s` to the end, or for `depth` actions when that is set, by uniformly random
+    /// choices or greedy ones (`greedy_rollout`); returns each seat's result in -1..1 (a cut
+    /// rollout: [`evaluation_values`]).
+    fn rollout(&mut self, game: &G, s: &mut G::State) -> [f32; MAX_SEATS] {
         let depth = self.config.depth;
         let mut steps = 0u32;
-        while game.to_move(s).is_some() {
+        self.one_ply.reset();
+        while let Some(mover) = game.to_move(s) {
             if depth > 0 && steps >= depth {
                 return evaluation_values(game, s, &self.weights, self.config.scale);
             }
-            let a = game.random_action(s, &mut self.legal, &mut self.rng);
+            let a = if self.config.greedy_rollout {
+                self.greedy_step(game, s, mover)
+            } else {
+                game.random_action(s, &mut self.legal, &mut self.rng)
+            };
             game.apply(s, a, &mut self.rng);
             steps += 1;
         }
         let o = game.outcome(s).expect("a finished game has an outcome");
         terminal_values(game, &o, game.num_seats())
+    }
+
+    /// MCTS's greedy rollout choice for `mover` in `s`: the rest of a split choice it began,
+    /// else the game's own rollout choice, else the best one-ply evaluation.
+    fn greedy_step(&mut self, game: &G, s: &G::State, mover: Seat) -> G::Action {
+        game.legal_actions(s, &mut self.legal);
+        if let Some(a) = self.one_ply.planned(game, s, &self.legal) {
+            return a;
+        }
+        let d = Decision::new(game, s, mover, &self.legal);
+        if let Some(a) = game.rollout_choice(&d, None, &self.weights, &mut self.rng) {
+            return a;
+        }
+        let mut calls = 0;
+        self.one_ply.pick(
+            game,
+            s,
+            mover,
+            &self.legal,
+            &self.weights,
+            &mut self.rng,
+            &mut calls,
+        )
     }
 
     /// The search (see the module doc); returns the most visited legal root action.

@@ -255,6 +255,18 @@ fn az_config<'a>(spec: &str, opts: &'a [(String, String)]) -> Result<AzOptions<'
             "eval" => c.eval = parse(spec, k, v)?,
             "scale" => c.scale = parse(spec, k, v)?,
             "depth" => c.depth = parse(spec, k, v)?,
+            "rollout_by" => {
+                c.greedy_rollout = match v.as_str() {
+                    "greedy" => true,
+                    "random" => false,
+                    _ => {
+                        return Err(AgentError::Malformed {
+                            spec: spec.into(),
+                            message: format!("rollout_by={v}: give greedy or random"),
+                        })
+                    }
+                }
+            }
             "weights" => weights = Some(v.as_str()),
             _ => {
                 return Err(AgentError::UnknownKey {
@@ -299,9 +311,14 @@ fn az_config<'a>(spec: &str, opts: &'a [(String, String)]) -> Result<AzOptions<'
             "depth cuts rollouts: give rollout=W above 0 with it",
         ));
     }
+    if c.greedy_rollout && c.rollout == 0.0 {
+        return Err(malformed(
+            "rollout_by=greedy chooses the rollouts' moves: give rollout=W above 0 with it",
+        ));
+    }
     let evaluates = c.eval > 0.0 || (c.rollout > 0.0 && c.depth > 0);
     let scaled = opts.iter().any(|(k, _)| k == "scale");
-    if !evaluates && (weights.is_some() || scaled) {
+    if (!evaluates && scaled) || (!evaluates && !c.greedy_rollout && weights.is_some()) {
         return Err(malformed(
             "weights and scale shape the hand-written evaluation: give eval=W above 0, or rollout=W with depth=D",
         ));

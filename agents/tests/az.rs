@@ -247,6 +247,31 @@ fn az_cut_rollouts_are_scored_by_the_evaluation() {
     assert!(g.outcome(&r.state).is_some());
 }
 
+/// `rollout_by=greedy`: rollouts play MCTS's greedy policy. With `rollout=1` the value head
+/// still changes nothing, the greedy rollouts change the choices against random ones, and such
+/// a search plays whole games.
+#[test]
+fn az_greedy_rollouts_replace_random_ones() {
+    let g = game(2);
+    let (f, flipped) = loud_pair(&g, "greedy-rollouts");
+    let greedy = "az:model={},iters=30,rollout=1,rollout_by=greedy,depth=20";
+    assert_eq!(choices_of(&g, &f, greedy), choices_of(&g, &flipped, greedy));
+    assert_ne!(
+        choices_of(&g, &f, greedy),
+        choices_of(&g, &f, "az:model={},iters=30,rollout=1,depth=20")
+    );
+    let spec = format!(
+        "az:model={},iters=10,rollout=0.5,rollout_by=greedy,depth=30",
+        f.display()
+    );
+    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = vec![
+        build_agent(&spec, 4, 0).unwrap(),
+        build_agent(&spec, 4, 1).unwrap(),
+    ];
+    let r = play_game(&g, &mut agents, 4, &mut Vec::new());
+    assert!(g.outcome(&r.state).is_some());
+}
+
 /// The leaf's weights must be weights (`rollout + eval` at most 1), the scale positive, a
 /// weights file that cannot be read is refused naming it, and options that would change nothing
 /// (a cut without rollouts, weights or a scale without an evaluation to shape) are refused.
@@ -266,6 +291,12 @@ fn az_leaf_options_out_of_range_are_refused() {
         ("depth=10", "give rollout=W above 0"),
         ("weights=/nonexistent/w.toml", "give eval=W above 0"),
         ("rollout=1,scale=2", "give eval=W above 0"),
+        ("rollout_by=greedy", "give rollout=W above 0"),
+        ("rollout=1,rollout_by=best", "give greedy or random"),
+        (
+            "rollout=1,rollout_by=greedy,weights=/nonexistent/w.toml",
+            "/nonexistent/w.toml",
+        ),
     ] {
         let spec = format!("az:model={},{opts}", f.display());
         let e = match build_agent::<TofuShifu>(&spec, 0, 0) {
