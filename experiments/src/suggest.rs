@@ -15,6 +15,21 @@ pub const AGENT_OPTIONS: &[(&str, &[&str])] = &[
             "horizon", "belief", "reward", "cut", "scale", "weights", "leaf",
         ],
     ),
+    (
+        "az",
+        &[
+            "model",
+            "iters",
+            "time_ms",
+            "c_puct",
+            "rollout",
+            "rollout_by",
+            "eval",
+            "scale",
+            "depth",
+            "weights",
+        ],
+    ),
 ];
 
 /// The known name nearest to `word`, when one is near enough to be a likely misspelling.
