@@ -400,22 +400,15 @@ impl<G: Evaluate> AzAgent<G> {
     /// else the game's own rollout choice, else the best one-ply evaluation.
     fn greedy_step(&mut self, game: &G, s: &G::State, mover: Seat) -> G::Action {
         game.legal_actions(s, &mut self.legal);
-        if let Some(a) = self.one_ply.planned(game, s, &self.legal) {
-            return a;
-        }
-        let d = Decision::new(game, s, mover, &self.legal);
-        if let Some(a) = game.rollout_choice(&d, None, &self.weights, &mut self.rng) {
-            return a;
-        }
-        let mut calls = 0;
-        self.one_ply.pick(
+        self.one_ply.greedy(
             game,
             s,
             mover,
             &self.legal,
+            None,
             &self.weights,
             &mut self.rng,
-            &mut calls,
+            &mut 0,
         )
     }
 

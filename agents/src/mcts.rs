@@ -362,24 +362,16 @@ impl<G: Evaluate> MctsAgent<G> {
                     // The rest of a split choice this policy began; else the game's own greedy
                     // choice where it has one (a policy such as Wok Star's kitchen routine);
                     // else the best one-ply evaluation.
-                    if let Some(a) = self.one_ply.planned(game, s, &self.legal) {
-                        a
-                    } else {
-                        let d = Decision::new(game, s, mover, &self.legal);
-                        let belief = self.belief.as_ref();
-                        match game.rollout_choice(&d, belief, &self.weights, &mut self.rng) {
-                            Some(a) => a,
-                            None => self.one_ply.pick(
-                                game,
-                                s,
-                                mover,
-                                &self.legal,
-                                &self.weights,
-                                &mut self.rng,
-                                &mut calls,
-                            ),
-                        }
-                    }
+                    self.one_ply.greedy(
+                        game,
+                        s,
+                        mover,
+                        &self.legal,
+                        self.belief.as_ref(),
+                        &self.weights,
+                        &mut self.rng,
+                        &mut calls,
+                    )
                 }
             };
             game.apply(s, a, &mut self.rng);
@@ -406,20 +398,16 @@ impl<G: Evaluate> MctsAgent<G> {
         game.legal_actions(s, &mut self.legal);
         match self.config.rollout {
             Rollout::Random => self.legal[policy.gen_range(0..self.legal.len())],
-            Rollout::Greedy => {
-                if let Some(a) = self.one_ply.planned(game, s, &self.legal) {
-                    return a;
-                }
-                let d = Decision::new(game, s, mover, &self.legal);
-                if let Some(a) =
-                    game.rollout_choice(&d, self.belief.as_ref(), &self.weights, policy)
-                {
-                    return a;
-                }
-                let (legal, weights) = (&self.legal, &self.weights);
-                self.one_ply
-                    .pick(game, s, mover, legal, weights, policy, calls)
-            }
+            Rollout::Greedy => self.one_ply.greedy(
+                game,
+                s,
+                mover,
+                &self.legal,
+                self.belief.as_ref(),
+                &self.weights,
+                policy,
+                calls,
+            ),
         }
     }
 

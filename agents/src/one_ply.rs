@@ -61,6 +61,32 @@ impl<A: Copy + PartialEq> OnePly<A> {
         }
     }
 
+    /// MCTS's greedy rollout choice for `mover` in `s` among `legal`: the rest of a split
+    /// choice this pick began ([`Self::planned`]), else the game's own rollout choice (given
+    /// the searching seat's belief, if any), else the best one-ply evaluation ([`Self::pick`]).
+    /// Every draw comes from `rng`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn greedy<G: Evaluate<Action = A>>(
+        &mut self,
+        game: &G,
+        s: &G::State,
+        mover: Seat,
+        legal: &[A],
+        belief: Option<&G::Belief>,
+        weights: &G::Weights,
+        rng: &mut GameRng,
+        calls: &mut u64,
+    ) -> A {
+        if let Some(a) = self.planned(game, s, legal) {
+            return a;
+        }
+        let d = crate::Decision::new(game, s, mover, legal);
+        if let Some(a) = game.rollout_choice(&d, belief, weights, rng) {
+            return a;
+        }
+        self.pick(game, s, mover, legal, weights, rng, calls)
+    }
+
     /// The best of `legal` in `s` for `mover` by the evaluation of the state it leads to, a
     /// step that begins a split choice scored by its best completion (whose remaining steps the
     /// next calls of [`Self::planned`] return). `legal` is not empty.
