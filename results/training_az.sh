@@ -20,25 +20,13 @@ share() { # share NAME: A's win share in step NAME's markdown row
 # iterations of 96 self-play games at 64 PUCT iterations a move (one decision in 4 kept, the
 # last 512 games in the buffer), each candidate gated by an SPRT over up to 200 games and the
 # incumbent measured against greedy over 100. A run cut off continues from its checkpoint.
-resume=()
-if [ ! -e "$OUT/az_tofu_shifu_2p.txt" ]; then
-  if [ -d "$OUT/az_tofu_shifu_2p/state" ]; then
-    resume=(--resume) # cut off: go on from the checkpoint
-  else
-    rm -rf "$OUT/az_tofu_shifu_2p" # the committed curve of a finished run: train again
-  fi
-fi
-step az_tofu_shifu_2p "$SHIFU" train --method expert-iteration --game tofu-shifu --players 2 \
-  --generations 12 --games 96 --sample-every 4 --search-iters 64 --buffer 512 --epochs 1 \
-  --batch 256 --lr 0.001 \
-  --duel-games 200 --elo1 40 --eval-games 100 --warm-agent greedy --warm-games 8000 \
-  --warm-every 8 --warm-epochs 3 --seed 2026 --threads 2 --quiet --out "$OUT/az_tofu_shifu_2p" "${resume[@]}"
 # The incumbent becomes the committed bot; the state (the replay buffer, tens of MB) and the
 # other copies of the weights are not committed.
-if [ -e "$OUT/az_tofu_shifu_2p/incumbent.safetensors" ]; then
-  mv "$OUT/az_tofu_shifu_2p/incumbent.safetensors" "$BOT"
-  rm -rf "$OUT/az_tofu_shifu_2p/state" "$OUT/az_tofu_shifu_2p/candidate.safetensors"
-fi
+train_bot az_tofu_shifu_2p "$BOT" "$SHIFU" train --method expert-iteration --game tofu-shifu \
+  --players 2 --generations 12 --games 96 --sample-every 4 --search-iters 64 --buffer 512 \
+  --epochs 1 --batch 256 --lr 0.001 --duel-games 200 --elo1 40 --eval-games 100 \
+  --warm-agent greedy --warm-games 8000 --warm-every 8 --warm-epochs 3 --seed 2026 --threads 2 \
+  --quiet
 
 duel() { # duel NAME A B SEEDS [MASTER]: A in one seat, B in the other, 2 x SEEDS games
   step "$1" "$SHIFU" duel --players 2 --agents "$2,$3" --seeds "$4" --seed "${5:-7}" --markdown

@@ -21,23 +21,11 @@ MCTS=mcts:iters=64,rollout=greedy,root=paired,depth=8
 # the incumbent measured against greedy over 200. A run cut off continues from its checkpoint.
 # The incumbent becomes the committed bot; the state (the replay buffer) is not committed.
 train() {
-  local p=$1 name=az_ginza_$1p bot=results/bots/ginza_retro_cafe-$1p.safetensors resume=()
-  if [ ! -e "$OUT/$name.txt" ]; then
-    if [ -d "$OUT/$name/state" ]; then
-      resume=(--resume) # cut off: go on from the checkpoint
-    else
-      rm -rf "${OUT:?}/$name" # the committed curve of a finished run: train again
-    fi
-  fi
-  step "$name" "$SHIFU" train --method expert-iteration --game ginza-retro-cafe --players "$p" \
+  train_bot "az_ginza_$1p" "results/bots/ginza_retro_cafe-$1p.safetensors" "$SHIFU" train \
+    --method expert-iteration --game ginza-retro-cafe --players "$1" \
     --generations "$2" --games 1000 --sample-every 2 --search-iters 200 --buffer 4000 --epochs 1 \
     --batch 256 --lr 0.001 --duel-games "$3" --elo1 30 --eval-games 200 --warm-agent greedy \
-    --warm-games 20000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet \
-    --out "$OUT/$name" "${resume[@]}"
-  if [ -e "$OUT/$name/incumbent.safetensors" ]; then
-    mv "$OUT/$name/incumbent.safetensors" "$bot"
-    rm -rf "$OUT/$name/state" "$OUT/$name/candidate.safetensors"
-  fi
+    --warm-games 20000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet
 }
 duel() { # duel NAME PLAYERS A B SEEDS: A in one seat, B in the others, PLAYERS x SEEDS games
   step "$1" "$SHIFU" duel --game ginza-retro-cafe --players "$2" --agents "$3,$4" --seeds "$5" \

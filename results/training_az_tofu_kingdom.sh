@@ -19,23 +19,10 @@ source results/step.sh # step NAME COMMAND...
 # at 100 PUCT iterations a move (one decision in 2 kept, the last 4,000 games in the buffer),
 # each candidate gated by an SPRT over up to 400 games (H1: +30 Elo) and the incumbent measured
 # against greedy over 200. A run cut off continues from its checkpoint.
-resume=()
-if [ ! -e "$OUT/$NAME.txt" ]; then
-  if [ -d "$OUT/$NAME/state" ]; then
-    resume=(--resume) # cut off: go on from the checkpoint
-  else
-    rm -rf "${OUT:?}/$NAME" # the committed curve of a finished run: train again
-  fi
-fi
-step "$NAME" "$SHIFU" train --method expert-iteration --game tofu-kingdom --players 4 \
+train_bot "$NAME" "$BOT" "$SHIFU" train --method expert-iteration --game tofu-kingdom --players 4 \
   --generations 6 --games 1000 --sample-every 2 --search-iters 100 --buffer 4000 --epochs 1 \
   --batch 256 --lr 0.001 --duel-games 400 --elo1 30 --eval-games 200 --warm-agent greedy \
-  --warm-games 10000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet \
-  --out "$OUT/$NAME" "${resume[@]}"
-if [ -e "$OUT/$NAME/incumbent.safetensors" ]; then
-  mv "$OUT/$NAME/incumbent.safetensors" "$BOT"
-  rm -rf "$OUT/$NAME/state" "$OUT/$NAME/candidate.safetensors"
-fi
+  --warm-games 10000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet
 
 prince() { # prince NAME SPEC: SPEC in seat 1, greedy in seats 2-4, 1,000 games
   [ -e "$OUT/$1.txt" ] || rm -f "$OUT/$1.csv" # a run cut off: play it again

@@ -17,23 +17,10 @@ source results/step.sh # step NAME COMMAND...
 # 100 PUCT iterations a move (one decision in 4 kept, the last 800 games in the buffer), each
 # candidate gated by an SPRT over up to 200 games (H1: +40 Elo) and the incumbent measured
 # against greedy over 100. A run cut off continues from its checkpoint.
-resume=()
-if [ ! -e "$OUT/$NAME.txt" ]; then
-  if [ -d "$OUT/$NAME/state" ]; then
-    resume=(--resume) # cut off: go on from the checkpoint
-  else
-    rm -rf "${OUT:?}/$NAME" # the committed curve of a finished run: train again
-  fi
-fi
-step "$NAME" "$SHIFU" train --method expert-iteration --game tofu-shifu --players 4 \
+train_bot "$NAME" "$BOT" "$SHIFU" train --method expert-iteration --game tofu-shifu --players 4 \
   --generations 5 --games 200 --sample-every 4 --search-iters 100 --buffer 800 --epochs 1 \
   --batch 256 --lr 0.001 --duel-games 200 --elo1 40 --eval-games 100 --warm-agent greedy \
-  --warm-games 8000 --warm-every 8 --warm-epochs 3 --seed 2026 --threads 2 --quiet \
-  --out "$OUT/$NAME" "${resume[@]}"
-if [ -e "$OUT/$NAME/incumbent.safetensors" ]; then
-  mv "$OUT/$NAME/incumbent.safetensors" "$BOT"
-  rm -rf "$OUT/$NAME/state" "$OUT/$NAME/candidate.safetensors"
-fi
+  --warm-games 8000 --warm-every 8 --warm-epochs 3 --seed 2026 --threads 2 --quiet
 
 duel() { # duel NAME A B SEEDS: A in one seat, B in the others, 4 x SEEDS games
   step "$1" "$SHIFU" duel --players 4 --agents "$2,$3" --seeds "$4" --seed 7 --markdown

@@ -21,23 +21,10 @@ MCTS=mcts:iters=40,rollout=greedy,root=paired,depth=0
 # buffer), each candidate's team gated against the incumbent's by an SPRT over up to 200 seeds
 # (H1: +30 Elo) and the incumbent's team compared with greedy's on 100 seeds. A run cut off
 # continues from its checkpoint. The incumbent becomes the committed bot.
-resume=()
-if [ ! -e "$OUT/$NAME.txt" ]; then
-  if [ -d "$OUT/$NAME/state" ]; then
-    resume=(--resume) # cut off: go on from the checkpoint
-  else
-    rm -rf "${OUT:?}/$NAME" # the committed curve of a finished run: train again
-  fi
-fi
-step "$NAME" "$SHIFU" train --method expert-iteration --game wok-star --players 2 \
+train_bot "$NAME" "$BOT" "$SHIFU" train --method expert-iteration --game wok-star --players 2 \
   --generations 6 --games 600 --sample-every 2 --search-iters 200 --buffer 2400 --epochs 1 \
   --batch 256 --lr 0.001 --duel-games 200 --elo1 30 --eval-games 100 --warm-agent "$MCTS" \
-  --warm-games 2000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet \
-  --out "$OUT/$NAME" "${resume[@]}"
-if [ -e "$OUT/$NAME/incumbent.safetensors" ]; then
-  mv "$OUT/$NAME/incumbent.safetensors" "$BOT"
-  rm -rf "$OUT/$NAME/state" "$OUT/$NAME/candidate.safetensors"
-fi
+  --warm-games 2000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet
 
 duel() { # duel NAME A B SEEDS: A's team and B's team on the same seeds (2 x SEEDS games)
   step "$1" "$SHIFU" duel --game wok-star --players 2 --agents "$2,$3" --seeds "$4" --seed 7 \
