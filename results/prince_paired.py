@@ -15,17 +15,10 @@ import os
 import re
 import sys
 
+# The shared Wilson interval of the results scripts.
+from ginza_retro_cafe import wilson  # noqa: E402
+
 Z = 1.959964
-
-
-def wilson(k, n):
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + Z * Z / n
-    c = (p + Z * Z / (2 * n)) / d
-    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
-    return (c - h, c + h)
 
 
 def load(path):
