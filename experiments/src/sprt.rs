@@ -111,16 +111,7 @@ impl Sprt {
     /// Runs the test over `scores` in order, stopping at the first verdict or after `cap`
     /// games: the games used, their total score, the final LLR and the verdict (None at the cap).
     pub fn run(&self, scores: &[f64], cap: u64) -> (u64, f64, f64, Option<Verdict>) {
-        let (mut games, mut total, mut llr) = (0u64, 0.0, 0.0);
-        for &s in scores.iter().take(cap as usize) {
-            games += 1;
-            total += s;
-            llr = self.llr(total, games);
-            if let Some(v) = self.verdict(llr) {
-                return (games, total, llr, Some(v));
-            }
-        }
-        (games, total, llr, None)
+        self.walk(scores, cap, false)
     }
 
     /// [`Sprt::run`] for a paired comparison of two teams on shared seeds, each seed scoring 1
@@ -130,17 +121,23 @@ impl Sprt {
     /// score of `elo0` between two players, under H1 with that of `elo1`), while every seed
     /// counts toward the cap and the total.
     pub fn run_paired(&self, scores: &[f64], cap: u64) -> (u64, f64, f64, Option<Verdict>) {
+        self.walk(scores, cap, true)
+    }
+
+    /// Both runs: with `skip_ties`, a score of 1/2 counts toward the games and the total but
+    /// not toward the LLR.
+    fn walk(&self, scores: &[f64], cap: u64, skip_ties: bool) -> (u64, f64, f64, Option<Verdict>) {
         let (mut games, mut total, mut llr) = (0u64, 0.0, 0.0);
-        let (mut differ, mut won) = (0u64, 0.0);
+        let (mut weighed, mut won) = (0u64, 0.0);
         for &s in scores.iter().take(cap as usize) {
             games += 1;
             total += s;
-            if s == 0.5 {
+            if skip_ties && s == 0.5 {
                 continue;
             }
-            differ += 1;
+            weighed += 1;
             won += s;
-            llr = self.llr(won, differ);
+            llr = self.llr(won, weighed);
             if let Some(v) = self.verdict(llr) {
                 return (games, total, llr, Some(v));
             }
