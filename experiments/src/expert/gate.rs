@@ -121,21 +121,24 @@ fn play<G: Playable + 'static>(
     let n = game.num_seats();
     let seed = game_seed(master, j);
     let mine = (j % n as u64) as u8;
-    let mut agents: Vec<Box<dyn Agent<G>>> = (0..n as u8)
-        .map(|s| {
-            if s == mine {
-                me(seed, s)
-            } else {
-                others(seed, s)
-            }
-        })
-        .collect();
-    let o = play_game(game, &mut agents, seed, &mut Vec::new()).outcome;
+    let o = play_seated(game, seed, |s| if s == mine { me } else { others });
     if o.capped && capped != CappedValue::Ranks {
         (1.0 / n as f64, true)
     } else {
         (o.win_share(mine), o.capped)
     }
+}
+
+/// One game from `seed`, seat s played by the agent that `builder(s)` builds.
+fn play_seated<'a, G: Playable + 'static>(
+    game: &G,
+    seed: u64,
+    builder: impl Fn(u8) -> Build<'a, G>,
+) -> shifu_engine::Outcome {
+    let mut agents: Vec<Box<dyn Agent<G>>> = (0..game.num_seats() as u8)
+        .map(|s| builder(s)(seed, s))
+        .collect();
+    play_game(game, &mut agents, seed, &mut Vec::new()).outcome
 }
 
 /// Seed j played by a team of `me` in every seat and by a team of `others`: 1 when only the
@@ -150,13 +153,10 @@ fn play_teams<G: Playable + 'static>(
     j: u64,
 ) -> (f64, bool) {
     let seed = game_seed(master, j);
-    let team = |build: Build<'_, G>| {
-        let mut agents: Vec<Box<dyn Agent<G>>> = (0..game.num_seats() as u8)
-            .map(|s| build(seed, s))
-            .collect();
-        play_game(game, &mut agents, seed, &mut Vec::new()).outcome
-    };
-    let (a, b) = (team(me), team(others));
+    let (a, b) = (
+        play_seated(game, seed, |_| me),
+        play_seated(game, seed, |_| others),
+    );
     let was_capped = a.capped || b.capped;
     if was_capped && capped != CappedValue::Ranks {
         return (0.5, true);
