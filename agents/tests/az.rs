@@ -222,29 +222,34 @@ fn az_eval_weight_one_ignores_the_value_head() {
     );
 }
 
+/// A rollout option (`spec`, with `rollout=1` so the network gives only the priors) ignores the
+/// value head, changes the choices against `without` it, and `mixed` (a search with it beside
+/// the value head) plays a whole game.
+fn check_rollout_option(name: &str, spec: &str, without: &str, mixed: &str) {
+    let g = game(2);
+    let (f, flipped) = loud_pair(&g, name);
+    assert_eq!(choices_of(&g, &f, spec), choices_of(&g, &flipped, spec));
+    assert_ne!(choices_of(&g, &f, spec), choices_of(&g, &f, without));
+    let mixed = mixed.replace("{}", &f.display().to_string());
+    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = vec![
+        build_agent(&mixed, 4, 0).unwrap(),
+        build_agent(&mixed, 4, 1).unwrap(),
+    ];
+    let r = play_game(&g, &mut agents, 4, &mut Vec::new());
+    assert!(g.outcome(&r.state).is_some());
+}
+
 /// `depth=D` cuts each rollout after D actions and scores it by the evaluation: with
 /// `rollout=1` the value head still changes nothing, a cut changes the choices against rollouts
 /// to the end, and such a search plays whole games.
 #[test]
 fn az_cut_rollouts_are_scored_by_the_evaluation() {
-    let g = game(2);
-    let (f, flipped) = loud_pair(&g, "cut");
-    let cut = "az:model={},iters=60,rollout=1,depth=4";
-    assert_eq!(choices_of(&g, &f, cut), choices_of(&g, &flipped, cut));
-    assert_ne!(
-        choices_of(&g, &f, cut),
-        choices_of(&g, &f, "az:model={},iters=60,rollout=1")
-    );
-    let spec = format!(
+    check_rollout_option(
+        "cut",
+        "az:model={},iters=60,rollout=1,depth=4",
+        "az:model={},iters=60,rollout=1",
         "az:model={},iters=20,rollout=0.5,depth=30,eval=0.25",
-        f.display()
     );
-    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = vec![
-        build_agent(&spec, 4, 0).unwrap(),
-        build_agent(&spec, 4, 1).unwrap(),
-    ];
-    let r = play_game(&g, &mut agents, 4, &mut Vec::new());
-    assert!(g.outcome(&r.state).is_some());
 }
 
 /// `rollout_by=greedy`: rollouts play MCTS's greedy policy. With `rollout=1` the value head
@@ -252,24 +257,12 @@ fn az_cut_rollouts_are_scored_by_the_evaluation() {
 /// a search plays whole games.
 #[test]
 fn az_greedy_rollouts_replace_random_ones() {
-    let g = game(2);
-    let (f, flipped) = loud_pair(&g, "greedy-rollouts");
-    let greedy = "az:model={},iters=30,rollout=1,rollout_by=greedy,depth=20";
-    assert_eq!(choices_of(&g, &f, greedy), choices_of(&g, &flipped, greedy));
-    assert_ne!(
-        choices_of(&g, &f, greedy),
-        choices_of(&g, &f, "az:model={},iters=30,rollout=1,depth=20")
-    );
-    let spec = format!(
+    check_rollout_option(
+        "greedy-rollouts",
+        "az:model={},iters=30,rollout=1,rollout_by=greedy,depth=20",
+        "az:model={},iters=30,rollout=1,depth=20",
         "az:model={},iters=10,rollout=0.5,rollout_by=greedy,depth=30",
-        f.display()
     );
-    let mut agents: Vec<Box<dyn Agent<TofuShifu>>> = vec![
-        build_agent(&spec, 4, 0).unwrap(),
-        build_agent(&spec, 4, 1).unwrap(),
-    ];
-    let r = play_game(&g, &mut agents, 4, &mut Vec::new());
-    assert!(g.outcome(&r.state).is_some());
 }
 
 /// The leaf's weights must be weights (`rollout + eval` at most 1), the scale positive, a
