@@ -44,7 +44,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The `az:` agent's settings.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AzConfig {
     /// Search iterations per decision (0 with no `time_ms`: the policy alone).
     pub iters: u32,

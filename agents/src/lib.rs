@@ -34,7 +34,9 @@ pub use runner::{
     agent_rng, game_rng, game_seed, play_game, play_game_observed, random_playout, splitmix64,
     GameRecord,
 };
-pub use spec::{build_agent, build_agent_with, check_agent, parse_spec, AgentError};
+pub use spec::{
+    az_search_options, build_agent, build_agent_with, check_agent, parse_spec, AgentError,
+};
 pub use timed::{timed, Thinking, ThinkingClock};
 
 use shifu_engine::Game;

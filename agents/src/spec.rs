@@ -327,6 +327,31 @@ fn az_config<'a>(spec: &str, opts: &'a [(String, String)]) -> Result<AzOptions<'
     Ok((c, path, weights))
 }
 
+/// The leaf-evaluation options of `az:` (`rollout`, `rollout_by`, `depth`, `eval`, `scale`), for
+/// a search whose network, budget and exploration constant are set elsewhere (expert
+/// iteration's `--search-options`): the same keys, values and checks as in an `az:` spec, so an
+/// expert searches exactly as the agent with those options does. `model`, `iters`, `time_ms`,
+/// `c_puct` and `weights` are refused (the hand-written evaluation keeps its default weights).
+pub fn az_search_options(options: &str) -> Result<AzConfig, AgentError> {
+    let spec = format!("az:{options}");
+    let (_, mut opts) = parse_spec(&spec)?;
+    if let Some((k, _)) = opts.iter().find(|(k, _)| {
+        matches!(
+            k.as_str(),
+            "model" | "iters" | "time_ms" | "c_puct" | "weights"
+        )
+    }) {
+        return Err(AgentError::Malformed {
+            spec: options.into(),
+            message: format!(
+                "`{k}` is not a search option here (give rollout, rollout_by, depth, eval or scale)"
+            ),
+        });
+    }
+    opts.push(("model".into(), "-".into()));
+    az_config(&spec, &opts).map(|(c, _, _)| c)
+}
+
 /// MCTS's options (`iters=200,c=1.4,...`) as a configuration, checked, and the weights file named
 /// by `weights=`, if any.
 fn mcts_config<'a>(
@@ -483,6 +508,28 @@ mod tests {
                 .err()
                 .unwrap()
                 .to_string();
+            assert!(e.contains(names), "{bad}: {e}");
+        }
+    }
+
+    /// Expert iteration's `--search-options`: the `az:` agent's leaf options with its checks,
+    /// and nothing that training sets itself.
+    #[test]
+    fn az_search_options_are_the_agents_leaf_options() {
+        let c = az_search_options("rollout=1,rollout_by=greedy,depth=8").unwrap();
+        assert_eq!((c.rollout, c.greedy_rollout, c.depth), (1.0, true, 8));
+        assert_eq!(az_search_options("").unwrap(), AzConfig::default());
+        for (bad, names) in [
+            ("iters=5", "iters"),
+            ("model=x.safetensors", "model"),
+            ("c_puct=2", "c_puct"),
+            ("rollout=2", "rollout"),
+            ("rollout_by=greedy", "rollout"),
+            ("depth=3", "depth"),
+            ("rolout=1", "rolout"),
+            ("rollout", "key=value"),
+        ] {
+            let e = az_search_options(bad).unwrap_err().to_string();
             assert!(e.contains(names), "{bad}: {e}");
         }
     }

@@ -184,6 +184,43 @@ fn a_cooperative_run_gates_teams_the_same_on_any_thread_count() {
     std::fs::remove_dir_all(&base).ok();
 }
 
+/// `--search-options`: the expert's leaves valued by greedy rollouts play other self-play
+/// games than the network's value alone, the same ones again from the same seed, and a resume
+/// must give the same options.
+#[test]
+fn search_options_value_the_experts_leaves_and_a_resume_keeps_them() {
+    let base = tmpdir("expert-leaf");
+    let rollouts = ["--search-options", "rollout=1,rollout_by=greedy,depth=2"];
+    let run = |dir: &Path, extra: &[&str]| {
+        let o = train(dir, &[extra, &["--generations", "1"]].concat());
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+    };
+    let (plain, greedy, again) = (base.join("plain"), base.join("greedy"), base.join("again"));
+    run(&plain, &[]);
+    run(&greedy, &rollouts);
+    run(&again, &rollouts);
+    let buffer = "state/buffer-1.safetensors";
+    assert_ne!(bytes(&plain, buffer), bytes(&greedy, buffer), "no change");
+    assert_eq!(
+        bytes(&greedy, buffer),
+        bytes(&again, buffer),
+        "not repeatable"
+    );
+    let o = train(
+        &greedy,
+        &[
+            "--resume",
+            "--generations",
+            "2",
+            "--search-options",
+            "rollout=0.5",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--search-options"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&base).ok();
+}
+
 /// `--warm-agent greedy --warm-games N`: the network imitates greedy before the first
 /// iteration; the run resumes to the same weights (the warm start is not redone), keeps the
 /// warm start's figures in its checkpoint, and a resume with another warm start is refused.
@@ -269,7 +306,7 @@ fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
     let dir = base.join("run");
     let file = base.join("a-file");
     std::fs::write(&file, "not a folder").unwrap();
-    let cases: [(&[&str], &str); 20] = [
+    let cases: [(&[&str], &str); 22] = [
         (&["--warm-agent", "greedy"], "--warm-games"),
         (&["--warm-games", "3"], "--warm-agent"),
         (
@@ -316,6 +353,11 @@ fn bad_flags_and_foreign_checkpoints_are_refused_with_exit_code_2() {
         (&["--elo0", "10", "--elo1", "5"], "--elo0"),
         (&["--duel-games", "3"], "--duel-games 3"),
         (&["--beta", "0.7"], "--beta"),
+        (&["--search-options", "iters=3"], "--search-options iters=3"),
+        (
+            &["--search-options", "rollout_by=greedy"],
+            "--search-options rollout_by=greedy",
+        ),
     ];
     for (extra, needle) in cases {
         let o = train(&dir, extra);

@@ -55,6 +55,9 @@ pub struct Settings {
     /// Checkpoints written before this setting existed kept every decision.
     #[serde(default = "one")]
     pub sample_every: u32,
+    /// `--search-options` as given (empty: none; checkpoints from before it had none).
+    #[serde(default)]
+    pub search_options: String,
 }
 
 fn one() -> u32 {

@@ -23,7 +23,7 @@ use crate::games::Playable;
 use crate::sprt::{elo_of_score, Sprt, Verdict};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use shifu_agents::{agent_rng, build_agent, game_seed, play_game, Agent, AzAgent, AzConfig};
+use shifu_agents::{agent_rng, build_agent, game_seed, play_game, Agent, AzAgent};
 use shifu_net::Net;
 use std::sync::Arc;
 
@@ -171,15 +171,8 @@ fn az<G: Playable + 'static>(
     seed: u64,
     seat: u8,
 ) -> Box<dyn Agent<G>> {
-    let c = AzConfig {
-        iters: sp.iters,
-        time_ms: None,
-        c_puct: sp.c_puct,
-        rollout: 0.0,
-        ..AzConfig::default()
-    };
     Box::new(AzAgent::<G>::new(
-        c,
+        sp.config(),
         net.clone(),
         agent_rng(seed, seat),
         "az".into(),

@@ -5,10 +5,11 @@
 //! moves (`--warm-agent greedy --warm-games N`) so that its search finishes games.
 //!
 //! Each iteration:
-//! 1. **Self-play** ([`selfplay`]): `--games` games of the incumbent's determinized PUCT search,
-//!    sharded over `--threads` (game j of iteration i from the seed, i and j alone), recording
-//!    relative observations, legal actions, root visit shares and final outcomes (a game stopped
-//!    by the round cap decides nothing: `--capped-value`).
+//! 1. **Self-play** ([`selfplay`]): `--games` games of the incumbent's determinized PUCT search
+//!    (its leaves valued by the network, or as `--search-options` says, for example by greedy
+//!    rollouts), sharded over `--threads` (game j of iteration i from the seed, i and j
+//!    alone), recording relative observations, legal actions, root visit shares and final
+//!    outcomes (a game stopped by the round cap decides nothing: `--capped-value`).
 //! 2. **Buffer** ([`buffer`]): the positions of the last `--buffer` games.
 //! 3. **Training** ([`learn`]): `--epochs` passes of AdamW over the buffer, from the last
 //!    candidate, with a fresh optimiser; NaN steps are reported and skipped.
@@ -36,7 +37,7 @@ use checkpoint::{Row, Settings, State};
 use clap::Args;
 use selfplay::{CappedValue, SelfPlay, Timing};
 use serde::Serialize;
-use shifu_agents::splitmix64;
+use shifu_agents::{az_search_options, splitmix64, AzConfig};
 use shifu_net::{Net, NetConfig, Weights};
 use std::time::Instant;
 
@@ -49,6 +50,11 @@ pub struct ExpertArgs {
     /// Expert iteration: PUCT's exploration constant.
     #[arg(long, default_value_t = 1.5)]
     pub c_puct: f32,
+    /// Expert iteration: how the search values a leaf, as the `az:` agent's options (for
+    /// example `rollout=1,rollout_by=greedy`: greedy rollouts instead of the network's value),
+    /// in self-play, the gate and the match against greedy. Default: the network's value.
+    #[arg(long, value_name = "AZ_OPTIONS")]
+    pub search_options: Option<String>,
     /// Expert iteration: decisions per self-play game, from the start, whose move is drawn in
     /// proportion to the root visits (later ones take the most visited).
     #[arg(long, default_value_t = 30)]
@@ -190,9 +196,18 @@ fn check(t: &TrainArgs, n: usize, rated: usize, coop: bool) -> Result<Sprt> {
             bail!("--warm-agent {spec}: a time budget makes the warm start depend on the machine's load; give the agent an iteration budget");
         }
     }
+    leaf(e)?;
     let sprt = Sprt::new(e.elo0, e.elo1, t.alpha, e.beta, rated).map_err(anyhow::Error::msg)?;
     crate::runfile::check_writable_target(&t.out.join("checkpoint.json"))?;
     Ok(sprt)
+}
+
+/// The search's leaf options from `--search-options` (the default: the network's value alone).
+fn leaf(e: &ExpertArgs) -> Result<AzConfig> {
+    match &e.search_options {
+        None => Ok(AzConfig::default()),
+        Some(o) => az_search_options(o).with_context(|| format!("--search-options {o}")),
+    }
 }
 
 fn settings(t: &TrainArgs, game: &str, n: usize) -> Settings {
@@ -224,6 +239,7 @@ fn settings(t: &TrainArgs, game: &str, n: usize) -> Settings {
         warm_epochs: if e.warm_games > 0 { e.warm_epochs } else { 0 },
         warm_every: if e.warm_games > 0 { e.warm_every } else { 0 },
         sample_every: e.sample_every,
+        search_options: e.search_options.clone().unwrap_or_default(),
     }
 }
 
@@ -318,6 +334,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
         explore: e.explore,
         capped: e.capped_value,
         sample_every: e.sample_every,
+        leaf: leaf(e)?,
     };
     if let (Some(spec), true) = (&e.warm_agent, warm_todo > 0) {
         let l = learn::Learn {

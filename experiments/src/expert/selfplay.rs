@@ -57,6 +57,24 @@ pub struct SelfPlay {
     /// `sample_every`-th): a game's positions share one result, and a network trained on all of
     /// them learns to recognise the game instead of judging the position.
     pub sample_every: u32,
+    /// How the search values a leaf (`--search-options`: rollouts, their policy and length,
+    /// the hand-written evaluation), as the `az:` agent's options do; its `iters`, `time_ms`
+    /// and `c_puct` are ignored ([`SelfPlay::config`] sets them). The default: the network's
+    /// value alone.
+    pub leaf: AzConfig,
+}
+
+impl SelfPlay {
+    /// The search's configuration: `iters` PUCT iterations (no time limit), `c_puct`, and the
+    /// leaf options of `leaf`. Self-play, the gate and the match against greedy all use it.
+    pub fn config(&self) -> AzConfig {
+        AzConfig {
+            iters: self.iters,
+            time_ms: None,
+            c_puct: self.c_puct,
+            ..self.leaf
+        }
+    }
 }
 
 /// Records decisions as buffer rows: the observer's relative observation (sparse), the legal
@@ -197,21 +215,10 @@ pub fn play_one<G: Playable + 'static>(
 ) -> (GameSamples, Timing) {
     let started = Instant::now();
     let n = game.num_seats();
-    let config = AzConfig {
-        iters: sp.iters,
-        time_ms: None,
-        c_puct: sp.c_puct,
-        rollout: 0.0,
-        ..AzConfig::default()
-    };
+    let config = sp.config();
     let mut agents: Vec<AzAgent<G>> = (0..n)
         .map(|s| {
-            let mut a = AzAgent::new(
-                config.clone(),
-                net.clone(),
-                agent_rng(seed, s as u8),
-                "az".into(),
-            );
+            let mut a = AzAgent::new(config, net.clone(), agent_rng(seed, s as u8), "az".into());
             a.set_timing(true);
             a
         })
@@ -317,6 +324,7 @@ mod tests {
             explore: 4,
             capped: CappedValue::Draw,
             sample_every: 1,
+            leaf: AzConfig::default(),
         };
         let (g, t) = play_one(&game, &net, sp, 3);
         assert!(g.rows() > 5);
@@ -350,6 +358,7 @@ mod tests {
             explore: 0,
             capped,
             sample_every: 1,
+            leaf: AzConfig::default(),
         };
         let (draw, t) = play_one(&game, &net, sp(CappedValue::Draw), 5);
         assert_eq!(
