@@ -25,7 +25,7 @@ share() { # share NAME: A's win share in step NAME's markdown row
 train_bot az_tofu_shifu_2p "$BOT" "$SHIFU" train --method expert-iteration --game tofu-shifu \
   --players 2 --generations 12 --games 96 --sample-every 4 --search-iters 64 --buffer 512 \
   --epochs 1 --batch 256 --lr 0.001 --duel-games 200 --elo1 40 --eval-games 100 \
-  --warm-agent greedy --warm-games 8000 --warm-every 8 --warm-epochs 3 --seed 2026 --threads 2 \
+  --warm-agent greedy --warm-games 8000 --warm-every 8 --sample-by game --warm-epochs 3 --seed 2026 --threads 2 \
   --quiet
 
 duel() { # duel NAME A B SEEDS [MASTER]: A in one seat, B in the other, 2 x SEEDS games

@@ -25,7 +25,7 @@ train() {
     --method expert-iteration --game ginza-retro-cafe --players "$1" \
     --generations "$2" --games 1000 --sample-every 2 --search-iters 200 --buffer 4000 --epochs 1 \
     --batch 256 --lr 0.001 --duel-games "$3" --elo1 30 --eval-games 200 --warm-agent greedy \
-    --warm-games 20000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet
+    --warm-games 20000 --warm-every 2 --sample-by game --warm-epochs 3 --seed 2026 --threads 2 --quiet
 }
 duel() { # duel NAME PLAYERS A B SEEDS: A in one seat, B in the others, PLAYERS x SEEDS games
   step "$1" "$SHIFU" duel --game ginza-retro-cafe --players "$2" --agents "$3,$4" --seeds "$5" \

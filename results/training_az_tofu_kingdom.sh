@@ -22,7 +22,7 @@ source results/step.sh # step NAME COMMAND...
 train_bot "$NAME" "$BOT" "$SHIFU" train --method expert-iteration --game tofu-kingdom --players 4 \
   --generations 6 --games 1000 --sample-every 2 --search-iters 100 --buffer 4000 --epochs 1 \
   --batch 256 --lr 0.001 --duel-games 400 --elo1 30 --eval-games 200 --warm-agent greedy \
-  --warm-games 10000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet
+  --warm-games 10000 --warm-every 2 --sample-by game --warm-epochs 3 --seed 2026 --threads 2 --quiet
 
 prince() { # prince NAME SPEC: SPEC in seat 1, greedy in seats 2-4, 1,000 games
   [ -e "$OUT/$1.txt" ] || rm -f "$OUT/$1.csv" # a run cut off: play it again

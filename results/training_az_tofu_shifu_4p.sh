@@ -20,7 +20,7 @@ source results/step.sh # step NAME COMMAND...
 train_bot "$NAME" "$BOT" "$SHIFU" train --method expert-iteration --game tofu-shifu --players 4 \
   --generations 5 --games 200 --sample-every 4 --search-iters 100 --buffer 800 --epochs 1 \
   --batch 256 --lr 0.001 --duel-games 200 --elo1 40 --eval-games 100 --warm-agent greedy \
-  --warm-games 8000 --warm-every 8 --warm-epochs 3 --seed 2026 --threads 2 --quiet
+  --warm-games 8000 --warm-every 8 --sample-by game --warm-epochs 3 --seed 2026 --threads 2 --quiet
 
 duel() { # duel NAME A B SEEDS: A in one seat, B in the others, 4 x SEEDS games
   step "$1" "$SHIFU" duel --players 4 --agents "$2,$3" --seeds "$4" --seed 7 --markdown

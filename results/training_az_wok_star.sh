@@ -24,7 +24,7 @@ MCTS=mcts:iters=40,rollout=greedy,root=paired,depth=0
 train_bot "$NAME" "$BOT" "$SHIFU" train --method expert-iteration --game wok-star --players 2 \
   --generations 6 --games 600 --sample-every 2 --search-iters 200 --buffer 2400 --epochs 1 \
   --batch 256 --lr 0.001 --duel-games 200 --elo1 30 --eval-games 100 --warm-agent "$MCTS" \
-  --warm-games 2000 --warm-every 2 --warm-epochs 3 --seed 2026 --threads 2 --quiet
+  --warm-games 2000 --warm-every 2 --sample-by game --warm-epochs 3 --seed 2026 --threads 2 --quiet
 
 duel() { # duel NAME A B SEEDS: A's team and B's team on the same seeds (2 x SEEDS games)
   step "$1" "$SHIFU" duel --game wok-star --players 2 --agents "$2,$3" --seeds "$4" --seed 7 \

@@ -6,7 +6,7 @@
 //! optimiser, so nothing else is needed to continue exactly.
 
 use super::buffer::Buffer;
-use super::selfplay::CappedValue;
+use super::selfplay::{CappedValue, SampleBy};
 use super::warm::Warm;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -55,6 +55,9 @@ pub struct Settings {
     /// Checkpoints written before this setting existed kept every decision.
     #[serde(default = "one")]
     pub sample_every: u32,
+    /// Checkpoints written before this setting existed counted over all seats in turn order.
+    #[serde(default = "by_game")]
+    pub sample_by: SampleBy,
     /// `--search-options` as given (empty: none; checkpoints from before it had none).
     #[serde(default)]
     pub search_options: String,
@@ -62,6 +65,10 @@ pub struct Settings {
 
 fn one() -> u32 {
     1
+}
+
+fn by_game() -> SampleBy {
+    SampleBy::Game
 }
 
 fn ranks() -> CappedValue {

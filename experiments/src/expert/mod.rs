@@ -35,7 +35,7 @@ use anyhow::{bail, Context, Result};
 use buffer::Buffer;
 use checkpoint::{Row, Settings, State};
 use clap::Args;
-use selfplay::{CappedValue, SelfPlay, Timing};
+use selfplay::{CappedValue, SampleBy, SelfPlay, Timing};
 use serde::Serialize;
 use shifu_agents::{az_search_options, splitmix64, AzConfig};
 use shifu_net::{Net, NetConfig, Weights};
@@ -95,6 +95,11 @@ pub struct ExpertArgs {
     /// positions share one result; see the README).
     #[arg(long, default_value_t = 1)]
     pub sample_every: u32,
+    /// Expert iteration: whose decisions the one-in-K counts of --sample-every and --warm-every
+    /// run over: each seat's apart (`seat`), or every seat's in turn order (`game`, which can
+    /// favour one seat where turns alternate; the committed bots' scripts give it).
+    #[arg(long, value_enum, default_value = "seat")]
+    pub sample_by: SampleBy,
     /// Expert iteration: the value target of a self-play game stopped by the round cap (`draw`:
     /// 0 for every seat; `skip`: leave its positions out; `ranks`: the cap's tie-break order).
     #[arg(long, value_enum, default_value = "draw")]
@@ -239,6 +244,7 @@ fn settings(t: &TrainArgs, game: &str, n: usize) -> Settings {
         warm_epochs: if e.warm_games > 0 { e.warm_epochs } else { 0 },
         warm_every: if e.warm_games > 0 { e.warm_every } else { 0 },
         sample_every: e.sample_every,
+        sample_by: e.sample_by,
         search_options: e.search_options.clone().unwrap_or_default(),
     }
 }
@@ -334,6 +340,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
         explore: e.explore,
         capped: e.capped_value,
         sample_every: e.sample_every,
+        sample_by: e.sample_by,
         leaf: leaf(e)?,
     };
     if let (Some(spec), true) = (&e.warm_agent, warm_todo > 0) {
@@ -349,6 +356,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
             spec,
             e.warm_games,
             e.warm_every,
+            e.sample_by,
             l,
             e.capped_value,
             warm_stream(t.seed),

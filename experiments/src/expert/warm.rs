@@ -19,7 +19,7 @@
 
 use super::buffer::Buffer;
 use super::learn::{self, Learn, Learned};
-use super::selfplay::{CappedValue, Recorder};
+use super::selfplay::{CappedValue, Recorder, SampleBy, Sampler};
 use crate::games::Playable;
 use anyhow::{anyhow, Result};
 use rayon::prelude::*;
@@ -116,6 +116,7 @@ fn demonstration<G: Playable + 'static>(
     inputs: usize,
     capped: CappedValue,
     every: u32,
+    by: SampleBy,
     seed: u64,
 ) -> Result<(super::buffer::GameSamples, bool)> {
     let n = game.num_seats();
@@ -126,14 +127,12 @@ fn demonstration<G: Playable + 'static>(
     let mut state = game.new_state(&mut rng);
     let mut rec = Recorder::new(game, inputs);
     let mut legal = Vec::new();
-    let mut decisions = 0u32;
+    let mut sampler = Sampler::new(every, by);
     while let Some(seat) = game.to_move(&state) {
         game.legal_actions(&state, &mut legal);
         let d = Decision::new(game, &state, seat, &legal);
         let a = agents[seat as usize].choose(&d);
-        let keep = legal.len() > 1 && decisions.is_multiple_of(every.max(1));
-        decisions += u32::from(legal.len() > 1);
-        if keep {
+        if legal.len() > 1 && sampler.keep(seat) {
             rec.row(
                 game,
                 &d,
@@ -159,6 +158,7 @@ pub fn warm_start<G: Playable + 'static>(
     spec: &str,
     games: u64,
     every: u32,
+    by: SampleBy,
     l: Learn,
     capped: CappedValue,
     master: u64,
@@ -171,7 +171,15 @@ pub fn warm_start<G: Playable + 'static>(
         (0..games)
             .into_par_iter()
             .map(|j| {
-                let r = demonstration(game, spec, c.inputs, capped, every, game_seed(master, j));
+                let r = demonstration(
+                    game,
+                    spec,
+                    c.inputs,
+                    capped,
+                    every,
+                    by,
+                    game_seed(master, j),
+                );
                 done();
                 r
             })
@@ -267,6 +275,7 @@ mod tests {
                 "greedy",
                 games,
                 1,
+                SampleBy::Seat,
                 l,
                 CappedValue::Draw,
                 11,
@@ -280,8 +289,16 @@ mod tests {
         assert!(warm.positions > 100, "{warm:?}");
         // Greedy's moves become the network's first choice more often than chance would allow:
         // replay a greedy game and count how often the policy's top move is greedy's.
-        let (g, _) =
-            demonstration(&game, "greedy", w.config.inputs, CappedValue::Draw, 1, 99).unwrap();
+        let (g, _) = demonstration(
+            &game,
+            "greedy",
+            w.config.inputs,
+            CappedValue::Draw,
+            1,
+            SampleBy::Seat,
+            99,
+        )
+        .unwrap();
         let mut replay = Buffer::new(w.config.inputs, w.config.actions, 2, 1);
         replay.push(g);
         let (ce0, _, before) = evaluate(&start, &replay);
@@ -302,13 +319,23 @@ mod tests {
         // From 10 games on, every tenth game is held out and measured.
         let (_, ten) = run(&pool, 10);
         assert_eq!(ten.held_out_games, 1);
-        // One decision in 5: a fifth of the rows (rounded up per game).
-        let (all, _) = demonstration(&game, "greedy", 8, CappedValue::Draw, 1, 5).unwrap();
-        let (fifth, _) = demonstration(&game, "greedy", 8, CappedValue::Draw, 5, 5).unwrap();
+        // One decision in 5 counted over the game: a fifth of the rows (rounded up per game).
+        let of = |every, by| demonstration(&game, "greedy", 8, CappedValue::Draw, every, by, 5);
+        let (all, _) = of(1, SampleBy::Game).unwrap();
+        let (fifth, _) = of(5, SampleBy::Game).unwrap();
         assert_eq!(fifth.rows(), all.rows().div_ceil(5));
         assert_eq!(
             fifth.legal_len[1], all.legal_len[5],
             "rows 0, 5, 10, ... are kept"
+        );
+        // Counted per seat: each of the two seats keeps a fifth of its own decisions, so about
+        // as many rows in all, and the same rows at K = 1.
+        assert_eq!(of(1, SampleBy::Seat).unwrap().0, all);
+        let per_seat = of(5, SampleBy::Seat).unwrap().0.rows();
+        assert!(
+            per_seat.abs_diff(fifth.rows()) <= 2,
+            "{per_seat} {}",
+            fifth.rows()
         );
         assert!(
             ten.held_out_agreement > 0.3 && ten.held_out_policy_loss.is_finite(),
