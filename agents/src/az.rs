@@ -129,6 +129,8 @@ pub struct AzAgent<G: Evaluate> {
     stop: Option<StopCheck>,
     /// Iterations run by the last decision.
     pub last_iters: u32,
+    /// Every seat's backed-up values summed over the last search's iterations (by seat).
+    root_sum: [f32; MAX_SEATS],
     /// Whether to add the forward passes' time to `net_time` ([`AzAgent::set_timing`]).
     timing: bool,
     net_time: Duration,
@@ -158,6 +160,7 @@ impl<G: Evaluate> AzAgent<G> {
             children: Vec::with_capacity(64),
             stop: None,
             last_iters: 0,
+            root_sum: [0.0; MAX_SEATS],
             timing: false,
             net_time: Duration::ZERO,
             encode_time: Duration::ZERO,
@@ -199,6 +202,18 @@ impl<G: Evaluate> AzAgent<G> {
             NO_NODE => 0,
             c => self.nodes[c as usize].visits,
         }
+    }
+
+    /// Every seat's mean backed-up value at the root of the last choice's search, by seat
+    /// (absolute, in -1..1): the search's estimate of each seat's result, which self-play can
+    /// train the value head towards (`--value-target`). `None` when the last choice did not
+    /// search (a single legal action, or the policy alone).
+    pub fn root_values(&self) -> Option<[f32; MAX_SEATS]> {
+        let visits = self.nodes.first()?.visits;
+        if visits == 0 {
+            return None;
+        }
+        Some(self.root_sum.map(|x| x / visits as f32))
     }
 
     /// The forward pass of row 0, timed when timing is on.
@@ -343,6 +358,9 @@ impl<G: Evaluate> AzAgent<G> {
             nd.visits += 1;
             nd.value += values[usize::from(nd.actor)];
         }
+        for (r, v) in self.root_sum.iter_mut().zip(values) {
+            *r += v;
+        }
     }
 
     /// A leaf's value: the network's `v` mixed with the evaluation of `s` and the result of a
@@ -415,6 +433,7 @@ impl<G: Evaluate> AzAgent<G> {
     /// The search (see the module doc); returns the most visited legal root action.
     fn search(&mut self, d: &Decision<'_, G>) -> G::Action {
         self.nodes.clear();
+        self.root_sum = [0.0; MAX_SEATS];
         if self.config.iters > 0 {
             self.nodes
                 .reserve((self.config.iters as usize).min(MAX_RESERVED_NODES) + 1);

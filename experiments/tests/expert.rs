@@ -221,6 +221,32 @@ fn search_options_value_the_experts_leaves_and_a_resume_keeps_them() {
     std::fs::remove_dir_all(&base).ok();
 }
 
+/// `--value-target mix`: the same self-play games with other value targets in the buffer, and
+/// a resume must give the same target.
+#[test]
+fn a_value_target_changes_the_buffers_values_and_a_resume_keeps_it() {
+    let base = tmpdir("expert-value-target");
+    let (plain, mix) = (base.join("plain"), base.join("mix"));
+    for (dir, extra) in [(&plain, &[][..]), (&mix, &["--value-target", "mix"][..])] {
+        let o = train(dir, &[extra, &["--generations", "1"]].concat());
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+    }
+    let buffer = "state/buffer-1.safetensors";
+    assert_eq!(
+        bytes(&plain, buffer).len(),
+        bytes(&mix, buffer).len(),
+        "the same positions"
+    );
+    assert_ne!(bytes(&plain, buffer), bytes(&mix, buffer), "no change");
+    let o = train(
+        &mix,
+        &["--resume", "--generations", "2", "--value-target", "search"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--value-target"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&base).ok();
+}
+
 /// `--warm-agent greedy --warm-games N`: the network imitates greedy before the first
 /// iteration; the run resumes to the same weights (the warm start is not redone), keeps the
 /// warm start's figures in its checkpoint, and a resume with another warm start is refused.

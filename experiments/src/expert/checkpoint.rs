@@ -6,7 +6,7 @@
 //! optimiser, so nothing else is needed to continue exactly.
 
 use super::buffer::Buffer;
-use super::selfplay::{CappedValue, SampleBy};
+use super::selfplay::{CappedValue, SampleBy, ValueTarget};
 use super::warm::Warm;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -61,6 +61,9 @@ pub struct Settings {
     /// `--search-options` as given (empty: none; checkpoints from before it had none).
     #[serde(default)]
     pub search_options: String,
+    /// `--value-target` (checkpoints from before it trained on results).
+    #[serde(default)]
+    pub value_target: ValueTarget,
 }
 
 fn one() -> u32 {

@@ -9,7 +9,8 @@
 //!    (its leaves valued by the network, or as `--search-options` says, for example by greedy
 //!    rollouts), sharded over `--threads` (game j of iteration i from the seed, i and j
 //!    alone), recording relative observations, legal actions, root visit shares and final
-//!    outcomes (a game stopped by the round cap decides nothing: `--capped-value`).
+//!    outcomes (a game stopped by the round cap decides nothing: `--capped-value`), or the
+//!    search's root values as value targets (`--value-target`).
 //! 2. **Buffer** ([`buffer`]): the positions of the last `--buffer` games.
 //! 3. **Training** ([`learn`]): `--epochs` passes of AdamW over the buffer, from the last
 //!    candidate, with a fresh optimiser; NaN steps are reported and skipped.
@@ -35,7 +36,7 @@ use anyhow::{bail, Context, Result};
 use buffer::Buffer;
 use checkpoint::{Row, Settings, State};
 use clap::Args;
-use selfplay::{CappedValue, SampleBy, SelfPlay, Timing};
+use selfplay::{CappedValue, SampleBy, SelfPlay, Timing, ValueTarget};
 use serde::Serialize;
 use shifu_agents::{az_search_options, splitmix64, AzConfig};
 use shifu_net::{Net, NetConfig, Weights};
@@ -104,6 +105,11 @@ pub struct ExpertArgs {
     /// 0 for every seat; `skip`: leave its positions out; `ranks`: the cap's tie-break order).
     #[arg(long, value_enum, default_value = "draw")]
     pub capped_value: CappedValue,
+    /// Expert iteration: the value target of a self-play position: the game's result
+    /// (`outcome`, AlphaZero's z), the search's mean value of every seat at that decision's
+    /// root (`search`, q), or their mean (`mix`). The warm start's targets are results.
+    #[arg(long, value_enum, default_value = "outcome")]
+    pub value_target: ValueTarget,
     /// Expert iteration: before the first iteration, train the network to imitate this agent
     /// (for example `greedy`) over --warm-games games of it in every seat.
     #[arg(long, value_name = "SPEC")]
@@ -246,6 +252,7 @@ fn settings(t: &TrainArgs, game: &str, n: usize) -> Settings {
         sample_every: e.sample_every,
         sample_by: e.sample_by,
         search_options: e.search_options.clone().unwrap_or_default(),
+        value_target: e.value_target,
     }
 }
 
@@ -339,6 +346,7 @@ pub fn run<G: Playable + 'static>(t: &TrainArgs) -> Result<ExpertResult> {
         c_puct: e.c_puct,
         explore: e.explore,
         capped: e.capped_value,
+        value_target: e.value_target,
         sample_every: e.sample_every,
         sample_by: e.sample_by,
         leaf: leaf(e)?,

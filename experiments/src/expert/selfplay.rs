@@ -4,7 +4,8 @@
 //! actions, and the root visit shares as the policy target; at the end, each row's value target
 //! is the final outcome of every seat counted from that row's observer. A game stopped by the
 //! round cap decides nothing: by default ([`CappedValue::Draw`]) its rows' value target is 0
-//! for every seat, not the cap's tie-break.
+//! for every seat, not the cap's tie-break. [`ValueTarget`] can train the value head towards
+//! the search's own estimate at the root instead, or the mean of the two.
 
 use super::buffer::GameSamples;
 use crate::games::Playable;
@@ -39,6 +40,44 @@ pub enum CappedValue {
     /// The outcome the cap's tie-breaks give (ranks by score at the cap), as for a game ended
     /// by its rules. It teaches a network that stalling ahead wins.
     Ranks,
+}
+
+/// What a self-play row's value target is.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ValueTarget {
+    /// The game's result for every seat (AlphaZero's z; a capped game's as [`CappedValue`]
+    /// says). Every position of a game shares it, so a network can learn to recognise the
+    /// game rather than judge the position (the default; the committed bots' target).
+    #[default]
+    Outcome,
+    /// The search's mean backed-up value of every seat at the root of that decision (q): a
+    /// target of its own for each position, as noisy as the search is weak.
+    Search,
+    /// The mean of the two, (z + q) / 2.
+    Mix,
+}
+
+impl ValueTarget {
+    /// The target of one seat from the game's result `z` and the search's root value `q`
+    /// (`None`: the decision was not searched, and the target is `z`).
+    pub fn combine(self, z: f32, q: Option<f32>) -> f32 {
+        match (self, q) {
+            (ValueTarget::Outcome, _) | (_, None) => z,
+            (ValueTarget::Search, Some(q)) => q,
+            (ValueTarget::Mix, Some(q)) => 0.5 * (z + q),
+        }
+    }
 }
 
 /// Which seats' decisions the one-in-K count of `--sample-every` and `--warm-every` runs over.
@@ -107,6 +146,8 @@ pub struct SelfPlay {
     pub explore: u32,
     /// The value target of a capped game.
     pub capped: CappedValue,
+    /// What the value targets are: the game's result, the search's root values, or both.
+    pub value_target: ValueTarget,
     /// One decision with a choice in this many becomes a buffer row (the first, then every
     /// `sample_every`-th): a game's positions share one result, and a network trained on all of
     /// them learns to recognise the game instead of judging the position.
@@ -139,6 +180,8 @@ pub struct Recorder {
     features: Features,
     x: Vec<f32>,
     observers: Vec<u8>,
+    /// Each row's search values at the root, by absolute seat (`None`: not searched).
+    roots: Vec<Option<[f32; shifu_engine::MAX_SEATS]>>,
     /// The rows so far.
     pub samples: GameSamples,
 }
@@ -150,6 +193,7 @@ impl Recorder {
             features: Features::new(game),
             x: vec![0.0; inputs],
             observers: Vec::new(),
+            roots: Vec::new(),
             samples: GameSamples::default(),
         }
     }
@@ -180,14 +224,25 @@ impl Recorder {
             g.legal_policy.push(p);
         }
         self.observers.push(seat);
+        self.roots.push(None);
     }
 
-    /// The rows with their value targets from the game's outcome `o` (see [`CappedValue`]).
+    /// Gives the last row the search's root values `v` (by absolute seat), for
+    /// [`ValueTarget::Search`] and [`ValueTarget::Mix`].
+    pub fn root_values(&mut self, v: Option<[f32; shifu_engine::MAX_SEATS]>) {
+        if let Some(last) = self.roots.last_mut() {
+            *last = v;
+        }
+    }
+
+    /// The rows with their value targets from the game's outcome `o` (see [`CappedValue`]) and
+    /// the search's root values, as `target` says.
     pub fn finish<G: Playable>(
         mut self,
         game: &G,
         o: &Outcome,
         capped: CappedValue,
+        target: ValueTarget,
     ) -> GameSamples {
         let n = game.num_seats();
         if o.capped && capped == CappedValue::Skip {
@@ -198,10 +253,11 @@ impl Recorder {
         } else {
             terminal_values(game, o, n)
         };
-        for &seat in &self.observers {
-            self.samples
-                .value
-                .extend((0..n).map(|j| v[(seat as usize + j) % n]));
+        for (&seat, q) in self.observers.iter().zip(&self.roots) {
+            self.samples.value.extend((0..n).map(|j| {
+                let k = (seat as usize + j) % n;
+                target.combine(v[k], q.map(|q| q[k]))
+            }));
         }
         self.samples
     }
@@ -301,6 +357,7 @@ pub fn play_one<G: Playable + 'static>(
                     &legal,
                     visits.iter().map(|&v| v as f32 / total as f32),
                 );
+                rec.root_values(agents[seat as usize].root_values());
             }
             if decisions < sp.explore {
                 let mut r = pick.gen_range(0..total);
@@ -319,7 +376,7 @@ pub fn play_one<G: Playable + 'static>(
     let o = game
         .outcome(&state)
         .expect("a finished game has an outcome");
-    let g = rec.finish(game, &o, sp.capped);
+    let g = rec.finish(game, &o, sp.capped, sp.value_target);
     let net_time = agents.iter().map(|a| a.net_time()).sum();
     let encode_time = agents.iter().map(|a| a.encode_time()).sum();
     (
@@ -380,6 +437,7 @@ mod tests {
             c_puct: 1.5,
             explore: 4,
             capped: CappedValue::Draw,
+            value_target: ValueTarget::Outcome,
             sample_every: 1,
             sample_by: SampleBy::Game,
             leaf: AzConfig::default(),
@@ -415,6 +473,7 @@ mod tests {
             c_puct: 1.5,
             explore: 0,
             capped,
+            value_target: ValueTarget::Outcome,
             sample_every: 1,
             sample_by: SampleBy::Game,
             leaf: AzConfig::default(),
@@ -443,6 +502,45 @@ mod tests {
         let (sampled, _) = play_one(&game, &net, third, 5);
         assert_eq!(sampled.rows(), draw.rows().div_ceil(3));
         assert_eq!(sampled.legal_len[1], draw.legal_len[3]);
+    }
+
+    /// `--value-target`: the same games, with each row's value target the game's result (z),
+    /// the search's root value of each seat (q, one of its own per position), or (z + q) / 2.
+    #[test]
+    fn value_targets_are_the_result_the_search_or_their_mean() {
+        use shifu_engine::ginza_retro_cafe::{GinzaRetroCafe, Params};
+        // Ginza's games end within four rounds, even between untrained networks.
+        let game = GinzaRetroCafe::with_params(Params::with_players(2)).unwrap();
+        let net = Net::new(&Weights::init(NetConfig::for_game(&game, 8, 0), 1));
+        let sp = |value_target| SelfPlay {
+            iters: 8,
+            c_puct: 1.5,
+            explore: 4,
+            capped: CappedValue::Draw,
+            value_target,
+            sample_every: 1,
+            sample_by: SampleBy::Game,
+            leaf: AzConfig::default(),
+        };
+        let (z, _) = play_one(&game, &net, sp(ValueTarget::Outcome), 3);
+        let (q, _) = play_one(&game, &net, sp(ValueTarget::Search), 3);
+        let (m, _) = play_one(&game, &net, sp(ValueTarget::Mix), 3);
+        assert_eq!(
+            z.input_index, q.input_index,
+            "the target never changes a move"
+        );
+        assert_eq!(z.legal_policy, m.legal_policy);
+        assert!(q.value.iter().all(|v| v.abs() <= 1.0));
+        // z is one result per observer; q differs from position to position.
+        let mine = |g: &GameSamples| g.value.chunks(2).map(|r| r[0]).collect::<Vec<f32>>();
+        let (zs, qs) = (mine(&z), mine(&q));
+        assert!(zs.iter().all(|v| v.abs() == 1.0), "a winner: {zs:?}");
+        assert!(qs.windows(2).any(|w| w[0] != w[1]), "{qs:?}");
+        assert_ne!(zs, qs);
+        for ((a, b), c) in z.value.iter().zip(&q.value).zip(&m.value) {
+            assert!((0.5 * (a + b) - c).abs() < 1e-6, "{a} {b} {c}");
+        }
+        assert_eq!(ValueTarget::Mix.combine(1.0, None), 1.0, "no search: z");
     }
 
     /// `--sample-by seat`: where turns alternate, one count over the game keeps one seat's

@@ -19,7 +19,7 @@
 
 use super::buffer::Buffer;
 use super::learn::{self, Learn, Learned};
-use super::selfplay::{CappedValue, Recorder, SampleBy, Sampler};
+use super::selfplay::{CappedValue, Recorder, SampleBy, Sampler, ValueTarget};
 use crate::games::Playable;
 use anyhow::{anyhow, Result};
 use rayon::prelude::*;
@@ -146,7 +146,7 @@ fn demonstration<G: Playable + 'static>(
     let o = game
         .outcome(&state)
         .expect("a finished game has an outcome");
-    Ok((rec.finish(game, &o, capped), o.capped))
+    Ok((rec.finish(game, &o, capped, ValueTarget::Outcome), o.capped))
 }
 
 /// `start` trained to imitate `spec` over `games` games from master seed `master` (game j from
