@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Two agents' scores against the same opponent, paired on the seeds: each agent's win share
+over the seats it sat in, and the paired difference.
+
+    python3 results/paired_seats.py A_SEAT1.csv A_SEAT2.csv -- B_SEAT1.csv B_SEAT2.csv
+
+Each CSV is a `shifu play --out` file of 2-player games on the same master seed and game count,
+the agent under test in seat 1 of the first file and in seat 2 of the second (for example
+`--agents A,MCTS` then `--agents MCTS,A`). A game's score for a seat is 1 when it won alone, 1/k
+in a k-way tie for first, 0 otherwise. Per seed, an agent's score is the mean over its two seats;
+the paired difference is A's minus B's on the same seed, with a normal 95% interval over seeds
+(the seeds are the independent units). A game stopped by the round cap decides nothing: a seed
+with a capped game in any of the four files is left out of every figure, and counted.
+Standard library only."""
+import csv
+import math
+import sys
+
+Z = 1.959964
+
+
+def scores(path, seat):
+    """Seat `seat` (1-based) of every game in `path`, by seed: its share of the win."""
+    out = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["players"] != "2":
+                sys.exit(f"{path}: game {row['game']} has {row['players']} players, not 2")
+            if row["capped"] == "true":
+                out[row["seed"]] = None
+                continue
+            winners = row["winners"].split("|")
+            out[row["seed"]] = 1.0 / len(winners) if str(seat) in winners else 0.0
+    if not out:
+        sys.exit(f"{path}: no games")
+    return out
+
+
+def arm(first, second):
+    """An agent's mean score per seed over its two seats."""
+    a, b = scores(first, 1), scores(second, 2)
+    if a.keys() != b.keys():
+        sys.exit(f"{first} and {second} are not the same seeds")
+    return {s: None if a[s] is None or b[s] is None else (a[s] + b[s]) / 2 for s in a}
+
+
+def mean_ci(xs):
+    n = len(xs)
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    h = Z * sd / math.sqrt(n)
+    return m, m - h, m + h
+
+
+def main(argv):
+    if len(argv) != 5 or argv[2] != "--":
+        sys.exit(__doc__)
+    a, b = arm(argv[0], argv[1]), arm(argv[3], argv[4])
+    if a.keys() != b.keys():
+        sys.exit("the two agents' files are not the same seeds")
+    capped = [s for s in a if a[s] is None or b[s] is None]
+    seeds = sorted(s for s in a if s not in capped)
+    print(f"{len(capped)} of {len(a)} seeds left out: a game of theirs was capped")
+    if len(seeds) < 2:
+        sys.exit("fewer than two seeds without a capped game")
+    for name, x in (("A", a), ("B", b)):
+        m, lo, hi = mean_ci([x[s] for s in seeds])
+        print(f"{name}: score {m:.4f} [{lo:.4f}, {hi:.4f}] over {2 * len(seeds)} games")
+    d = [a[s] - b[s] for s in seeds]
+    m, lo, hi = mean_ci(d)
+    only_a = sum(1 for x in d if x > 0)
+    only_b = sum(1 for x in d if x < 0)
+    print(
+        f"A minus B, paired on {len(seeds)} seeds: {m:+.4f} [{lo:+.4f}, {hi:+.4f}] "
+        f"({only_a} seeds better for A, {only_b} for B)"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
