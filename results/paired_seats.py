@@ -19,20 +19,33 @@ import sys
 Z = 1.959964
 
 
+def fail(message):
+    """A bad file or argument: the message on standard error, exit code 2."""
+    print(f"paired_seats.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def scores(path, seat):
     """Seat `seat` (1-based) of every game in `path`, by seed: its share of the win."""
     out = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["players"] != "2":
-                sys.exit(f"{path}: game {row['game']} has {row['players']} players, not 2")
-            if row["capped"] == "true":
-                out[row["seed"]] = None
-                continue
-            winners = row["winners"].split("|")
-            out[row["seed"]] = 1.0 / len(winners) if str(seat) in winners else 0.0
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        fail(f"{path}: cannot read: {e}")
+    missing = {"game", "seed", "players", "capped", "winners"} - set(rows[0] if rows else {})
+    if rows and missing:
+        fail(f"{path}: not a `shifu play --out` file (no column {', '.join(sorted(missing))})")
+    for row in rows:
+        if row["players"] != "2":
+            fail(f"{path}: game {row['game']} has {row['players']} players, not 2")
+        if row["capped"] == "true":
+            out[row["seed"]] = None
+            continue
+        winners = row["winners"].split("|")
+        out[row["seed"]] = 1.0 / len(winners) if str(seat) in winners else 0.0
     if not out:
-        sys.exit(f"{path}: no games")
+        fail(f"{path}: no games")
     return out
 
 
@@ -40,7 +53,7 @@ def arm(first, second):
     """An agent's mean score per seed over its two seats."""
     a, b = scores(first, 1), scores(second, 2)
     if a.keys() != b.keys():
-        sys.exit(f"{first} and {second} are not the same seeds")
+        fail(f"{first} and {second} are not the same seeds")
     return {s: None if a[s] is None or b[s] is None else (a[s] + b[s]) / 2 for s in a}
 
 
@@ -54,15 +67,15 @@ def mean_ci(xs):
 
 def main(argv):
     if len(argv) != 5 or argv[2] != "--":
-        sys.exit(__doc__)
+        fail(__doc__)
     a, b = arm(argv[0], argv[1]), arm(argv[3], argv[4])
     if a.keys() != b.keys():
-        sys.exit("the two agents' files are not the same seeds")
+        fail("the two agents' files are not the same seeds")
     capped = [s for s in a if a[s] is None or b[s] is None]
     seeds = sorted(s for s in a if s not in capped)
     print(f"{len(capped)} of {len(a)} seeds left out: a game of theirs was capped")
     if len(seeds) < 2:
-        sys.exit("fewer than two seeds without a capped game")
+        fail("fewer than two seeds without a capped game")
     for name, x in (("A", a), ("B", b)):
         m, lo, hi = mean_ci([x[s] for s in seeds])
         print(f"{name}: score {m:.4f} [{lo:.4f}, {hi:.4f}] over {2 * len(seeds)} games")

@@ -107,7 +107,8 @@ pub struct ExpertArgs {
     pub capped_value: CappedValue,
     /// Expert iteration: the value target of a self-play position: the game's result
     /// (`outcome`, AlphaZero's z), the search's mean value of every seat at that decision's
-    /// root (`search`, q), or their mean (`mix`). The warm start's targets are results.
+    /// root (`search`, q), or their mean (`mix`). A capped game's result is as --capped-value
+    /// says; its q is kept. The warm start's targets are results.
     #[arg(long, value_enum, default_value = "outcome")]
     pub value_target: ValueTarget,
     /// Expert iteration: before the first iteration, train the network to imitate this agent
