@@ -39,6 +39,11 @@ pub struct DuelArgs {
     /// Print the result as JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Also write one CSV row per game to FILE (replaced atomically): the seed, A's seat and
+    /// A's result, so that two duels on the same seeds can be compared seed by seed
+    /// (`results/paired_duels.py`).
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
 }
 
 /// What `shifu duel` finds.
@@ -114,6 +119,10 @@ pub struct TeamDuel {
 }
 
 pub fn run(args: DuelArgs) -> Result<()> {
+    if let Some(path) = &args.out {
+        // Refused before the games are played, not after.
+        crate::duel_csv::check_target(path)?;
+    }
     let result = crate::with_game!(args.game.game.as_str(), G => run_game::<G>(&args))?;
     crate::render::emit(&result, args.json)
 }
@@ -140,6 +149,10 @@ fn prepare<G: Playable>(args: &DuelArgs) -> Result<(G, Vec<String>)> {
 /// One duel game's result for A: its win share, its normalised rank reward, whether the game
 /// was capped, its rounds, and A's and B's thinking time.
 struct DuelGame {
+    index: u64,
+    seed: u64,
+    /// A's seat; cooperative: 0 for A's team's game, 1 for B's.
+    a_seat: usize,
     share: f64,
     rank: f64,
     capped: bool,
@@ -191,6 +204,9 @@ fn play_all<G: Playable>(args: &DuelArgs, game: &G, specs: &[String]) -> Result<
                         .fold(Thinking::default(), |t, s| t.plus(clocks[s].read()))
                 };
                 DuelGame {
+                    index: i,
+                    seed,
+                    a_seat,
                     // Cooperative: the team's result, 1 for a win (every seat wins).
                     share: if coop {
                         f64::from(u8::from(o.is_winner(0)))
@@ -213,6 +229,9 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
     let n = game.num_seats();
     let started = std::time::Instant::now();
     let results = play_all(args, &game, &specs)?;
+    if let Some(path) = &args.out {
+        write_games(path, G::INFO.cooperative, args.seed, n, &results)?;
+    }
     let games = results.len() as f64;
     let wins: f64 = results.iter().map(|r| r.share).sum();
     let capped = results.iter().filter(|r| r.capped).count() as u64;
@@ -257,6 +276,32 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
         b_thinking: thinking(|r| r.b),
         markdown: args.markdown,
     })
+}
+
+/// `--out`: one row per game in seed order. Competitive: `a_seat` is A's seat (1-based),
+/// `side` is `A`, and the result is A's. Cooperative: `a_seat` is empty, `side` says whose team
+/// played (`A`: A in every seat; `B`), and the result is that team's.
+fn write_games(
+    path: &std::path::Path,
+    coop: bool,
+    master_seed: u64,
+    players: usize,
+    results: &[DuelGame],
+) -> Result<()> {
+    let rows = results.iter().map(|r| crate::duel_csv::DuelRow {
+        players,
+        master_seed,
+        seed_index: r.index,
+        seed: r.seed,
+        a_seat: (!coop).then_some(r.a_seat + 1),
+        side: if coop && r.a_seat == 1 { "B" } else { "A" },
+        win_share: r.share,
+        // A cooperative game has no ranks: the team's result, as in the summary.
+        rank_score: if coop { r.share } else { r.rank },
+        capped: r.capped,
+        rounds: r.rounds,
+    });
+    crate::duel_csv::write_duel_rows(path, rows)
 }
 
 /// A's team against B's from the games in seed order, A's team first on each seed.

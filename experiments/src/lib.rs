@@ -25,6 +25,8 @@ pub mod dose;
 #[cfg(feature = "cli")]
 pub mod duel;
 #[cfg(feature = "cli")]
+pub mod duel_csv;
+#[cfg(feature = "cli")]
 pub mod encoding;
 pub mod equivalence;
 #[cfg(feature = "cli")]
