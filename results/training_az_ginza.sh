@@ -2,7 +2,7 @@
 # Regenerates the Ginza Retro Café bots of results/training.md ("Ginza Retro Café: policy-value
 # networks") and their ladders: expert iteration at 2 and 3 players, warm-started by imitating
 # greedy, then duels on fresh seeds against greedy and MCTS at no more thinking time.
-#     bash results/training_az_ginza.sh [2] [3]     (about 50 minutes on 2 cores for both)
+#     bash results/training_az_ginza.sh [2] [3]     (about 90 minutes on 2 cores for both)
 # Every step writes results/training/<step>.txt (a training run also its folder) and is skipped
 # when that exists: delete a file to rerun its step. Training uses master seed 2026 on 2 threads
 # (the same seed and thread count give the same weights); the duels use master seed 7.
@@ -14,22 +14,29 @@ source results/step.sh # step NAME COMMAND...
 # 2 players), 2 to 3 ms a move here.
 MCTS=mcts:iters=64,rollout=greedy,root=paired,depth=8
 
-# train PLAYERS GENERATIONS GATE: 20,000 greedy games imitated (one decision in 2), then
+# train PLAYERS GENERATIONS GATE TARGET: 20,000 greedy games imitated (one decision in 2), then
 # iterations of 1,000 self-play games at 200 PUCT iterations a move (one decision in 2 kept, the
 # last 4,000 games in the buffer), each candidate gated by an SPRT over up to GATE games (a
 # multiple of the player count; H1: +30 Elo) and
-# the incumbent measured against greedy over 200. A run cut off continues from its checkpoint.
-# The incumbent becomes the committed bot; the state (the replay buffer) is not committed.
+# the incumbent measured against greedy over 200; the value head learns TARGET
+# (`--value-target`: `mix` at 2 players, where it beat the game's result alone, results/
+# training.md "Value targets from the search"; `outcome` at 3). A run cut off continues from
+# its checkpoint. The incumbent becomes the committed bot; the state (the replay buffer) is not
+# committed.
 train() {
   train_bot "az_ginza_$1p" "results/bots/ginza_retro_cafe-$1p.safetensors" "$SHIFU" train \
     --method expert-iteration --game ginza-retro-cafe --players "$1" \
     --generations "$2" --games 1000 --sample-every 2 --search-iters 200 --buffer 4000 --epochs 1 \
     --batch 256 --lr 0.001 --duel-games "$3" --elo1 30 --eval-games 200 --warm-agent greedy \
-    --warm-games 20000 --warm-every 2 --sample-by game --warm-epochs 3 --seed 2026 --threads 2 --quiet
+    --warm-games 20000 --warm-every 2 --sample-by game --warm-epochs 3 --seed 2026 --threads 2 \
+    --value-target "$4" --quiet
 }
-duel() { # duel NAME PLAYERS A B SEEDS: A in one seat, B in the others, PLAYERS x SEEDS games
+# duel NAME PLAYERS A B SEEDS: A in one seat, B in the others, PLAYERS x SEEDS games, each a
+# row of $OUT/NAME.csv (so that two bots' duels against the same B pair on the seeds:
+# results/paired_duels.py)
+duel() {
   step "$1" "$SHIFU" duel --game ginza-retro-cafe --players "$2" --agents "$3,$4" --seeds "$5" \
-    --seed 7 --markdown
+    --seed 7 --markdown --out "$OUT/$1.csv"
 }
 ladder() { # ladder PLAYERS SEEDS
   local p=$1 s=$2 bot=results/bots/ginza_retro_cafe-$1p.safetensors
@@ -48,13 +55,30 @@ ladder() { # ladder PLAYERS SEEDS
     --agents greedy --games 4000 --seed 7 --threads 1 --quiet
 }
 
+# confirm PLAYERS SEEDS: the bot against MCTS again at 300 and 400 PUCT iterations, on fresh
+# seeds (master seed 11: the value target was chosen on the ladder's seeds); then the
+# confirmation declared before it was run (results/training.md): 300 iterations (less time than
+# MCTS) on master seed 13, never played before, over 2,000 seeds. Each game is a row of the
+# step's CSV.
+confirm() {
+  local p=$1 bot=results/bots/ginza_retro_cafe-$1p.safetensors it
+  for it in 300 400; do
+    step "az_ginza_${p}p_vs_mcts_${it}_fresh" "$SHIFU" duel --game ginza-retro-cafe \
+      --players "$p" --agents "az:model=$bot,iters=$it,$MCTS" --seeds "$2" --seed 11 --markdown \
+      --out "$OUT/az_ginza_${p}p_vs_mcts_${it}_fresh.csv"
+  done
+  step "az_ginza_${p}p_vs_mcts_confirm" "$SHIFU" duel --game ginza-retro-cafe --players "$p" \
+    --agents "az:model=$bot,iters=300,$MCTS" --seeds 2000 --seed 13 --markdown \
+    --out "$OUT/az_ginza_${p}p_vs_mcts_confirm.csv"
+}
+
 # bash results/training_az_ginza.sh [PLAYERS...]: both player counts, or only those named.
 players=("$@")
 [ ${#players[@]} -gt 0 ] || players=(2 3)
 for p in "${players[@]}"; do
   case $p in
-    2) train 2 8 400 && ladder 2 200 ;;
-    3) train 3 6 399 && ladder 3 100 ;;
+    2) train 2 48 400 mix && ladder 2 200 && confirm 2 600 ;;
+    3) train 3 6 399 outcome && ladder 3 100 ;;
     *) echo "training_az_ginza.sh: players must be 2 or 3, not $p" >&2; exit 2 ;;
   esac
 done
