@@ -2,7 +2,7 @@
 # Regenerates the Ginza Retro Café bots of results/training.md ("Ginza Retro Café: policy-value
 # networks") and their ladders: expert iteration at 2 and 3 players, warm-started by imitating
 # greedy, then duels on fresh seeds against greedy and MCTS at no more thinking time.
-#     bash results/training_az_ginza.sh [2] [3]     (about 90 minutes on 2 cores for both)
+#     bash results/training_az_ginza.sh [2] [3]     (about 105 minutes on 2 cores for both)
 # Every step writes results/training/<step>.txt (a training run also its folder) and is skipped
 # when that exists: delete a file to rerun its step. Training uses master seed 2026 on 2 threads
 # (the same seed and thread count give the same weights); the duels use master seed 7.
@@ -72,12 +72,21 @@ confirm() {
     --out "$OUT/az_ginza_${p}p_vs_mcts_confirm.csv"
 }
 
+# seat_study PLAYERS GAMES: every seat the bot at 300 PUCT iterations (stronger than MCTS at 2
+# players), the start player's and each seat's win share with the verdict at ±0.02 (issue 50,
+# §5: the seat finding with the strongest player; results/ginza_retro_cafe_mcts.md has MCTS's).
+seat_study() {
+  step "az_ginza_${1}p_seats" "$SHIFU" seats --game ginza-retro-cafe --players "$1" \
+    --agents "az:model=results/bots/ginza_retro_cafe-$1p.safetensors,iters=300" --games "$2" \
+    --seed 2026 --threads 2 --quiet
+}
+
 # bash results/training_az_ginza.sh [PLAYERS...]: both player counts, or only those named.
 players=("$@")
 [ ${#players[@]} -gt 0 ] || players=(2 3)
 for p in "${players[@]}"; do
   case $p in
-    2) train 2 48 400 mix && ladder 2 200 && confirm 2 600 ;;
+    2) train 2 48 400 mix && ladder 2 200 && confirm 2 600 && seat_study 2 16000 ;;
     3) train 3 6 399 outcome && ladder 3 100 ;;
     *) echo "training_az_ginza.sh: players must be 2 or 3, not $p" >&2; exit 2 ;;
   esac
