@@ -2,7 +2,7 @@
 # Regenerates the Ginza Retro Café bots of results/training.md ("Ginza Retro Café: policy-value
 # networks") and their ladders: expert iteration at 2 and 3 players, warm-started by imitating
 # greedy, then duels on fresh seeds against greedy and MCTS at no more thinking time.
-#     bash results/training_az_ginza.sh [2] [3]     (about 105 minutes on 2 cores for both)
+#     bash results/training_az_ginza.sh [2] [3]     (about 110 minutes on 2 cores for both)
 # Every step writes results/training/<step>.txt (a training run also its folder) and is skipped
 # when that exists: delete a file to rerun its step. Training uses master seed 2026 on 2 threads
 # (the same seed and thread count give the same weights); the duels use master seed 7.
@@ -81,12 +81,39 @@ seat_study() {
     --seed 2026 --threads 2 --quiet
 }
 
+# data_check PLAYERS SEEDS: the bot, trained on the embedded reconstruction, against MCTS at
+# 300 PUCT iterations on data files that change reconstructed values (results/ginza_retro_cafe.py's
+# `variants`, written to a temporary folder): data0 and data1 change the colour link between
+# order categories and Arrange cards (Drink→change, Dessert→add, Food→reroll; Drink→add,
+# Dessert→reroll, Food→change), data2 moves the order VP (rank I +1, rank III −2). Master seed 11.
+data_check() {
+  local dir files i
+  dir=$(mktemp -d)
+  mapfile -t files < <(python3 -c "import sys; sys.path.insert(0, 'results')
+import ginza_retro_cafe as g
+print('\n'.join(g.variants(sys.argv[1]).values()))" "$dir")
+  for i in "${!files[@]}"; do
+    step "az_ginza_${1}p_vs_mcts_data$i" "$SHIFU" duel --game ginza-retro-cafe --players "$1" \
+      --data "${files[$i]}" --seeds "$2" --seed 11 --markdown \
+      --agents "az:model=results/bots/ginza_retro_cafe-$1p.safetensors,iters=300,$MCTS" \
+      --out "$OUT/az_ginza_${1}p_vs_mcts_data$i.csv"
+  done
+  rm -rf "$dir"
+  # Each variant against the embedded data: the same bot, MCTS and seeds (confirm's 300-iteration
+  # duel on master seed 11), paired on the seeds.
+  step "az_ginza_${1}p_data_paired" bash -c "for i in ${!files[*]}; do
+    echo \"data\$i (first) against the embedded data (second):\"
+    python3 results/paired_duels.py $OUT/az_ginza_${1}p_vs_mcts_data\$i.csv \\
+      $OUT/az_ginza_${1}p_vs_mcts_300_fresh.csv
+  done"
+}
+
 # bash results/training_az_ginza.sh [PLAYERS...]: both player counts, or only those named.
 players=("$@")
 [ ${#players[@]} -gt 0 ] || players=(2 3)
 for p in "${players[@]}"; do
   case $p in
-    2) train 2 48 400 mix && ladder 2 200 && confirm 2 600 && seat_study 2 16000 ;;
+    2) train 2 48 400 mix && ladder 2 200 && confirm 2 600 && seat_study 2 16000 && data_check 2 600 ;;
     3) train 3 6 399 outcome && ladder 3 100 ;;
     *) echo "training_az_ginza.sh: players must be 2 or 3, not $p" >&2; exit 2 ;;
   esac
