@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paired_seats import mean_ci  # noqa: E402
+from paired_seats import mean_ci, paired_difference  # noqa: E402
 
 COLUMNS = {"players", "master_seed", "seed_index", "a_seat", "side", "win_share", "capped"}
 
@@ -86,10 +86,7 @@ def main(argv):
             f"{name}: A's score {m:.4f} [{lo:.4f}, {hi:.4f}] over {games} games "
             f"(equal strength at {players} players: {1 / players:.4f})"
         )
-    d = [a[s] - b[s] for s in seeds]
-    m, lo, hi = mean_ci(d)
-    better_first = sum(1 for x in d if x > 0)
-    better_second = sum(1 for x in d if x < 0)
+    m, lo, hi, better_first, better_second = paired_difference(a, b, seeds)
     print(
         f"first minus second, paired on {len(seeds)} seeds: {m:+.4f} [{lo:+.4f}, {hi:+.4f}] "
         f"({better_first} seeds better for the first, {better_second} for the second)"

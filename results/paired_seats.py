@@ -65,6 +65,14 @@ def mean_ci(xs):
     return m, m - h, m + h
 
 
+def paired_difference(a, b, seeds):
+    """The mean of a[s] - b[s] over `seeds` with its normal 95% interval, and the number of
+    seeds where a is higher and where b is."""
+    d = [a[s] - b[s] for s in seeds]
+    m, lo, hi = mean_ci(d)
+    return m, lo, hi, sum(1 for x in d if x > 0), sum(1 for x in d if x < 0)
+
+
 def main(argv):
     if len(argv) != 5 or argv[2] != "--":
         fail(__doc__)
@@ -79,10 +87,7 @@ def main(argv):
     for name, x in (("A", a), ("B", b)):
         m, lo, hi = mean_ci([x[s] for s in seeds])
         print(f"{name}: score {m:.4f} [{lo:.4f}, {hi:.4f}] over {2 * len(seeds)} games")
-    d = [a[s] - b[s] for s in seeds]
-    m, lo, hi = mean_ci(d)
-    only_a = sum(1 for x in d if x > 0)
-    only_b = sum(1 for x in d if x < 0)
+    m, lo, hi, only_a, only_b = paired_difference(a, b, seeds)
     print(
         f"A minus B, paired on {len(seeds)} seeds: {m:+.4f} [{lo:+.4f}, {hi:+.4f}] "
         f"({only_a} seeds better for A, {only_b} for B)"
