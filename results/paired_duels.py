@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paired_seats import mean_ci, paired_difference  # noqa: E402
+from paired_seats import mean_ci, paired_difference, short_line  # noqa: E402
 
 COLUMNS = {"players", "master_seed", "seed_index", "a_seat", "side", "win_share", "capped"}
 
@@ -39,9 +39,14 @@ def per_seed(path):
     missing = COLUMNS - set(rows[0])
     if missing:
         fail(f"{path}: not a `shifu duel --out` file (no column {', '.join(sorted(missing))})")
+    if short_line(rows):
+        fail(f"{path}: line {short_line(rows)} has fewer fields than the header (truncated?)")
     heads = {(r["players"], r["master_seed"]) for r in rows}
     if len(heads) != 1:
         fail(f"{path}: rows of more than one duel (players and master seed differ)")
+    players = next(iter(heads))[0]
+    if not players.isdigit() or int(players) < 1:
+        fail(f"{path}: players is {players!r}, not a positive whole number")
     scores, capped, keys = {}, set(), set()
     for r in rows:
         keys.add((r["seed_index"], r["a_seat"], r["side"]))

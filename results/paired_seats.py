@@ -31,11 +31,13 @@ def scores(path, seat):
     try:
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
-    except OSError as e:
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
         fail(f"{path}: cannot read: {e}")
     missing = {"game", "seed", "players", "capped", "winners"} - set(rows[0] if rows else {})
     if rows and missing:
         fail(f"{path}: not a `shifu play --out` file (no column {', '.join(sorted(missing))})")
+    if short_line(rows):
+        fail(f"{path}: line {short_line(rows)} has fewer fields than the header (truncated?)")
     for row in rows:
         if row["players"] != "2":
             fail(f"{path}: game {row['game']} has {row['players']} players, not 2")
@@ -47,6 +49,12 @@ def scores(path, seat):
     if not out:
         fail(f"{path}: no games")
     return out
+
+
+def short_line(rows):
+    """The file line of the first row with fewer fields than the header (a truncated file), or
+    None."""
+    return next((n for n, row in enumerate(rows, start=2) if None in row.values()), None)
 
 
 def arm(first, second):

@@ -61,6 +61,16 @@ def test_paired_duels_refuses_other_seeds_or_a_file_of_another_kind(shifu_bin, t
     assert r.returncode == 2 and "junk.csv" in r.stderr and "win_share" in r.stderr, r.stderr
     r = run(DUELS, a, tmp_path / "missing.csv")
     assert r.returncode == 2 and "missing.csv" in r.stderr, r.stderr
+    # A file cut off mid-row, and a players field that is not a number: exit 2, no traceback.
+    cut = tmp_path / "cut.csv"
+    cut.write_text(a.read_text()[:150].rsplit(",", 3)[0] + "\n")
+    r = run(DUELS, a, cut)
+    assert r.returncode == 2 and "cut.csv" in r.stderr and "line" in r.stderr, r.stderr
+    bad = tmp_path / "bad_players.csv"
+    lines = a.read_text().splitlines()
+    bad.write_text("\n".join([lines[0]] + ["x" + line[1:] for line in lines[1:]]) + "\n")
+    r = run(DUELS, bad, bad)
+    assert r.returncode == 2 and "players is 'x'" in r.stderr, r.stderr
 
 
 def test_paired_duels_leaves_out_a_seed_with_a_capped_game(shifu_bin, tmp_path):
@@ -93,3 +103,7 @@ def test_paired_seats_reproduces_a_duel_from_play_files(shifu_bin, tmp_path):
     assert "B: score 0.5000 [0.5000, 0.5000] over 24 games" in r.stdout, r.stdout
     r = run(SEATS, tmp_path / "g1.csv")
     assert r.returncode == 2, r.stdout
+    cut = tmp_path / "cut.csv"
+    cut.write_text((tmp_path / "g1.csv").read_text()[:400].rsplit(",", 3)[0] + "\n")
+    r = run(SEATS, cut, tmp_path / "g2.csv", "--", tmp_path / "r1.csv", tmp_path / "r2.csv")
+    assert r.returncode == 2 and "cut.csv: line 3 has fewer fields" in r.stderr, r.stderr
