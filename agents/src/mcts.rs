@@ -140,6 +140,10 @@ pub(crate) const NO_NODE: u32 = u32::MAX;
 /// The most tree nodes reserved ahead of a decision.
 pub(crate) const MAX_RESERVED_NODES: usize = 1 << 20;
 
+/// The most rollouts one decision of the paired search plays (`iters` is refused above it, and a
+/// time limit is held to it): its rewards are kept per world and action.
+pub(crate) const MAX_PAIRED_ROLLOUTS: usize = 1_000_000;
+
 #[derive(Debug, Clone, Copy)]
 struct Node<A> {
     action: A,
@@ -444,7 +448,13 @@ impl<G: Evaluate> MctsAgent<G> {
     /// The paired-worlds search (see [`Root::Paired`]), for the deciding seat's reward: sequential
     /// halving over the root's actions (Karnin, Koren and Somekh, 2013), every survivor played
     /// in the same new worlds each round, the policy's own choice never dropped.
+    ///
+    /// Its budget is `iters` rollouts; under `time_ms` it is the rollouts that fit in the time
+    /// at the pace of the first two worlds (and at most `iters` when that is set too), and a
+    /// search that still runs past the time decides on the worlds played so far.
     fn paired_search(&mut self, d: &Decision<'_, G>) -> G::Action {
+        let started = Instant::now();
+        let limit = self.config.time_ms.map(Duration::from_millis);
         let legal = d.legal();
         let m = legal.len();
         let mut policy = GameRng::seed_from_u64(self.rng.gen());
@@ -464,38 +474,37 @@ impl<G: Evaluate> MctsAgent<G> {
         }
         let k0 = self.survivors.len();
         let rounds = (usize::BITS - (k0 - 1).leading_zeros()).max(1) as usize;
-        let per_round = (self.config.iters as usize / rounds).max(1);
+        let mut per_round = (self.config.iters as usize / rounds).max(1);
         let mut worlds = 0usize;
-        for _ in 0..rounds {
+        let mut late = false;
+        for round in 0..rounds {
             let k = self.survivors.len();
-            let new = (per_round / k).max(2);
-            for w in 0..new {
+            let mut new = (per_round / k).max(2);
+            let mut w = 0;
+            while w < new {
                 if self.stopped((worlds + w) as u32) {
                     // Stopped from outside: the policy's choice, else the first survivor.
                     return legal[base.unwrap_or(self.survivors[0])];
                 }
+                if worlds + w >= 2 && limit.is_some_and(|l| started.elapsed() >= l) {
+                    late = true;
+                    break;
+                }
                 let seed: u64 = self.rng.gen();
                 self.play_world(d, seed);
-            }
-            worlds += new;
-            if k <= 2 {
-                break;
-            }
-            // Keep the better half (and the policy's choice).
-            let v = std::mem::take(&mut self.paired);
-            let mean = |i: usize| column_mean(&v, m, worlds, i);
-            self.survivors
-                .sort_by(|&i, &j| mean(j).total_cmp(&mean(i)).then(i.cmp(&j)));
-            let keep = k.div_ceil(2);
-            if let Some(b) = base {
-                if let Some(p) = self.survivors.iter().position(|&x| x == b) {
-                    if p >= keep {
-                        self.survivors.swap(keep - 1, p);
+                w += 1;
+                if round == 0 && w == 2 {
+                    if let Some(l) = limit {
+                        per_round = self.timed_per_round(rounds, k, started.elapsed(), l);
+                        new = (per_round / k).max(2);
                     }
                 }
             }
-            self.survivors.truncate(keep);
-            self.paired = v;
+            worlds += w;
+            if late || k <= 2 {
+                break;
+            }
+            self.keep_better_half(m, worlds, base);
         }
         let v = &self.paired;
         let mean = |i: usize| column_mean(v, m, worlds, i);
@@ -511,7 +520,7 @@ impl<G: Evaluate> MctsAgent<G> {
         if best == b {
             return legal[b];
         }
-        if !self.config.confirm {
+        if !self.config.confirm || late {
             return if beats_by(v, m, 0..worlds, best, b, self.config.z) {
                 legal[best]
             } else {
@@ -520,25 +529,74 @@ impl<G: Evaluate> MctsAgent<G> {
         }
         // Confirmation on fresh worlds: the rounds above pick whichever action was luckiest, so
         // their own rewards overstate its lead over the policy's choice.
-        self.survivors.clear();
-        self.survivors.extend([best, b]);
         let fresh = (per_round / 2).max(2);
-        for _ in 0..fresh {
-            let seed: u64 = self.rng.gen();
-            self.play_world(d, seed);
-        }
-        if beats_by(
-            &self.paired,
-            m,
-            worlds..worlds + fresh,
-            best,
-            b,
-            self.config.z,
-        ) {
+        let deadline = limit.map(|l| (started, l));
+        if self.confirmed_on_fresh_worlds(d, worlds, fresh, deadline, best, b) {
             legal[best]
         } else {
             legal[b]
         }
+    }
+
+    /// Sequential halving's step: keeps the better half of the survivors by their mean over the
+    /// `worlds` played (rows of `m`), and the policy's choice `base` among them.
+    fn keep_better_half(&mut self, m: usize, worlds: usize, base: Option<usize>) {
+        let v = std::mem::take(&mut self.paired);
+        let mean = |i: usize| column_mean(&v, m, worlds, i);
+        let k = self.survivors.len();
+        self.survivors
+            .sort_by(|&i, &j| mean(j).total_cmp(&mean(i)).then(i.cmp(&j)));
+        let keep = k.div_ceil(2);
+        if let Some(b) = base {
+            if let Some(p) = self.survivors.iter().position(|&x| x == b) {
+                if p >= keep {
+                    self.survivors.swap(keep - 1, p);
+                }
+            }
+        }
+        self.survivors.truncate(keep);
+        self.paired = v;
+    }
+
+    /// Whether `best` beats the policy's choice `base` on up to `fresh` new worlds after the
+    /// first `worlds` (at least two, and no more once the `(started, limit)` deadline passes).
+    fn confirmed_on_fresh_worlds(
+        &mut self,
+        d: &Decision<'_, G>,
+        worlds: usize,
+        fresh: usize,
+        deadline: Option<(Instant, Duration)>,
+        best: usize,
+        base: usize,
+    ) -> bool {
+        self.survivors.clear();
+        self.survivors.extend([best, base]);
+        let mut played = 0;
+        while played < fresh && (played < 2 || deadline.is_none_or(|(t, l)| t.elapsed() < l)) {
+            let seed: u64 = self.rng.gen();
+            self.play_world(d, seed);
+            played += 1;
+        }
+        let m = d.legal().len();
+        let rows = worlds..worlds + played;
+        beats_by(&self.paired, m, rows, best, base, self.config.z)
+    }
+
+    /// The rollouts a round of the paired search may play under a time limit: the whole
+    /// search's share of `limit` at the pace of its first two worlds (`k` rollouts each, in
+    /// `spent`), split over its `rounds`, and no more than `iters` allows when that is set.
+    fn timed_per_round(&self, rounds: usize, k: usize, spent: Duration, limit: Duration) -> usize {
+        let per_rollout = spent.as_secs_f64() / (2 * k) as f64;
+        let fit = if per_rollout > 0.0 {
+            (limit.as_secs_f64() / per_rollout).min(MAX_PAIRED_ROLLOUTS as f64) as usize
+        } else {
+            MAX_PAIRED_ROLLOUTS
+        };
+        let total = match self.config.iters {
+            0 => fit,
+            n => fit.min(n as usize),
+        };
+        (total / rounds).max(1)
     }
 
     /// The root actions the paired search starts from (into `survivors`, as indices into the

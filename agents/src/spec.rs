@@ -440,16 +440,19 @@ fn mcts_config<'a>(
     Ok((c, path))
 }
 
-/// Checks an MCTS configuration: a budget, `root=paired` budgeted by iterations, `c` and `z`
-/// finite and not negative.
+/// Checks an MCTS configuration: a budget, `root=paired` budgeted by iterations or time, `c`
+/// and `z` finite and not negative.
 fn check_mcts(spec: &str, c: &MctsConfig) -> Result<(), AgentError> {
     if c.root == Root::Paired
-        && (c.iters == 0 || c.iters > 1_000_000 || c.calls > 0 || c.time_ms.is_some())
+        && ((c.iters == 0 && c.time_ms.is_none())
+            || c.iters as usize > crate::mcts::MAX_PAIRED_ROLLOUTS
+            || c.calls > 0)
     {
         return Err(AgentError::Malformed {
             spec: spec.into(),
-            message: "root=paired is budgeted by iters (rollouts per decision): set \
-                      iters from 1 to 1000000 and leave calls and time_ms out"
+            message: "root=paired is budgeted by iters (rollouts per decision) or time_ms: \
+                      set iters from 1 to 1000000 (0 with time_ms: the time alone) and leave \
+                      calls out"
                 .into(),
         });
     }

@@ -75,6 +75,37 @@ fn a_huge_iteration_budget_under_a_time_limit_neither_aborts_nor_runs_on() {
     assert!(legal.contains(&choose(&g, a.as_mut(), p)));
 }
 
+/// `root=paired` under `time_ms` (issue 50 §3: MCTS's time per move matched by the trained
+/// agent's): with a budget of a million rollouts and 20 ms, or the 20 ms alone, the search stops
+/// at its time, long before its rollout budget, and still plays a legal move.
+#[test]
+fn a_paired_search_under_a_time_limit_stops_at_its_time() {
+    use shifu_agents::{MctsAgent, MctsConfig, Root};
+    let g = game(2);
+    let p = &positions(&g, 1)[0];
+    let mut legal = Vec::new();
+    g.legal_actions(p, &mut legal);
+    assert!(build_agent::<TofuShifu>("mcts:root=paired,iters=0,time_ms=20", 1, p.current).is_ok());
+    for iters in [1_000_000, 0] {
+        let config = MctsConfig {
+            iters,
+            time_ms: Some(20),
+            root: Root::Paired,
+            depth: 10,
+            ..MctsConfig::default()
+        };
+        let rng = agent_rng(1, p.current);
+        let mut a = MctsAgent::<TofuShifu>::new(config, Default::default(), rng, "paired".into());
+        assert!(legal.contains(&choose(&g, &mut a, p)));
+        assert!(
+            // A tenth of the budget: at 20 ms that would be 200 ns a rollout of 10 choices.
+            a.last_iters >= 2 && a.last_iters < 100_000,
+            "iters={iters}: {} rollouts",
+            a.last_iters
+        );
+    }
+}
+
 /// The stop check (issue 46 §2 item 14, Ctrl-C in Python): a search of a billion iterations
 /// ends at the first poll that says stop, and a check that never says stop changes nothing.
 #[test]
@@ -170,9 +201,13 @@ fn malformed_specs_name_the_problem() {
     assert!(err("mcts:rollout=smart").to_string().contains("rollout"));
     assert!(err("mcts:iters=0").to_string().contains("budget"));
     assert!(err("mcts:root=forest").to_string().contains("root"));
-    assert!(err("mcts:root=paired,time_ms=50")
+    // The paired root takes iters or time_ms, never calls and never neither.
+    assert!(err("mcts:root=paired,iters=0")
         .to_string()
-        .contains("iters"));
+        .contains("time_ms"));
+    assert!(err("mcts:root=paired,calls=50")
+        .to_string()
+        .contains("calls"));
     // Its rewards are kept per world: a budget of billions would grow without bound.
     assert!(err("mcts:root=paired,iters=4000000000")
         .to_string()
