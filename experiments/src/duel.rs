@@ -7,6 +7,7 @@
 use crate::games::Playable;
 use crate::runner::split_specs;
 use crate::setup::GameArgs;
+use crate::sprt::elo_of_score;
 use crate::stats::{capped_share, capped_warning, paired_difference_interval, wilson};
 use crate::thinking::ThinkingTime;
 use anyhow::{bail, Result};
@@ -74,6 +75,9 @@ pub struct DuelResult {
     /// A's mean rank reward, from 0 (always last) to 1 (always first); cooperative: A's team's
     /// win rate.
     pub a_rank_score: f64,
+    /// In a competitive game, A's rating against B with its 95% interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a_elo: Option<EloInterval>,
     /// In a cooperative game, A's team against B's on the same seeds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub teams: Option<TeamDuel>,
@@ -94,6 +98,47 @@ pub struct DuelResult {
     /// Whether the text adds a markdown table row (`--markdown`).
     #[serde(skip)]
     pub markdown: bool,
+}
+
+/// A's rating against B in Elo, read from A's win share and its Wilson bounds through the
+/// Plackett–Luce model of the winner: A, against `n - 1` copies of B, wins `r / (r + n - 1)`
+/// of the games, with `r = 10^(Elo / 400)`. Positive: A is the stronger; at 3 players and more
+/// it is the "rating interval above B's" of issue 50's targets. A bound is `None` where it is
+/// unbounded (a share of 0 or 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EloInterval {
+    /// The point estimate.
+    pub elo: Option<f64>,
+    /// The 95% interval's low end.
+    pub low: Option<f64>,
+    /// Its high end.
+    pub high: Option<f64>,
+}
+
+impl EloInterval {
+    /// From a win share, its interval and the seat count.
+    pub fn from_share(share: f64, low: f64, high: f64, players: usize) -> Self {
+        // A Wilson bound at 0 or 1 can miss it by a rounding error.
+        let elo = |p: f64| (p > 1e-9 && p < 1.0 - 1e-9).then(|| elo_of_score(p, players));
+        EloInterval {
+            elo: elo(share),
+            low: elo(low),
+            high: elo(high),
+        }
+    }
+}
+
+impl std::fmt::Display for EloInterval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let bound = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), |x| format!("{x:+.0}"));
+        write!(
+            f,
+            "{} Elo [{}, {}]",
+            bound(self.elo, if self.low.is_some() { "+inf" } else { "-inf" }),
+            bound(self.low, "-inf"),
+            bound(self.high, "+inf")
+        )
+    }
 }
 
 /// A cooperative duel: each seed played by A's team and by B's.
@@ -253,6 +298,9 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
         (equal_share, a_rank_score) = (t.b_win_rate, a_win_share);
         t
     });
+    let a_elo = teams
+        .is_none()
+        .then(|| EloInterval::from_share(a_win_share, lo, hi, n));
     Ok(DuelResult {
         game: game.name().to_string(),
         players: n,
@@ -266,6 +314,7 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
         ci_high: hi,
         equal_share,
         a_rank_score,
+        a_elo,
         teams,
         capped,
         max_rounds: game.max_rounds(),
@@ -363,6 +412,13 @@ impl std::fmt::Display for DuelResult {
                 "A win share {:.4}  95% CI [{:.4}, {:.4}]  (equal strength: {:.4}); A rank score {:.3}",
                 self.a_win_share, self.ci_low, self.ci_high, self.equal_share, self.a_rank_score
             )?;
+            if let Some(e) = &self.a_elo {
+                writeln!(
+                    f,
+                    "A's rating against B: {e} (A wins r / (r + {}) of games, r = 10^(Elo/400))",
+                    n - 1
+                )?;
+            }
         }
         writeln!(
             f,
@@ -412,5 +468,37 @@ impl std::fmt::Display for DuelResult {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EloInterval;
+
+    #[test]
+    fn a_win_share_reads_as_elo_against_b_at_any_seat_count() {
+        // The Ginza confirmation: 0.5445 of 4,000 two-player games is about +31 Elo.
+        let e = EloInterval::from_share(0.5445, 0.529, 0.560, 2);
+        assert_eq!(e.elo.map(f64::round), Some(31.0));
+        assert!(e.low.unwrap() < 31.0 && e.high.unwrap() > 31.0);
+        // At 3 players the fair share, 1/3, is 0 Elo; half the wins is r = 2: +120 Elo.
+        let e = EloInterval::from_share(1.0 / 3.0, 0.3, 0.5, 3);
+        assert!(e.elo.unwrap().abs() < 1e-9);
+        assert!((e.high.unwrap() - 400.0 * 2f64.log10()).abs() < 1e-9);
+        // Every game won or none: that side of the interval is unbounded.
+        let e = EloInterval::from_share(1.0, 0.98, 1.0, 2);
+        assert_eq!((e.elo, e.high), (None, None));
+        assert!(e.low.unwrap() > 600.0);
+        assert_eq!(
+            e.to_string(),
+            format!("+inf Elo [{:+.0}, +inf]", e.low.unwrap())
+        );
+        let e = EloInterval::from_share(1.0, 0.9, 1.0 - 1e-15, 3);
+        assert_eq!(e.high, None);
+        let e = EloInterval::from_share(0.0, 0.0, 0.02, 2);
+        assert_eq!(
+            e.to_string(),
+            format!("-inf Elo [-inf, {:+.0}]", e.high.unwrap())
+        );
     }
 }

@@ -332,6 +332,15 @@ fn duel_json_holds_a_win_share() {
         num(&j["ci_high"])
     );
     assert!(text.contains(&line), "{line}\n{text}");
+    // A's rating against B, read from the same share (greedy wins most games against random).
+    let e = &j["a_elo"];
+    let share = num(&j["a_win_share"]);
+    if share < 1.0 {
+        let elo = 400.0 * (share / (1.0 - share)).log10();
+        assert!((num(&e["elo"]) - elo).abs() < 1e-6, "{j}");
+    }
+    assert!(num(&e["low"]) > 0.0, "{j}");
+    assert!(text.contains("A's rating against B: "), "{text}");
     // A's and B's thinking time: A chose in every game, B in every game's other seat.
     let (a, b) = (&j["a_thinking"], &j["b_thinking"]);
     assert!(
