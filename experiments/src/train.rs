@@ -198,13 +198,6 @@ fn stream(seed: u64, generation: usize, purpose: u64) -> u64 {
     splitmix64(seed ^ splitmix64((generation as u64) << 1 | purpose))
 }
 
-/// The Elo difference of a win share `w` against n - 1 equal opponents (Plackett-Luce on the
-/// winner: w = g / (g + (n - 1))).
-fn elo(w: f64, n: usize) -> f64 {
-    let w = w.clamp(1e-6, 1.0 - 1e-6);
-    400.0 * (w * (n as f64 - 1.0) / (1.0 - w)).log10()
-}
-
 pub fn run(args: TrainArgs) -> Result<()> {
     if args.method == Method::ExpertIteration {
         let result =
@@ -656,7 +649,7 @@ fn duel<G: Playable + 'static>(
         duel_share: mean,
         duel_lo: mean - 1.959_964 * se,
         duel_hi: mean + 1.959_964 * se,
-        duel_elo: elo(mean, n),
+        duel_elo: crate::sprt::elo_of_score(mean, n),
         p_value,
         accepted,
         champions: 0,
@@ -847,6 +840,7 @@ mod tests {
 
     #[test]
     fn elo_is_zero_at_the_fair_share_and_grows_with_it() {
+        use crate::sprt::elo_of_score as elo;
         for n in 2..=8 {
             assert!(elo(1.0 / n as f64, n).abs() < 1e-9);
             assert!(elo(1.5 / n as f64, n) > 0.0);
