@@ -75,6 +75,11 @@ pub struct DuelResult {
     /// A's mean rank reward, from 0 (always last) to 1 (always first); cooperative: A's team's
     /// win rate.
     pub a_rank_score: f64,
+    /// In a competitive game, the 95% interval of A's rank score: normal over the seeds, each
+    /// seed's mean over A's seats (the games of a seed share its deal), as (low, high). Equal
+    /// strength scores 0.5.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a_rank_ci: Option<(f64, f64)>,
     /// In a competitive game, A's rating against B with its 95% interval.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub a_elo: Option<EloInterval>,
@@ -301,6 +306,14 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
     let a_elo = teams
         .is_none()
         .then(|| EloInterval::from_share(a_win_share, lo, hi, n));
+    let a_rank_ci = teams.is_none().then(|| {
+        let per_seed: Vec<f64> = results
+            .chunks(n)
+            .map(|seed| seed.iter().map(|r| r.rank).sum::<f64>() / n as f64)
+            .collect();
+        let (_, low, high) = crate::stats::mean_interval(&per_seed);
+        (low, high)
+    });
     Ok(DuelResult {
         game: game.name().to_string(),
         players: n,
@@ -314,6 +327,7 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
         ci_high: hi,
         equal_share,
         a_rank_score,
+        a_rank_ci,
         a_elo,
         teams,
         capped,
@@ -407,11 +421,18 @@ impl std::fmt::Display for DuelResult {
                 "{} players: A = {} vs B = {}; {} seeds x {n} seats = {} games (master seed {})",
                 n, self.a, self.b, self.seeds, self.games, self.master_seed
             )?;
-            writeln!(
+            write!(
                 f,
                 "A win share {:.4}  95% CI [{:.4}, {:.4}]  (equal strength: {:.4}); A rank score {:.3}",
                 self.a_win_share, self.ci_low, self.ci_high, self.equal_share, self.a_rank_score
             )?;
+            if let Some((low, high)) = self.a_rank_ci {
+                write!(
+                    f,
+                    " [{low:.3}, {high:.3}] over the seeds (equal strength: 0.5)"
+                )?;
+            }
+            writeln!(f)?;
             if let Some(e) = &self.a_elo {
                 writeln!(
                     f,

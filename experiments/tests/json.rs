@@ -341,6 +341,15 @@ fn duel_json_holds_a_win_share() {
     }
     assert!(num(&e["low"]) > 0.0, "{j}");
     assert!(text.contains("A's rating against B: "), "{text}");
+    // A's rank score with its interval over the seeds, around the score.
+    let (r, ci) = (num(&j["a_rank_score"]), &j["a_rank_ci"]);
+    assert!(num(&ci[0]) <= r && r <= num(&ci[1]), "{j}");
+    let line = format!(
+        "A rank score {r:.3} [{:.3}, {:.3}] over the seeds",
+        num(&ci[0]),
+        num(&ci[1])
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
     // A's and B's thinking time: A chose in every game, B in every game's other seat.
     let (a, b) = (&j["a_thinking"], &j["b_thinking"]);
     assert!(
