@@ -2,7 +2,7 @@
 # Regenerates the Ginza Retro Café bots of results/training.md ("Ginza Retro Café: policy-value
 # networks") and their ladders: expert iteration at 2 and 3 players, warm-started by imitating
 # greedy, then duels on fresh seeds against greedy and MCTS at no more thinking time.
-#     bash results/training_az_ginza.sh [2] [3]     (about 110 minutes on 2 cores for both)
+#     bash results/training_az_ginza.sh [2] [3]     (about 3.5 hours on 2 cores for both)
 # Every step writes results/training/<step>.txt (a training run also its folder) and is skipped
 # when that exists: delete a file to rerun its step. Training uses master seed 2026 on 2 threads
 # (the same seed and thread count give the same weights); the duels use master seed 7.
@@ -19,8 +19,8 @@ MCTS=mcts:iters=64,rollout=greedy,root=paired,depth=8
 # last 4,000 games in the buffer), each candidate gated by an SPRT over up to GATE games (a
 # multiple of the player count; H1: +30 Elo) and
 # the incumbent measured against greedy over 200; the value head learns TARGET
-# (`--value-target`: `mix` at 2 players, where it beat the game's result alone, results/
-# training.md "Value targets from the search"; `outcome` at 3). A run cut off continues from
+# (`--value-target`: `mix`, which beat the game's result alone at 2 players, results/
+# training.md "Value targets from the search"). A run cut off continues from
 # its checkpoint. The incumbent becomes the committed bot; the state (the replay buffer) is not
 # committed.
 train() {
@@ -72,6 +72,14 @@ confirm() {
     --out "$OUT/az_ginza_${p}p_vs_mcts_confirm.csv"
 }
 
+# paired_3p: the 3-player bot against MCTS at 400 PUCT iterations (the ladder's games), paired
+# on the seeds with the same duel of the 3-player bot committed before it (outcome, 6
+# iterations; its games are az_ginza_3p_outcome_vs_mcts_400.csv).
+paired_3p() {
+  step az_ginza_3p_paired python3 results/paired_duels.py "$OUT/az_ginza_3p_vs_mcts_400.csv" \
+    "$OUT/az_ginza_3p_outcome_vs_mcts_400.csv"
+}
+
 # seat_study PLAYERS GAMES: every seat the bot at 300 PUCT iterations (stronger than MCTS at 2
 # players), the start player's and each seat's win share with the verdict at ±0.02 (issue 50,
 # §5: the seat finding with the strongest player; results/ginza_retro_cafe_mcts.md has MCTS's).
@@ -114,7 +122,7 @@ players=("$@")
 for p in "${players[@]}"; do
   case $p in
     2) train 2 48 400 mix && ladder 2 200 && confirm 2 600 && seat_study 2 16000 && data_check 2 600 ;;
-    3) train 3 6 399 outcome && ladder 3 100 ;;
+    3) train 3 48 399 mix && ladder 3 100 && paired_3p ;;
     *) echo "training_az_ginza.sh: players must be 2 or 3, not $p" >&2; exit 2 ;;
   esac
 done
