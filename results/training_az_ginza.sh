@@ -72,6 +72,27 @@ confirm() {
     --out "$OUT/az_ginza_${p}p_vs_mcts_confirm.csv"
 }
 
+# timed PLAYERS SEEDS: equal time by the clock, the bot and MCTS each under the same time_ms (2,
+# then 3 ms a decision), on master seed 17. Unlike every other step, these games depend on the
+# machine's speed: a rerun plays other games.
+timed() {
+  local p=$1 bot=results/bots/ginza_retro_cafe-$1p.safetensors t
+  for t in 2 3; do
+    step "az_ginza_${p}p_vs_mcts_timed_$t" "$SHIFU" duel --game ginza-retro-cafe --players "$p" \
+      --agents "az:model=$bot,time_ms=$t,mcts:iters=0,time_ms=$t,rollout=greedy,root=paired,depth=8" \
+      --seeds "$2" --seed 17 --threads 2 --markdown --out "$OUT/az_ginza_${p}p_vs_mcts_timed_$t.csv"
+  done
+}
+
+# confirm_timed PLAYERS SEEDS: the confirmation declared before it was run (results/training.md,
+# the 3-player bot): the bot and MCTS each under time_ms=3 on master seed 19, never played
+# before. Like `timed`, its games depend on the machine's speed.
+confirm_timed() {
+  step "az_ginza_${1}p_vs_mcts_timed_confirm" "$SHIFU" duel --game ginza-retro-cafe --players "$1" \
+    --agents "az:model=results/bots/ginza_retro_cafe-$1p.safetensors,time_ms=3,mcts:iters=0,time_ms=3,rollout=greedy,root=paired,depth=8" \
+    --seeds "$2" --seed 19 --threads 2 --markdown --out "$OUT/az_ginza_${1}p_vs_mcts_timed_confirm.csv"
+}
+
 # paired_3p: the 3-player bot against MCTS at 400 PUCT iterations (the ladder's games), paired
 # on the seeds with the same duel of the 3-player bot committed before it (outcome, 6
 # iterations; its games are az_ginza_3p_outcome_vs_mcts_400.csv).
@@ -121,8 +142,9 @@ players=("$@")
 [ ${#players[@]} -gt 0 ] || players=(2 3)
 for p in "${players[@]}"; do
   case $p in
-    2) train 2 48 400 mix && ladder 2 200 && confirm 2 600 && seat_study 2 16000 && data_check 2 600 ;;
-    3) train 3 48 399 mix && ladder 3 100 && paired_3p ;;
+    2) train 2 48 400 mix && ladder 2 200 && confirm 2 600 && timed 2 1000 && seat_study 2 16000 &&
+      data_check 2 600 ;;
+    3) train 3 48 399 mix && ladder 3 100 && paired_3p && timed 3 100 && confirm_timed 3 1000 ;;
     *) echo "training_az_ginza.sh: players must be 2 or 3, not $p" >&2; exit 2 ;;
   esac
 done
