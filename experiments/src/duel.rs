@@ -306,14 +306,11 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
     let a_elo = teams
         .is_none()
         .then(|| EloInterval::from_share(a_win_share, lo, hi, n));
-    let a_rank_ci = teams.is_none().then(|| {
-        let per_seed: Vec<f64> = results
-            .chunks(n)
-            .map(|seed| seed.iter().map(|r| r.rank).sum::<f64>() / n as f64)
-            .collect();
-        let (_, low, high) = crate::stats::mean_interval(&per_seed);
-        (low, high)
-    });
+    let a_rank_ci = if teams.is_none() {
+        rank_interval(&results, n)
+    } else {
+        None
+    };
     Ok(DuelResult {
         game: game.name().to_string(),
         players: n,
@@ -339,6 +336,21 @@ fn run_game<G: Playable>(args: &DuelArgs) -> Result<DuelResult> {
         b_thinking: thinking(|r| r.b),
         markdown: args.markdown,
     })
+}
+
+/// The 95% interval of A's rank score over the seeds (games in seed order, `n` a seed, each
+/// seed's mean over A's seats), normal with the sample variance; `None` under two seeds, where
+/// no variance can be estimated.
+fn rank_interval(results: &[DuelGame], n: usize) -> Option<(f64, f64)> {
+    let per_seed: Vec<f64> = results
+        .chunks(n)
+        .map(|seed| seed.iter().map(|r| r.rank).sum::<f64>() / n as f64)
+        .collect();
+    if per_seed.len() < 2 {
+        return None;
+    }
+    let (_, low, high) = crate::stats::mean_interval(&per_seed);
+    Some((low, high))
 }
 
 /// `--out`: one row per game in seed order. Competitive: `a_seat` is A's seat (1-based),
@@ -494,7 +506,32 @@ impl std::fmt::Display for DuelResult {
 
 #[cfg(test)]
 mod tests {
-    use super::EloInterval;
+    use super::{rank_interval, DuelGame, EloInterval};
+    use shifu_agents::Thinking;
+
+    fn game(rank: f64) -> DuelGame {
+        DuelGame {
+            index: 0,
+            seed: 0,
+            a_seat: 0,
+            share: 0.0,
+            rank,
+            capped: false,
+            rounds: 1,
+            a: Thinking::default(),
+            b: Thinking::default(),
+        }
+    }
+
+    #[test]
+    fn the_rank_interval_is_over_seeds_and_needs_two() {
+        // One seed (two seats): no variance to estimate, so no interval rather than a point.
+        assert_eq!(rank_interval(&[game(1.0), game(0.0)], 2), None);
+        // Seeds with means 0.5, 1 and 0: the interval is around their mean, 0.5, and wide.
+        let games: Vec<_> = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0].map(game).into();
+        let (low, high) = rank_interval(&games, 2).unwrap();
+        assert!((low + high - 1.0).abs() < 1e-12 && low < 0.0 && high > 1.0);
+    }
 
     #[test]
     fn a_win_share_reads_as_elo_against_b_at_any_seat_count() {
